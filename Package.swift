@@ -1,0 +1,34 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "VolumeKit",
+    platforms: [.iOS(.v15), .macOS(.v13)],
+    products: [
+        .library(name: "VolumeKit", targets: ["VolumeKit"]),
+        .library(name: "VolumeKitCore", targets: ["VolumeKitCore"]),
+        .library(name: "VolumeKitTesting", targets: ["VolumeKitTesting"]),
+        .library(name: "RemoteVolume", targets: ["RemoteVolume"]),
+        .executable(name: "volumekit", targets: ["volumekit"]),
+        .executable(name: "volumekit-bench", targets: ["volumekit-bench"]),
+    ],
+    targets: [
+        // Foundation only, platform-free: state machines, value types and the clients.
+        .target(name: "VolumeKitCore"),
+        // The iOS live layer. Every file is wrapped in `#if os(iOS)`; on Linux it only re-exports Core.
+        .target(
+            name: "VolumeKit",
+            dependencies: ["VolumeKitCore"],
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]
+        ),
+        // The simulated iOS device and test helpers, for this package's tests and for apps' tests.
+        .target(name: "VolumeKitTesting", dependencies: ["VolumeKitCore"]),
+        // Network speakers (UPnP RenderingControl).
+        .target(name: "RemoteVolume", dependencies: ["VolumeKitCore"]),
+        .executableTarget(name: "volumekit", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
+        .executableTarget(name: "volumekit-bench", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
+        .testTarget(name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"]),
+        .testTarget(name: "RemoteVolumeTests", dependencies: ["RemoteVolume", "VolumeKitCore", "VolumeKitTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// volumekit-bench: speed and memory figures for README's Performance section.
+print("volumekit-bench")

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Every subcommand, in the order `--help` lists them.
+let subcommands: [any Subcommand.Type] = [
+    SimulateCommand.self,
+]
+
+let toolHelp = """
+    volumekit — VolumeKit's command-line tool
+
+    USAGE: volumekit <subcommand> [options]
+
+    SUBCOMMANDS:
+    \(subcommands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+
+    Run 'volumekit <subcommand> --help' for a subcommand's options.
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+    print(toolHelp)
+    exit(arguments.isEmpty ? 2 : 0)
+}
+guard let command = subcommands.first(where: { $0.name == first }) else {
+    printError("volumekit: unknown subcommand '\(first)' (see 'volumekit --help')")
+    exit(2)
+}
+let rest = Array(arguments.dropFirst())
+if rest.contains("--help") || rest.contains("-h") {
+    print(command.help)
+    exit(0)
+}
+do {
+    exit(try command.run(rest))
+} catch let error as UsageError {
+    printError("volumekit \(command.name): \(error.message)")
+    exit(2)
+} catch {
+    printError("volumekit \(command.name): \(error)")
+    exit(1)
+}
