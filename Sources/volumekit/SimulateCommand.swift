@@ -1,8 +1,88 @@
 import Foundation
+import VolumeKitTesting
 
+/// `volumekit simulate`: runs a scenario on the simulated iOS device and prints what the app observed.
 enum SimulateCommand: Subcommand {
     static let name = "simulate"
-    static let summary = "Run a scenario on the simulated iOS device"
-    static let help = "USAGE: volumekit simulate [--strategy NAME] [--json] [SCRIPT]"
-    static func run(_ arguments: [String]) throws -> Int32 { throw UsageError("not built yet") }
+    static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
+    static let help = """
+        USAGE: volumekit simulate [--strategy NAME] [--json] [SCRIPT]
+
+        Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
+        prints each button event the app received, each time the system volume HUD appeared, and the
+        device's volume at the end. With no SCRIPT it runs a built-in demo of the interesting cases.
+
+        OPTIONS:
+          --strategy NAME  \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: " | "))
+                           (default outputVolume; baseline is the approach most libraries ship)
+          --json           one JSON object a line:
+                           {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
+                           {"t":…, "type":"systemHUD"}   and last   {"type":"end", "volume":V}
+
+        SCRIPT: one command a line, '#' comments, times in seconds:
+          ios N · device iphone|ipad · volume V       (setup, before anything else)
+          start · stop · press up|down [xN] [every S] · hold up|down S · wait S · slider V
+          background · foreground · interrupt begin|end · call begin|end
+          route headphones|speaker|bluetooth · crash · launch · mute on|off
+        """
+
+    static let demo = """
+        # VolumeKit demo: an iPhone on iOS 17.4 whose user listens at volume 0 (a rail).
+        ios 17.4
+        volume 0
+        start
+        press down x3          # at the bottom rail: KVO alone would see nothing
+        press up x2
+        hold up 1.5            # held: one pressed, auto-repeats, one released
+        wait 1
+        slider 0.3             # the user moves Control Center's slider: not a press
+        press down
+        wait 1
+        background
+        foreground             # the session is re-activated, capture resumes
+        press up
+        interrupt begin        # an interruption with no end
+        wait 0.5
+        background
+        foreground
+        press down
+        wait 1
+        stop                   # the user's volume (0.3 after the slider) comes back
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var reader = ArgumentReader(arguments)
+        let json = reader.flag("--json")
+        let strategyName = try reader.option("--strategy") ?? SimulatedStrategy.outputVolume.rawValue
+        try reader.rejectUnknownOptions()
+        guard let strategy = SimulatedStrategy(rawValue: strategyName) else {
+            throw UsageError("unknown strategy '\(strategyName)' (\(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let paths = reader.remaining
+        guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
+        let text: String
+        if let path = paths.first {
+            let data: Data?
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                data = FileManager.default.contents(atPath: path)
+            }
+            guard let data, let decoded = String(data: data, encoding: .utf8) else {
+                throw UsageError("cannot read script '\(path)'")
+            }
+            text = decoded
+        } else {
+            text = demo
+        }
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(parsing: text)
+        } catch {
+            throw UsageError("\(paths.first ?? "demo"): \(error)")
+        }
+        let records = ScenarioRunner(scenario: scenario, strategy: strategy).run()
+        for record in records { print(json ? record.json : record.text) }
+        return 0
+    }
 }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// How VolumeKit learns about volume-button presses.
+public enum ButtonStrategy: String, Sendable, Equatable, CaseIterable {
+    /// Public API only (the default): key-value observation of `AVAudioSession.outputVolume`, with the
+    /// volume held inside a headroom away from the rails so presses at 0 and 1 still register (seed 000).
+    case outputVolume
+    /// The private system-volume notification (`SystemVolumeDidChange`, before iOS 15
+    /// `AVSystemController_SystemVolumeDidChangeNotification`). It reports presses at the rails without
+    /// headroom, but it is **private API**: App Review may reject an app that uses it (guideline 2.5.1, and
+    /// 2.5.9 on altering the volume switches). Requires ``VolumeButtonsConfiguration/allowsPrivateAPI``.
+    case systemNotification
+    /// `AVCaptureEventInteraction` (iOS 17.2+): official, with real press and release, but only for apps
+    /// that are actively using the camera (`shared/facts/volume-buttons.md` §3).
+    case captureEvents
+}
+
+/// Everything that shapes how ``VolumeButtonsEngine`` captures presses.
+public struct VolumeButtonsConfiguration: Sendable, Equatable {
+    /// Where presses come from.
+    public var strategy: ButtonStrategy
+    /// Hold the volume still (``ButtonCaptureMode/capture``) or let it change (``ButtonCaptureMode/passive``).
+    /// ``ButtonStrategy/captureEvents`` always holds it: the interaction overrides the buttons.
+    public var mode: ButtonCaptureMode
+    /// The audio session used while capturing. `.playback` + `.mixWithOthers` by default, so other apps'
+    /// audio keeps playing (JPSVolumeButtonHandler #22/#39/#46; `shared/facts/volume-buttons.md` §1.1).
+    public var session: AudioSessionConfiguration
+    /// Repeat and release timing.
+    public var timing: ButtonTiming
+    /// How many 1/16 steps ``ButtonStrategy/outputVolume`` keeps the volume from 0 and 1.
+    public var headroomSteps: Int
+    /// The explicit opt-in to private Apple API, needed by ``ButtonStrategy/systemNotification``.
+    public var allowsPrivateAPI: Bool
+
+    /// Creates a configuration.
+    public init(
+        strategy: ButtonStrategy = .outputVolume,
+        mode: ButtonCaptureMode = .capture,
+        session: AudioSessionConfiguration = .playbackMixing,
+        timing: ButtonTiming = .standard,
+        headroomSteps: Int = 2,
+        allowsPrivateAPI: Bool = false
+    ) {
+        self.strategy = strategy
+        self.mode = mode
+        self.session = session
+        self.timing = timing
+        self.headroomSteps = headroomSteps
+        self.allowsPrivateAPI = allowsPrivateAPI
+    }
+}
+
+/// Why capture could not start.
+public enum VolumeButtonsError: Error, Sendable, Equatable {
+    /// ``ButtonStrategy/systemNotification`` needs ``VolumeButtonsConfiguration/allowsPrivateAPI``.
+    case privateAPINotAllowed
+    /// The strategy does not work on this device or OS (e.g. capture events before iOS 17.2).
+    case strategyUnavailable(ButtonStrategy)
+    /// The audio session could not be configured or activated (e.g. during a phone call).
+    case audioSession(String)
+}
+
+/// Something worth knowing that did not stop capture.
+public enum VolumeButtonsDiagnostic: Sendable, Equatable {
+    /// A notification's payload was not understood; it was ignored.
+    case unreadableNotification(VolumeNotificationError)
+    /// A volume set could not be confirmed after repeated tries.
+    case volumeSetFailed(Float)
+    /// The audio session could not be re-activated (it will be tried again on the next foreground).
+    case sessionActivationFailed(String)
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The detection machine: turns what the system reports into ``VolumeButtonEvent``s.
+///
+/// Two kinds of input:
+/// - **steps** (``step(_:at:)``): one volume step seen through KVO or the system notification. A step is a
+///   press, or an auto-repeat when it arrives on iOS's repeat rhythm after the previous one; the release is
+///   inferred when the rhythm stops (``tick(at:)`` at ``nextDeadline``).
+/// - **real edges** (``buttonDown(_:at:)`` / ``buttonUp(_:at:)``), from capture events: the release is real,
+///   and repeats are produced on the same rhythm while the button stays down.
+///
+/// Pure: time comes in with each input; the caller schedules a tick at ``nextDeadline``.
+/// Every `pressed` is followed by exactly one `released` of the same button.
+public struct PressClassifier: Sendable, Equatable {
+    private struct Held: Sendable, Equatable {
+        var button: VolumeButton
+        var lastEvent: Instant
+        var repeats: Int
+        var isPhysicallyDown: Bool
+    }
+
+    /// The timing rules in force.
+    public var timing: ButtonTiming
+    private var held: Held?
+
+    /// Creates a classifier.
+    public init(timing: ButtonTiming = .standard) {
+        self.timing = timing
+    }
+
+    /// The button currently considered down, if any.
+    public var heldButton: VolumeButton? { held?.button }
+
+    /// When ``tick(at:)`` must be called next, if anything is pending.
+    public var nextDeadline: Instant? {
+        guard let held else { return nil }
+        if held.isPhysicallyDown {
+            return held.lastEvent + (held.repeats == 0 ? timing.firstRepeatDelay : timing.repeatInterval)
+        }
+        return held.lastEvent + (held.repeats == 0 ? timing.releaseAfterPress : timing.releaseAfterRepeat)
+    }
+
+    /// `count` volume steps of `button` observed at `time` (more than one only when changes coalesced).
+    public mutating func step(_ button: VolumeButton, count: Int = 1, at time: Instant) -> [VolumeButtonEvent] {
+        var events = [VolumeButtonEvent]()
+        for _ in 0..<max(0, count) { events += oneStep(button, at: time) }
+        return events
+    }
+
+    private mutating func oneStep(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+        var events = tick(at: time)
+        if var current = held, current.button == button, !current.isPhysicallyDown {
+            let expected = current.repeats == 0 ? timing.firstRepeatDelay : timing.repeatInterval
+            let elapsed = time - current.lastEvent
+            if abs(elapsed - expected) <= timing.tolerance {
+                current.repeats += 1
+                current.lastEvent = time
+                held = current
+                return events + [VolumeButtonEvent(button: button, phase: .repeated, time: time)]
+            }
+        }
+        events += release(at: time)
+        held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false)
+        return events + [VolumeButtonEvent(button: button, phase: .pressed, time: time)]
+    }
+
+    /// The button went down (a real edge).
+    public mutating func buttonDown(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+        var events = tick(at: time)
+        if let current = held, current.button == button, current.isPhysicallyDown { return events }
+        events += release(at: time)
+        held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: true)
+        return events + [VolumeButtonEvent(button: button, phase: .pressed, time: time)]
+    }
+
+    /// The button came up (a real edge).
+    public mutating func buttonUp(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+        var events = tick(at: time)
+        guard held?.button == button else { return events }
+        events += release(at: time)
+        return events
+    }
+
+    /// Time passed: produces repeats for a button that is really down, and inferred releases.
+    public mutating func tick(at time: Instant) -> [VolumeButtonEvent] {
+        var events = [VolumeButtonEvent]()
+        while let deadline = nextDeadline, deadline <= time, let current = held {
+            if current.isPhysicallyDown {
+                held?.repeats += 1
+                held?.lastEvent = deadline
+                events.append(VolumeButtonEvent(button: current.button, phase: .repeated, time: deadline))
+            } else {
+                events += release(at: deadline)
+            }
+        }
+        return events
+    }
+
+    /// Releases whatever is held now (capture stopped, app resigned active).
+    public mutating func release(at time: Instant) -> [VolumeButtonEvent] {
+        guard let current = held else { return [] }
+        held = nil
+        return [VolumeButtonEvent(button: current.button, phase: .released, time: time)]
+    }
+}

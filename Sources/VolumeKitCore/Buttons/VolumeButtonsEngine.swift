@@ -1,0 +1,342 @@
+import Foundation
+
+/// Runs volume-button capture against the system's clients: feeds the pure machines
+/// (``VolumeStepMachine``, ``PressClassifier``) with what the clients report, and carries out their
+/// actions. Platform-free, so the exact code an iOS app runs is what the simulated device tests on Linux.
+///
+/// The iOS shell `VolumeButtons` (module `VolumeKit`) wraps one engine with the live clients.
+///
+/// Lifecycle rules:
+/// - presses are handled only while the app is active; on resign-active the user's volume is put back and
+///   on become-active the headroom is re-applied (seed 000's lifecycle);
+/// - the session is re-activated on foreground and after an interruption, also when no `.ended` arrives
+///   (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1, capacitor-community/volume-buttons);
+/// - ``stop()`` returns everything to normal: the user's volume restored, then the volume view removed,
+///   the session's category restored, and the session deactivated only if the engine activated it.
+public final class VolumeButtonsEngine: Sendable {
+    private struct State {
+        var steps: VolumeStepMachine
+        var classifier: PressClassifier
+        var subscriptions: [Cancellable] = []
+        var volumeView: Cancellable?
+        var timer: Cancellable?
+        var timerDeadline: Instant?
+        var isStarted = false
+        var isViewReady = false
+        var isAppActive = true
+        var isInterrupted = false
+        var activatedSession = false
+        var previousSession: AudioSessionConfiguration?
+    }
+
+    private enum Work {
+        case setVolume(Float)
+        case emit(VolumeButtonEvent)
+        case diagnose(VolumeButtonsDiagnostic)
+        case tearDown
+    }
+
+    /// The configuration in force.
+    public let configuration: VolumeButtonsConfiguration
+    private let clients: VolumeKitClients
+    private let onEvent: @Sendable (VolumeButtonEvent) -> Void
+    private let onDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
+    private let state: Locked<State>
+
+    /// Creates an engine. `onEvent` receives every button event; `onDiagnostic` problems that did not stop
+    /// capture. Both are called on the clients' callback thread (the main thread on iOS).
+    public init(
+        configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
+        clients: VolumeKitClients,
+        onEvent: @escaping @Sendable (VolumeButtonEvent) -> Void,
+        onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.clients = clients
+        self.onEvent = onEvent
+        self.onDiagnostic = onDiagnostic
+        let usesNotification = configuration.strategy == .systemNotification
+        let steps = VolumeStepMachine(configuration: .init(
+            mode: configuration.mode,
+            headroomSteps: usesNotification ? 0 : configuration.headroomSteps,
+            reportsPressesAtRails: usesNotification
+        ))
+        state = Locked(State(steps: steps, classifier: PressClassifier(timing: configuration.timing)))
+    }
+
+    /// Whether capture is running (from ``start()`` until ``stop()``).
+    public var isStarted: Bool { state.withLock { $0.isStarted } }
+
+    /// Whether presses are being captured: started, the app active, and — for the strategies that hold the
+    /// volume — the volume view ready and the volume confirmed at its anchor.
+    public var isCapturing: Bool {
+        state.withLock { state in
+            guard state.isStarted, state.isViewReady, state.isAppActive, !state.isInterrupted else { return false }
+            if configuration.strategy == .captureEvents { return true }
+            return state.steps.phase == .running && !state.steps.isSettling
+        }
+    }
+
+    /// The user's own volume as the engine knows it (restored on stop).
+    public var userVolume: Float { state.withLock { $0.steps.userVolume } }
+
+    /// Starts capture. Throws when the strategy cannot run here or the session cannot be activated.
+    /// Presses are captured once the volume view is ready (a moment later, see ``isCapturing``).
+    public func start() throws(VolumeButtonsError) {
+        guard !isStarted else { return }
+        if configuration.strategy == .systemNotification, !configuration.allowsPrivateAPI {
+            throw .privateAPINotAllowed
+        }
+        if configuration.strategy == .captureEvents, !clients.captureEvents.isAvailable() {
+            throw .strategyUnavailable(.captureEvents)
+        }
+        let session = clients.audioSession
+        let previous = session.configuration()
+        do {
+            if previous != configuration.session { try session.setConfiguration(configuration.session) }
+            try session.setActive(true, false)
+        } catch {
+            if previous != configuration.session { try? session.setConfiguration(previous) }
+            throw .audioSession(String(describing: error))
+        }
+        // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
+        session.primeOutput()
+        state.withLock {
+            $0.isStarted = true
+            $0.activatedSession = true
+            $0.previousSession = previous != configuration.session ? previous : nil
+            $0.isAppActive = clients.lifecycle.state() == .active
+            $0.isInterrupted = false
+        }
+        var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
+        switch configuration.strategy {
+        case .outputVolume:
+            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] value in
+                self?.observe(value)
+            })
+        case .systemNotification:
+            subscriptions.append(clients.systemVolume.observeSystemNotifications { [weak self] notification in
+                self?.observe(notification)
+            })
+        case .captureEvents:
+            subscriptions.append(clients.captureEvents.observe { [weak self] event in self?.observe(event) })
+        }
+        state.withLock { $0.subscriptions = subscriptions }
+        if needsVolumeView {
+            let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
+            state.withLock { $0.volumeView = view }
+        } else {
+            volumeViewReady()
+        }
+    }
+
+    /// Stops capture and puts everything back; see the type's lifecycle rules.
+    public func stop() {
+        let now = clients.clock.now()
+        run { state in
+            guard state.isStarted else { return [] }
+            state.isStarted = false
+            var work = state.classifier.release(at: now).map(Work.emit)
+            if state.steps.phase == .idle {
+                work.append(.tearDown)
+            } else {
+                work += self.translate(state.steps.stop(at: now), &state, at: now)
+            }
+            return work
+        }
+    }
+
+    // MARK: - Inputs
+
+    private var needsVolumeView: Bool {
+        switch configuration.strategy {
+        case .outputVolume: configuration.mode == .capture
+        // From iOS 15 the notification fires only while an MPVolumeView exists (Signal-iOS; facts §2).
+        case .systemNotification: true
+        case .captureEvents: false
+        }
+    }
+
+    private func volumeViewReady() {
+        let now = clients.clock.now()
+        let volume = clients.systemVolume.outputVolume()
+        run { state in
+            guard state.isStarted else { return [] }
+            state.isViewReady = true
+            guard self.configuration.strategy != .captureEvents else { return [] }
+            var work = self.translate(state.steps.start(volume: volume, at: now), &state, at: now)
+            if !state.isAppActive || state.isInterrupted {
+                work += self.translate(state.steps.suspend(at: now), &state, at: now)
+            }
+            return work
+        }
+    }
+
+    private func observe(_ value: Float) {
+        let now = clients.clock.now()
+        run { state in self.translate(state.steps.observe(value, at: now), &state, at: now) }
+    }
+
+    private func observe(_ notification: SystemVolumeNotification) {
+        let parsed: VolumeChangeNotification
+        do {
+            parsed = try notification.parse()
+        } catch {
+            onDiagnostic(.unreadableNotification(error))
+            return
+        }
+        // Only presses (and sliders) in ordinary app audio; route and category changes carry other volumes.
+        guard parsed.reason == .explicitVolumeChange,
+              parsed.category == nil || parsed.category == VolumeChangeNotification.mediaCategory else { return }
+        observe(parsed.volume)
+    }
+
+    private func observe(_ event: CaptureEvent) {
+        let now = clients.clock.now()
+        // Primary = volume down, secondary = volume up (facts §3).
+        let button: VolumeButton = event.source == .primary ? .down : .up
+        run { state in
+            guard state.isStarted, state.isAppActive else { return [] }
+            switch event.phase {
+            case .began: return state.classifier.buttonDown(button, at: now).map(Work.emit)
+            case .ended, .cancelled: return state.classifier.buttonUp(button, at: now).map(Work.emit)
+            }
+        }
+    }
+
+    private func handle(_ event: AppLifecycleEvent) {
+        let now = clients.clock.now()
+        switch event {
+        case .willResignActive:
+            run { state in
+                state.isAppActive = false
+                return state.classifier.release(at: now).map(Work.emit)
+                    + self.translate(state.steps.suspend(at: now), &state, at: now)
+            }
+        case .interruptionBegan:
+            run { state in
+                state.isInterrupted = true
+                return state.classifier.release(at: now).map(Work.emit)
+                    + self.translate(state.steps.suspend(at: now), &state, at: now)
+            }
+        case .willEnterForeground:
+            reactivate()
+        case .didBecomeActive:
+            run { state in
+                state.isAppActive = true
+                return []
+            }
+            reactivate()
+        case .interruptionEnded:
+            reactivate()
+        case .routeChanged:
+            let volume = clients.systemVolume.outputVolume()
+            run { state in self.translate(state.steps.routeChanged(volume: volume, at: now), &state, at: now) }
+        case .didEnterBackground:
+            break
+        }
+    }
+
+    /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
+    /// resumes capture when the app is active.
+    private func reactivate() {
+        guard isStarted else { return }
+        do {
+            try clients.audioSession.setActive(true, false)
+        } catch {
+            onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            return
+        }
+        clients.audioSession.primeOutput()
+        let now = clients.clock.now()
+        let volume = clients.systemVolume.outputVolume()
+        run { state in
+            state.isInterrupted = false
+            guard state.isStarted, state.isAppActive, state.isViewReady else { return [] }
+            return self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
+        }
+    }
+
+    private func tick() {
+        let now = clients.clock.now()
+        run { state in
+            state.timer = nil
+            state.timerDeadline = nil
+            return state.classifier.tick(at: now).map(Work.emit)
+                + self.translate(state.steps.tick(at: now), &state, at: now)
+        }
+    }
+
+    // MARK: - Carrying out actions
+
+    private func translate(_ actions: [VolumeStepMachine.Action], _ state: inout State, at now: Instant) -> [Work] {
+        var work = [Work]()
+        for action in actions {
+            switch action {
+            case .setVolume(let value):
+                work.append(.setVolume(value))
+            case .steps(let button, let count):
+                work += state.classifier.step(button, count: count, at: now).map(Work.emit)
+            case .userVolumeChanged:
+                break
+            case .restored:
+                work.append(.tearDown)
+            case .setFailed(let value):
+                work.append(.diagnose(.volumeSetFailed(value)))
+            }
+        }
+        return work
+    }
+
+    /// Runs `body` under the lock, reschedules the timer, then carries out the work outside the lock.
+    private func run(_ body: (inout State) -> [Work]) {
+        let now = clients.clock.now()
+        var cancelled: Cancellable?
+        var scheduleDelay: TimeInterval?
+        let work: [Work] = state.withLock { state in
+            let work = body(&state)
+            let deadline = [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min()
+            if deadline != state.timerDeadline {
+                cancelled = state.timer
+                state.timer = nil
+                state.timerDeadline = deadline
+                if let deadline { scheduleDelay = max(0, deadline - now) }
+            }
+            return work
+        }
+        cancelled?.cancel()
+        if let scheduleDelay {
+            let timer = clients.clock.schedule(scheduleDelay) { [weak self] in self?.tick() }
+            state.withLock { if $0.timer == nil { $0.timer = timer } else { timer.cancel() } }
+        }
+        for item in work {
+            switch item {
+            case .setVolume(let value): clients.systemVolume.setVolume(value)
+            case .emit(let event): onEvent(event)
+            case .diagnose(let diagnostic): onDiagnostic(diagnostic)
+            case .tearDown: tearDown()
+            }
+        }
+    }
+
+    private func tearDown() {
+        let leftovers = state.withLock { state -> (subscriptions: [Cancellable], view: Cancellable?, timer: Cancellable?, activated: Bool, previous: AudioSessionConfiguration?) in
+            defer {
+                state.subscriptions = []
+                state.volumeView = nil
+                state.timer = nil
+                state.timerDeadline = nil
+                state.isViewReady = false
+                state.activatedSession = false
+                state.previousSession = nil
+            }
+            return (state.subscriptions, state.volumeView, state.timer, state.activatedSession, state.previousSession)
+        }
+        leftovers.subscriptions.forEach { $0.cancel() }
+        leftovers.view?.cancel()
+        leftovers.timer?.cancel()
+        if let previous = leftovers.previous { try? clients.audioSession.setConfiguration(previous) }
+        // Deactivate only a session we activated, and let other apps resume (`.notifyOthersOnDeactivation`).
+        if leftovers.activated { try? clients.audioSession.setActive(false, true) }
+    }
+}

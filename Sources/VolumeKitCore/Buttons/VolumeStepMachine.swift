@@ -1,0 +1,309 @@
+import Foundation
+
+/// Turns observed output-volume values into button steps, and keeps the system volume where the app wants
+/// it: at an *anchor* inside a headroom away from the rails while capturing, at the user's own volume
+/// otherwise.
+///
+/// Rules, and where they come from:
+/// - A press moves the volume by exactly 1/16 from wherever it is, clamped to 0…1 (seed 002; facts §7), so
+///   a change of k/16 is k steps and anything else (the Control Center slider, another app) is the user's
+///   own change.
+/// - KVO is silent at the rails (seed 000), so while capturing through KVO the anchor stays
+///   ``Configuration/headroomSteps`` steps away from 0 and 1. The private notification does report presses
+///   at the rails, so it needs no headroom.
+/// - From iOS 11, during a volume-down press iOS refuses a set to a value ≥ the value before the press
+///   (other than 0) (seed 000). After a down step the machine therefore sets the value *just below* the
+///   one before the step — always accepted — and moves to the exact anchor only once the buttons are quiet
+///   (``Configuration/settleDelay``), retrying until the value is confirmed. The volume never drifts to 0.
+/// - Our own sets come back as observations ("echoes"); they are recognised and never reported as presses.
+///
+/// Pure: one mutating method per input, each returning the actions to carry out; time is passed in.
+public struct VolumeStepMachine: Sendable, Equatable {
+    /// How the machine behaves.
+    public struct Configuration: Sendable, Equatable {
+        /// Capture (hold the volume at the anchor) or passive (let presses change the volume).
+        public var mode: ButtonCaptureMode
+        /// How many 1/16 steps the anchor keeps from 0 and 1 while capturing.
+        public var headroomSteps: Int
+        /// Whether observations report presses that cannot move the volume (at 0 or 1).
+        public var reportsPressesAtRails: Bool
+        /// How long after the last step the exact anchor is set (longer than the auto-repeat interval, so a
+        /// held button has ended its press cycle).
+        public var settleDelay: TimeInterval
+        /// How long to wait for a set to be confirmed before trying again.
+        public var retryDelay: TimeInterval
+        /// How many times a set is tried before the machine gives up and reports ``Action/setFailed(_:)``.
+        public var maximumAttempts: Int
+        /// How long an expected echo of our own set is remembered.
+        public var echoLifetime: TimeInterval
+
+        /// Creates a configuration.
+        public init(
+            mode: ButtonCaptureMode = .capture,
+            headroomSteps: Int = 2,
+            reportsPressesAtRails: Bool = false,
+            settleDelay: TimeInterval = 0.35,
+            retryDelay: TimeInterval = 0.2,
+            maximumAttempts: Int = 30,
+            echoLifetime: TimeInterval = 1.0
+        ) {
+            self.mode = mode
+            self.headroomSteps = headroomSteps
+            self.reportsPressesAtRails = reportsPressesAtRails
+            self.settleDelay = settleDelay
+            self.retryDelay = retryDelay
+            self.maximumAttempts = maximumAttempts
+            self.echoLifetime = echoLifetime
+        }
+    }
+
+    /// What the machine asks its driver to do.
+    public enum Action: Sendable, Equatable {
+        /// Set the system volume through the volume view's slider.
+        case setVolume(Float)
+        /// `count` steps of a button were observed.
+        case steps(VolumeButton, count: Int)
+        /// The user changed their volume by other means (Control Center, another app, passive presses).
+        case userVolumeChanged(Float)
+        /// The user's volume is back after ``stop(at:)``: the driver may tear down.
+        case restored
+        /// A set could not be confirmed after ``Configuration/maximumAttempts`` tries.
+        case setFailed(Float)
+    }
+
+    /// Where the machine is.
+    public enum Phase: Sendable, Equatable {
+        /// Not started, or stopped and restored.
+        case idle
+        /// Capturing presses.
+        case running
+        /// Paused (app inactive, interrupted): the user's volume is put back and changes are theirs.
+        case suspended
+        /// Stopping: putting the user's volume back before reporting ``Action/restored``.
+        case stopping
+    }
+
+    /// One step of the volume: 1/16.
+    public static let step: Float = 1.0 / 16.0
+    /// How far below the value before a down step the machine sets while a press may still be held.
+    public static let nudge: Float = 1.0 / 8192.0
+    private static let sameValue: Float = 1e-6
+    private static let stepTolerance: Float = 1e-3
+
+    private struct Echo: Sendable, Equatable {
+        var value: Float
+        var expires: Instant
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    /// Where the machine is.
+    public private(set) var phase: Phase = .idle
+    /// The user's own volume: restored on stop and while suspended.
+    public private(set) var userVolume: Float = 0
+    /// The value the machine holds the system volume at while running.
+    public private(set) var anchor: Float = 0
+    /// What the machine believes the system volume is.
+    public private(set) var believedVolume: Float = 0
+    private var echoes: [Echo] = []
+    private var wanted: Float?
+    private var attempts = 0
+    private var settleAt: Instant?
+
+    /// Creates an idle machine.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// When ``tick(at:)`` must be called next.
+    public var nextDeadline: Instant? {
+        [settleAt, echoes.map(\.expires).min()].compactMap { $0 }.min()
+    }
+
+    /// Whether a set of ours is still waiting to be confirmed.
+    public var isSettling: Bool { wanted != nil }
+
+    /// Starts capturing. `volume` is the system volume now, which is the user's.
+    public mutating func start(volume: Float, at time: Instant) -> [Action] {
+        phase = .running
+        userVolume = volume
+        believedVolume = volume
+        echoes = []
+        return hold(anchorFor(volume), at: time)
+    }
+
+    /// Pauses: puts the user's volume back; later changes are the user's.
+    public mutating func suspend(at time: Instant) -> [Action] {
+        guard phase == .running else { return [] }
+        phase = .suspended
+        return hold(userVolume, at: time)
+    }
+
+    /// Resumes after ``suspend(at:)``. `volume` is the system volume now: the user's, unless our restore
+    /// has not been confirmed yet.
+    public mutating func resume(volume: Float, at time: Instant) -> [Action] {
+        guard phase == .suspended else { return [] }
+        phase = .running
+        var actions = [Action]()
+        if wanted == nil, abs(volume - userVolume) > Self.sameValue {
+            userVolume = volume
+            actions.append(.userVolumeChanged(volume))
+        }
+        believedVolume = volume
+        return actions + hold(anchorFor(userVolume), at: time)
+    }
+
+    /// The output moved to another route, whose volume is `volume`: that is the user's volume there, and the
+    /// anchor is re-chosen for it. Sets in flight belonged to the old route and are forgotten.
+    public mutating func routeChanged(volume: Float, at time: Instant) -> [Action] {
+        echoes = []
+        wanted = nil
+        settleAt = nil
+        believedVolume = volume
+        userVolume = volume
+        switch phase {
+        case .running: return [.userVolumeChanged(volume)] + hold(anchorFor(volume), at: time)
+        case .stopping: phase = .idle; return [.userVolumeChanged(volume), .restored]
+        case .idle, .suspended: return [.userVolumeChanged(volume)]
+        }
+    }
+
+    /// Stops: puts the user's volume back, then reports ``Action/restored``.
+    public mutating func stop(at time: Instant) -> [Action] {
+        guard phase != .idle else { return [] }
+        phase = .stopping
+        let actions = hold(userVolume, at: time)
+        if wanted == nil {
+            phase = .idle
+            return actions + [.restored]
+        }
+        return actions
+    }
+
+    /// A value observed through KVO or the system notification.
+    public mutating func observe(_ value: Float, at time: Instant) -> [Action] {
+        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+            echoes.removeSubrange(...index)
+            believedVolume = value
+            return confirmIfWanted(at: time)
+        }
+        let old = believedVolume
+        believedVolume = value
+        guard phase == .running else {
+            // Not capturing: every change is the user's.
+            guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
+            userVolume = value
+            if phase == .stopping { return [.userVolumeChanged(value)] + hold(value, at: time) + doneIfRestored() }
+            return [.userVolumeChanged(value)]
+        }
+        guard let (button, count) = classify(from: old, to: value) else {
+            // Off the 1/16 grid: the user's own change (Control Center slider, another app).
+            userVolume = value
+            return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
+        }
+        var actions: [Action] = [.steps(button, count: count)]
+        guard configuration.mode == .capture else {
+            userVolume = value
+            return actions + [.userVolumeChanged(value)]
+        }
+        // Right after a down step the press may still be held: only a value below the one before the step is
+        // accepted (seed 000). Go just below it now, and to the exact anchor once the buttons are quiet.
+        let immediate = button == .down ? max(value, min(anchor, old - Self.nudge)) : anchor
+        actions += set(immediate, at: time)
+        settleAt = time + configuration.settleDelay
+        return actions
+    }
+
+    /// Time passed: expired echoes are forgotten, unconfirmed sets retried, the exact anchor set once quiet.
+    public mutating func tick(at time: Instant) -> [Action] {
+        echoes.removeAll { $0.expires <= time }
+        guard let due = settleAt, due <= time else { return [] }
+        settleAt = nil
+        let target = phase == .running ? anchor : userVolume
+        if abs(believedVolume - target) <= Self.sameValue {
+            return confirmIfWanted(at: time)
+        }
+        attempts += 1
+        if attempts > configuration.maximumAttempts {
+            wanted = nil
+            attempts = 0
+            let failed: [Action] = [.setFailed(target)]
+            if phase == .stopping { phase = .idle; return failed + [.restored] }
+            return failed
+        }
+        wanted = target
+        settleAt = time + configuration.retryDelay
+        return set(target, at: time)
+    }
+
+    // MARK: - Helpers
+
+    private func anchorFor(_ volume: Float) -> Float {
+        guard configuration.mode == .capture else { return volume }
+        let margin = Float(configuration.headroomSteps) * Self.step
+        return min(1 - margin, max(margin, volume))
+    }
+
+    /// Makes `target` the value to hold, setting it now if the system is elsewhere.
+    private mutating func hold(_ target: Float, at time: Instant) -> [Action] {
+        if phase == .running { anchor = target }
+        attempts = 0
+        guard configuration.mode == .capture || phase != .running,
+              abs(believedVolume - target) > Self.sameValue else {
+            wanted = nil
+            settleAt = nil
+            return []
+        }
+        wanted = target
+        settleAt = time + configuration.retryDelay
+        return set(target, at: time)
+    }
+
+    private mutating func set(_ value: Float, at time: Instant) -> [Action] {
+        guard abs(believedVolume - value) > Self.sameValue else { return [] }
+        echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
+        return [.setVolume(value)]
+    }
+
+    private mutating func confirmIfWanted(at time: Instant) -> [Action] {
+        guard let target = wanted, abs(believedVolume - target) <= Self.sameValue else { return [] }
+        wanted = nil
+        settleAt = nil
+        attempts = 0
+        return doneIfRestored()
+    }
+
+    private mutating func doneIfRestored() -> [Action] {
+        guard phase == .stopping, wanted == nil else { return [] }
+        phase = .idle
+        return [.restored]
+    }
+
+    private func classify(from old: Float, to new: Float) -> (VolumeButton, Int)? {
+        let delta = new - old
+        let magnitude = abs(delta)
+        if magnitude <= Self.sameValue {
+            guard configuration.reportsPressesAtRails else { return nil }
+            if new >= 1 { return (.up, 1) }
+            if new <= 0 { return (.down, 1) }
+            return nil
+        }
+        let button: VolumeButton = delta > 0 ? .up : .down
+        let steps = (magnitude / Self.step).rounded()
+        if steps >= 1, abs(magnitude - steps * Self.step) < Self.stepTolerance {
+            return (button, Int(steps))
+        }
+        // A press clamped at a rail moves less than a step.
+        if (new <= 0 || new >= 1), magnitude < Self.step { return (button, 1) }
+        return nil
+    }
+}
+
+/// Whether VolumeKit holds the volume still or lets presses change it.
+public enum ButtonCaptureMode: String, Sendable, Equatable, CaseIterable {
+    /// Presses are reported and the volume is held still: the buttons become plain input.
+    case capture
+    /// Presses are reported and change the volume as usual (JPSVolumeButtonHandler PR #31, Signal's
+    /// passive observation; `shared/facts/volume-buttons.md` §6).
+    case passive
+}

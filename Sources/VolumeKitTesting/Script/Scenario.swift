@@ -1,0 +1,221 @@
+import Foundation
+import VolumeKitCore
+
+/// A scenario for the simulated device: one command a line, `#` starts a comment, times in seconds.
+///
+/// ```
+/// ios 17.4              # setup commands come first
+/// device iphone
+/// volume 0.5            # the user's volume before launch
+/// start
+/// press up x3 every 0.2
+/// hold down 2
+/// wait 1
+/// stop
+/// ```
+///
+/// Commands: `ios N` · `device iphone|ipad` · `volume V` · `start` · `stop` · `press up|down [xN] [every S]`
+/// (default one press, 0.15 s apart) · `hold up|down S` · `wait S` · `slider V` · `background` ·
+/// `foreground` · `interrupt begin|end` · `call begin|end` · `route headphones|speaker|bluetooth` · `crash` ·
+/// `launch` · `mute on|off`.
+public struct Scenario: Sendable, Equatable {
+    /// One command.
+    public enum Command: Sendable, Equatable {
+        /// `ios N`: the iOS version whose rules apply.
+        case ios(OSVersion)
+        /// `device iphone|ipad`.
+        case device(DeviceKind)
+        /// `volume V`: the user's volume before launch.
+        case volume(Float)
+        /// `start`: the app starts capturing.
+        case start
+        /// `stop`: the app stops capturing.
+        case stop
+        /// `press B [xN] [every S]`.
+        case press(VolumeButton, count: Int, every: TimeInterval)
+        /// `hold B S`.
+        case hold(VolumeButton, seconds: TimeInterval)
+        /// `wait S`.
+        case wait(TimeInterval)
+        /// `slider V`: the Control Center slider.
+        case slider(Float)
+        /// `background`.
+        case background
+        /// `foreground`.
+        case foreground
+        /// `interrupt begin|end`.
+        case interrupt(began: Bool)
+        /// `call begin|end`: a phone call.
+        case call(began: Bool)
+        /// `route R`.
+        case route(AudioRoute)
+        /// `crash`: the app ends without cleanup.
+        case crash
+        /// `launch`: the app launches again.
+        case launch
+        /// `mute on|off`: the Ring/Silent switch.
+        case mute(on: Bool)
+
+        var isSetup: Bool {
+            switch self {
+            case .ios, .device, .volume: true
+            default: false
+            }
+        }
+    }
+
+    /// A command with the line it came from.
+    public struct Line: Sendable, Equatable {
+        /// 1-based line number in the script.
+        public var number: Int
+        /// The command.
+        public var command: Command
+    }
+
+    /// The commands, in order.
+    public var lines: [Line]
+
+    /// The default time between presses of `press … xN`.
+    public static let defaultPressInterval: TimeInterval = 0.15
+
+    /// Parses a script, or throws a ``ScenarioError`` naming the first bad line.
+    public init(parsing text: String) throws(ScenarioError) {
+        var lines = [Line]()
+        var setupAllowed = true
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard !words.isEmpty else { continue }
+            let command = try Self.parse(words, line: number)
+            if command.isSetup, !setupAllowed {
+                throw ScenarioError(line: number, message: "'\(words[0])' must come before the other commands")
+            }
+            if !command.isSetup { setupAllowed = false }
+            lines.append(Line(number: number, command: command))
+        }
+        self.lines = lines
+    }
+
+    private static func parse(_ words: [String], line: Int) throws(ScenarioError) -> Command {
+        func fail(_ message: String) -> ScenarioError { ScenarioError(line: line, message: message) }
+        func expectCount(_ counts: ClosedRange<Int>, _ usage: String) throws(ScenarioError) {
+            guard counts.contains(words.count) else { throw fail("usage: \(usage)") }
+        }
+        func seconds(_ word: String) throws(ScenarioError) -> TimeInterval {
+            guard let value = TimeInterval(word), value.isFinite, value >= 0, value <= 86_400 else {
+                throw fail("'\(word)' is not a time in seconds")
+            }
+            return value
+        }
+        func level(_ word: String) throws(ScenarioError) -> Float {
+            guard let value = Float(word), value.isFinite, (0...1).contains(value) else {
+                throw fail("'\(word)' is not a volume between 0 and 1")
+            }
+            return value
+        }
+        func button(_ word: String) throws(ScenarioError) -> VolumeButton {
+            guard let value = VolumeButton(rawValue: word) else { throw fail("'\(word)' is not a button (up or down)") }
+            return value
+        }
+        func choice(_ word: String, _ yes: String, _ no: String) throws(ScenarioError) -> Bool {
+            if word == yes { return true }
+            if word == no { return false }
+            throw fail("'\(word)' must be \(yes) or \(no)")
+        }
+        switch words[0] {
+        case "ios":
+            try expectCount(2...2, "ios N")
+            guard let version = OSVersion(parsing: words[1]) else { throw fail("'\(words[1])' is not an iOS version") }
+            return .ios(version)
+        case "device":
+            try expectCount(2...2, "device iphone|ipad")
+            guard let kind = DeviceKind(rawValue: words[1]) else { throw fail("'\(words[1])' is not a device (iphone or ipad)") }
+            return .device(kind)
+        case "volume":
+            try expectCount(2...2, "volume V")
+            return .volume(try level(words[1]))
+        case "start":
+            try expectCount(1...1, "start")
+            return .start
+        case "stop":
+            try expectCount(1...1, "stop")
+            return .stop
+        case "press":
+            try expectCount(2...5, "press up|down [xN] [every S]")
+            let which = try button(words[1])
+            var count = 1
+            var every = defaultPressInterval
+            var rest = words.dropFirst(2)
+            while let word = rest.first {
+                rest = rest.dropFirst()
+                if word.hasPrefix("x"), let value = Int(word.dropFirst()) {
+                    guard (1...10_000).contains(value) else { throw fail("press count must be 1…10000") }
+                    count = value
+                } else if word == "every", let next = rest.first {
+                    rest = rest.dropFirst()
+                    every = try seconds(next)
+                    guard every > 0 else { throw fail("'every' must be more than 0 seconds") }
+                } else {
+                    throw fail("usage: press up|down [xN] [every S]")
+                }
+            }
+            return .press(which, count: count, every: every)
+        case "hold":
+            try expectCount(3...3, "hold up|down S")
+            return .hold(try button(words[1]), seconds: try seconds(words[2]))
+        case "wait":
+            try expectCount(2...2, "wait S")
+            return .wait(try seconds(words[1]))
+        case "slider":
+            try expectCount(2...2, "slider V")
+            return .slider(try level(words[1]))
+        case "background":
+            try expectCount(1...1, "background")
+            return .background
+        case "foreground":
+            try expectCount(1...1, "foreground")
+            return .foreground
+        case "interrupt":
+            try expectCount(2...2, "interrupt begin|end")
+            return .interrupt(began: try choice(words[1], "begin", "end"))
+        case "call":
+            try expectCount(2...2, "call begin|end")
+            return .call(began: try choice(words[1], "begin", "end"))
+        case "route":
+            try expectCount(2...2, "route headphones|speaker|bluetooth")
+            guard let route = AudioRoute(rawValue: words[1]) else {
+                throw fail("'\(words[1])' is not a route (speaker, headphones, bluetooth, external)")
+            }
+            return .route(route)
+        case "crash":
+            try expectCount(1...1, "crash")
+            return .crash
+        case "launch":
+            try expectCount(1...1, "launch")
+            return .launch
+        case "mute":
+            try expectCount(2...2, "mute on|off")
+            return .mute(on: try choice(words[1], "on", "off"))
+        default:
+            throw fail("unknown command '\(words[0])'")
+        }
+    }
+}
+
+/// A script line VolumeKit could not understand.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The 1-based line number.
+    public var line: Int
+    /// What is wrong.
+    public var message: String
+
+    /// Creates an error.
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    /// "line 3: unknown command 'jump'".
+    public var description: String { "line \(line): \(message)" }
+}

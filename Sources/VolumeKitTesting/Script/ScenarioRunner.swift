@@ -1,0 +1,220 @@
+import Foundation
+import VolumeKitCore
+
+/// Which app runs on the simulated device during a scenario.
+public enum SimulatedStrategy: String, Sendable, Equatable, CaseIterable {
+    /// VolumeKit, ``ButtonStrategy/outputVolume`` (the default).
+    case outputVolume
+    /// VolumeKit, ``ButtonStrategy/systemNotification`` (private API opted in).
+    case systemNotification
+    /// VolumeKit, ``ButtonStrategy/captureEvents``.
+    case captureEvents
+    /// VolumeKit, ``ButtonStrategy/outputVolume`` in ``ButtonCaptureMode/passive`` mode.
+    case passive
+    /// The approach most anchor libraries ship, for comparison (see `BaselineApp`).
+    case baseline
+
+    /// The VolumeKit configuration, `nil` for the baseline.
+    public var configuration: VolumeButtonsConfiguration? {
+        switch self {
+        case .outputVolume: VolumeButtonsConfiguration()
+        case .systemNotification: VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true)
+        case .captureEvents: VolumeButtonsConfiguration(strategy: .captureEvents)
+        case .passive: VolumeButtonsConfiguration(mode: .passive)
+        case .baseline: nil
+        }
+    }
+}
+
+/// One thing the scenario's observer saw.
+public struct ScenarioRecord: Sendable, Equatable {
+    /// What was seen.
+    public enum Kind: Sendable, Equatable {
+        /// A button event the app received.
+        case button(VolumeButton, ButtonPhase)
+        /// The system volume HUD appeared.
+        case systemHUD
+        /// The app could not start capture.
+        case error(String)
+        /// The end of the scenario, with the device's output volume.
+        case end(volume: Float)
+    }
+
+    /// When, in seconds of virtual time (absent for the end).
+    public var time: Instant?
+    /// What.
+    public var kind: Kind
+
+    /// Creates a record.
+    public init(time: Instant?, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// One JSON object, keys in a stable order.
+    public var json: String {
+        let t = time.map { "\"t\":\(Self.format($0)), " } ?? ""
+        switch kind {
+        case .button(let button, let phase):
+            return "{\(t)\"type\":\"button\", \"button\":\"\(button.rawValue)\", \"phase\":\"\(phase.rawValue)\"}"
+        case .systemHUD:
+            return "{\(t)\"type\":\"systemHUD\"}"
+        case .error(let message):
+            return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
+        case .end(let volume):
+            return "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume)))}"
+        }
+    }
+
+    /// One line for people.
+    public var text: String {
+        let t = time.map { Self.format($0).padding(toLength: 8, withPad: " ", startingAt: 0) } ?? "        "
+        switch kind {
+        case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
+        case .systemHUD: return "\(t) system HUD shown"
+        case .error(let message): return "\(t) error: \(message)"
+        case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 10_000).rounded() / 10_000
+        var text = String(format: "%.4f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.append("0") }
+        return text
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+/// Runs a ``Scenario`` on a ``SimulatedDevice`` with one app strategy and collects what an observer sees.
+public final class ScenarioRunner: @unchecked Sendable {
+    /// The device, available once ``run()`` has set it up.
+    public private(set) var device: SimulatedDevice!
+    /// The scenario.
+    public let scenario: Scenario
+    /// The app strategy.
+    public let strategy: SimulatedStrategy
+    /// How long the runner lets things settle after the last command.
+    public var settleTime: TimeInterval = 2
+
+    private let records = Locked([ScenarioRecord]())
+    private var engine: VolumeButtonsEngine?
+    private var baseline: BaselineApp?
+
+    /// Creates a runner.
+    public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume) {
+        self.scenario = scenario
+        self.strategy = strategy
+    }
+
+    /// Runs the scenario and returns every record in time order, the end last.
+    @discardableResult
+    public func run() -> [ScenarioRecord] {
+        var configuration = SimulatedDevice.Configuration()
+        for line in scenario.lines {
+            switch line.command {
+            case .ios(let version): configuration.osVersion = version
+            case .device(let kind): configuration.kind = kind
+            case .volume(let volume): configuration.volume = volume; configuration.headphonesVolume = volume
+            default: break
+            }
+        }
+        let device = SimulatedDevice(configuration)
+        self.device = device
+        for line in scenario.lines { perform(line.command, on: device) }
+        device.advance(by: settleTime)
+        var all = records.current
+        all += device.log.compactMap { entry in
+            if case .systemHUD(let time, _) = entry { return ScenarioRecord(time: time, kind: .systemHUD) }
+            return nil
+        }
+        all = all.enumerated().sorted { ($0.element.time ?? 0, $0.offset) < ($1.element.time ?? 0, $1.offset) }.map(\.element)
+        all.append(ScenarioRecord(time: nil, kind: .end(volume: device.volume)))
+        return all
+    }
+
+    private func perform(_ command: Scenario.Command, on device: SimulatedDevice) {
+        switch command {
+        case .ios, .device, .volume:
+            break
+        case .start:
+            startApp(on: device)
+        case .stop:
+            engine?.stop()
+            baseline?.stop()
+        case .press(let button, let count, let every):
+            for _ in 0..<count {
+                device.press(button)
+                device.advance(by: every)
+            }
+        case .hold(let button, let seconds):
+            device.hold(button, for: seconds)
+            device.advance(by: seconds)
+        case .wait(let seconds):
+            device.advance(by: seconds)
+        case .slider(let value):
+            device.controlCenterSlider(value)
+            device.advance(by: 0.6)
+        case .background:
+            device.background()
+        case .foreground:
+            device.foreground()
+        case .interrupt(let began):
+            device.interruption(began: began)
+        case .call(let began):
+            device.phoneCall(began: began)
+        case .route(let route):
+            device.connect(route)
+        case .crash:
+            device.crash()
+            engine = nil
+            baseline = nil
+        case .launch:
+            device.launch()
+            engine = nil
+            baseline = nil
+        case .mute:
+            break
+        }
+    }
+
+    private func startApp(on device: SimulatedDevice) {
+        let clients = device.clients
+        let records = self.records
+        let onEvent: @Sendable (VolumeButtonEvent) -> Void = { event in
+            records.withLock { $0.append(ScenarioRecord(time: event.time, kind: .button(event.button, event.phase))) }
+        }
+        guard let configuration = strategy.configuration else {
+            let app = BaselineApp(clients: clients, onEvent: onEvent)
+            baseline = app
+            app.start()
+            return
+        }
+        let engine = VolumeButtonsEngine(configuration: configuration, clients: clients, onEvent: onEvent)
+        self.engine = engine
+        do {
+            try engine.start()
+        } catch {
+            records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .error(String(describing: error)))) }
+            return
+        }
+        // `start()` returns at once; capture begins when the volume view is ready. A script's next line
+        // happens after that, as an app would await readiness before relying on capture.
+        let deadline = device.now + 1
+        while !engine.isCapturing, device.now < deadline { device.advance(by: 0.01) }
+    }
+}
