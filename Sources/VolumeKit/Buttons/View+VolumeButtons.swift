@@ -18,12 +18,12 @@ extension View {
         onError: @escaping @MainActor (VolumeButtonsError) -> Void = { _ in },
         perform action: @escaping @MainActor (VolumeButtonEvent) -> Void
     ) -> some View {
-        task {
+        task { @MainActor in
             let buttons = VolumeButtons(configuration)
             do {
                 try buttons.start()
             } catch {
-                onError(error)
+                onError(error as? VolumeButtonsError ?? .audioSession(String(describing: error)))
                 return
             }
             for await event in buttons.events() { action(event) }

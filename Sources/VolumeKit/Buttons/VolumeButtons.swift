@@ -55,7 +55,7 @@ public final class VolumeButtons {
     public var isCapturing: Bool { engine.isCapturing }
 
     /// Starts capture; throws ``VolumeButtonsError`` when the strategy cannot run here.
-    public func start() throws(VolumeButtonsError) {
+    public func start() throws {
         try engine.start()
     }
 

@@ -7,11 +7,17 @@ extension AudioSessionClient {
     public static let live = AudioSessionClient(
         configuration: {
             let session = AVAudioSession.sharedInstance()
-            return AudioSessionConfiguration(category: AudioCategory(session.category), options: AudioCategoryOptions(session.categoryOptions))
+            return AudioSessionConfiguration(
+                category: AudioCategory(session.category),
+                options: AudioCategoryOptions(session.categoryOptions),
+                allowsSystemSoundsDuringRecording: session.allowHapticsAndSystemSoundsDuringRecording)
         },
         setConfiguration: { configuration in
-            try AVAudioSession.sharedInstance().setCategory(
-                configuration.category.avCategory, mode: .default, options: configuration.options.avOptions)
+            let session = AVAudioSession.sharedInstance()
+            try session.setCategory(configuration.category.avCategory, mode: .default, options: configuration.options.avOptions)
+            if session.allowHapticsAndSystemSoundsDuringRecording != configuration.allowsSystemSoundsDuringRecording {
+                try session.setAllowHapticsAndSystemSoundsDuringRecording(configuration.allowsSystemSoundsDuringRecording)
+            }
         },
         setActive: { active, notifyOthers in
             try AVAudioSession.sharedInstance().setActive(active, options: notifyOthers ? .notifyOthersOnDeactivation : [])
@@ -67,7 +73,6 @@ extension AudioCategoryOptions {
     private static let pairs: [(AudioCategoryOptions, AVAudioSession.CategoryOptions)] = [
         (.mixWithOthers, .mixWithOthers), (.duckOthers, .duckOthers), (.allowBluetooth, .allowBluetooth),
         (.defaultToSpeaker, .defaultToSpeaker), (.allowBluetoothA2DP, .allowBluetoothA2DP),
-        (.allowHapticsAndSystemSoundsDuringRecording, .allowHapticsAndSystemSoundsDuringRecording),
     ]
 
     init(_ options: AVAudioSession.CategoryOptions) {

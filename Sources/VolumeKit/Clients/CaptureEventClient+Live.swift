@@ -8,17 +8,17 @@ extension CaptureEventClient {
     /// applications that are actively using the camera"; Signal-iOS notes an `AVCaptureVideoPreviewLayer` must
     /// be on screen (`shared/facts/volume-buttons.md` §3). Without a view, or before iOS 17.2, it is unavailable.
     public static func live(attachingTo view: UIView?) -> CaptureEventClient {
-        nonisolated(unsafe) weak let host = view
+        let host = WeakView(view)
         return CaptureEventClient(
             isAvailable: {
                 guard #available(iOS 17.2, *) else { return false }
-                return host != nil
+                return host.exists
             },
             observe: { handler in
                 guard #available(iOS 17.2, *) else { return .none }
                 let interaction = Locked<UIInteraction?>(nil)
                 onMain {
-                    guard let host else { return }
+                    guard let host = host.view else { return }
                     let made = AVCaptureEventInteraction(
                         primary: { event in handler(CaptureEvent(source: .primary, phase: CaptureEventPhase(event.phase))) },
                         secondary: { event in handler(CaptureEvent(source: .secondary, phase: CaptureEventPhase(event.phase))) }
@@ -35,6 +35,20 @@ extension CaptureEventClient {
             }
         )
     }
+}
+
+/// A weak reference to a view that closures on any thread may carry; the view is only touched on the main actor.
+private final class WeakView: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var stored: UIView?
+
+    init(_ view: UIView?) { stored = view }
+
+    /// Whether the view still exists.
+    var exists: Bool { lock.withLock { stored != nil } }
+
+    /// The view, on the main actor.
+    @MainActor var view: UIView? { lock.withLock { stored } }
 }
 
 extension CaptureEventPhase {

@@ -9,9 +9,11 @@ extension ClockClient {
     public static let live = ClockClient(
         now: { ProcessInfo.processInfo.systemUptime },
         schedule: { delay, action in
-            let item = DispatchWorkItem(block: action)
-            DispatchQueue.main.asyncAfter(deadline: .now() + max(0, delay), execute: item)
-            return Cancellable { item.cancel() }
+            let cancelled = Locked(false)
+            DispatchQueue.main.asyncAfter(deadline: .now() + max(0, delay)) {
+                if !cancelled.current { action() }
+            }
+            return Cancellable { cancelled.withLock { $0 = true } }
         }
     )
 }

@@ -12,8 +12,7 @@ extension SystemVolumeClient {
                 guard let value = change.newValue else { return }
                 onMain { handler(value) }
             }
-            nonisolated(unsafe) let kept = observation
-            return Cancellable { kept.invalidate() }
+            return Cancellable { observation.invalidate() }
         },
         observeSystemNotifications: { handler in
             let center = NotificationCenter.default

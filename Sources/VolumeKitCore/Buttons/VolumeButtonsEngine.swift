@@ -80,24 +80,29 @@ public final class VolumeButtonsEngine: Sendable {
     /// The user's own volume as the engine knows it (restored on stop).
     public var userVolume: Float { state.withLock { $0.steps.userVolume } }
 
-    /// Starts capture. Throws when the strategy cannot run here or the session cannot be activated.
+    /// Starts capture. Throws a ``VolumeButtonsError`` when the strategy cannot run here or the session cannot
+    /// be activated.
     /// Presses are captured once the volume view is ready (a moment later, see ``isCapturing``).
-    public func start() throws(VolumeButtonsError) {
+    public func start() throws {
         guard !isStarted else { return }
         if configuration.strategy == .systemNotification, !configuration.allowsPrivateAPI {
-            throw .privateAPINotAllowed
+            throw VolumeButtonsError.privateAPINotAllowed
         }
         if configuration.strategy == .captureEvents, !clients.captureEvents.isAvailable() {
-            throw .strategyUnavailable(.captureEvents)
+            throw VolumeButtonsError.strategyUnavailable(.captureEvents)
         }
         let session = clients.audioSession
         let previous = session.configuration()
+        var failure: VolumeButtonsError?
         do {
             if previous != configuration.session { try session.setConfiguration(configuration.session) }
             try session.setActive(true, false)
         } catch {
+            failure = .audioSession(String(describing: error))
+        }
+        if let failure {
             if previous != configuration.session { try? session.setConfiguration(previous) }
-            throw .audioSession(String(describing: error))
+            throw failure
         }
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
@@ -181,8 +186,10 @@ public final class VolumeButtonsEngine: Sendable {
         let parsed: VolumeChangeNotification
         do {
             parsed = try notification.parse()
-        } catch {
+        } catch let error as VolumeNotificationError {
             onDiagnostic(.unreadableNotification(error))
+            return
+        } catch {
             return
         }
         // Only presses (and sliders) in ordinary app audio; route and category changes carry other volumes.
