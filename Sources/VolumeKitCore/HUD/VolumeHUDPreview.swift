@@ -88,7 +88,9 @@ public enum VolumeHUDPreview {
         out += "</g>\n</g>\n</g>\n</g>\n"
         let caption = "\(style.name) · \(device.name) · \(orientation.rawValue) · \(VolumeHUDAccessibility.value(level: level))"
             + (bump.map { " · bump \($0.rawValue)" } ?? "") + (increaseContrast ? " · increase contrast" : "")
-        out += "<text x=\"\(n(canvas.width / 2))\" y=\"\(n(canvas.height - margin))\" text-anchor=\"middle\" font-size=\"14\" fill=\"#3C3C43\">\(escape(caption))</text>\n"
+        // Shrink the caption to fit narrow devices (≈ 0.56 em per character in a sans-serif face).
+        let fontSize = min(14, (canvas.width - 16) / (CGFloat(caption.count) * 0.56))
+        out += "<text x=\"\(n(canvas.width / 2))\" y=\"\(n(canvas.height - margin))\" text-anchor=\"middle\" font-size=\"\(n(fontSize))\" fill=\"#3C3C43\">\(escape(caption))</text>\n"
         out += "</svg>\n"
         return out
     }
