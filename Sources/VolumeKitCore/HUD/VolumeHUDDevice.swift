@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// A device shape for previews and layout tests: screen size, safe-area insets as iOS reports them to a
 /// full-screen window with the status bar shown, and the cutout.
@@ -6,7 +9,7 @@ import Foundation
 /// Values are points as UIKit reports them; island/notch sizes are approximations used only for drawing
 /// (see ``VolumeHUDScreen/cutoutRect``). iPhones hide the status bar in landscape, so home-button iPhones
 /// have no insets there.
-public struct VolumeHUDDevice: Sendable, Equatable, Hashable, Identifiable {
+public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     /// Phone or tablet.
     public enum Kind: String, Sendable, Equatable, Hashable {
         /// iPhone.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// What a shape in a HUD drawing stands for; renderers map it to a ``VolumeHUDPalette`` colour.
 public enum VolumeHUDShapeRole: String, Sendable, Equatable, Hashable {
@@ -13,7 +16,7 @@ public enum VolumeHUDShapeRole: String, Sendable, Equatable, Hashable {
 }
 
 /// One rounded rectangle of a HUD drawing.
-public struct VolumeHUDShape: Sendable, Equatable, Hashable {
+public struct VolumeHUDShape: Sendable, Equatable {
     /// What it stands for.
     public var role: VolumeHUDShapeRole
     /// Its rectangle, in the plate's coordinates (origin at the plate's top-left corner).
@@ -34,7 +37,7 @@ public struct VolumeHUDShape: Sendable, Equatable, Hashable {
 /// The iOS views and the SVG preview both draw exactly these shapes, so the preview is what users get.
 /// Segment `i` of `n` is lit by `clamp(level × n − i, 0, 1)`: one segment per 1/16 volume step with 16
 /// segments; a level between steps (set by a slider or a remote device) lights part of a segment.
-public struct VolumeHUDDrawing: Sendable, Equatable, Hashable {
+public struct VolumeHUDDrawing: Sendable, Equatable {
     /// All shapes, back to front.
     public var shapes: [VolumeHUDShape]
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// The direction the bar runs in.
 public enum VolumeHUDAxis: String, Sendable, Equatable, Hashable {
@@ -20,7 +23,7 @@ public enum VolumeHUDAxis: String, Sendable, Equatable, Hashable {
 /// - ``VolumeHUDPlacement/leading`` / ``VolumeHUDPlacement/trailing``: vertical, centred in the safe area's
 ///   height, ``VolumeHUDStyle/margin`` inside the safe area's side (mirrored for right-to-left);
 /// - the bar never grows beyond the safe area minus the margins; sizes never depend on Dynamic Type.
-public struct VolumeHUDLayout: Sendable, Equatable, Hashable {
+public struct VolumeHUDLayout: Sendable, Equatable {
     /// The plate's frame in the window's coordinates (points).
     public var frame: CGRect
     /// The bar's direction.

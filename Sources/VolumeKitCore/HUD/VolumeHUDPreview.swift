@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// Renders the HUD on a device outline as SVG, from the same ``VolumeHUDStyle``, ``VolumeHUDLayout`` and
 /// ``VolumeHUDDrawing`` values the iOS views use: what `volumekit hud preview` prints and the README shows.

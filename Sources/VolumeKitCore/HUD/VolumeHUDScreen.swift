@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// The interface orientation, named as UIKit names them (`UIInterfaceOrientation`).
 public enum VolumeHUDOrientation: String, Sendable, Equatable, Hashable, CaseIterable {
@@ -70,7 +73,7 @@ public struct VolumeHUDInsets: Sendable, Equatable, Hashable {
 }
 
 /// The screen the HUD is laid out on, in the current interface orientation.
-public struct VolumeHUDScreen: Sendable, Equatable, Hashable {
+public struct VolumeHUDScreen: Sendable, Equatable {
     /// The window's size in points, in the current orientation (width > height in landscape).
     public var size: CGSize
     /// The window's safe-area insets in the current orientation.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
 
 /// How the bar is drawn.
 public enum VolumeHUDFill: Sendable, Equatable, Hashable {
