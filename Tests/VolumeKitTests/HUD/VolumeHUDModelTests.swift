@@ -181,4 +181,29 @@ struct VolumeHUDModelTests {
         #expect(model.dismiss(at: 0.2) == [.display(.hidden(level: 0.25)), .cancelTick])
         #expect(model.dismiss(at: 0.3) == [])
     }
+
+    @Test("an event-driven runner without timers: tick at `deadline` before each input, print .display lines")
+    func eventDrivenRunner() {
+        var hud = VolumeHUDModel(level: 0.5)
+        var lines: [String] = []
+        func emit(_ actions: [VolumeHUDAction], at t: Instant) {
+            for case .display(let display) in actions { lines.append(display.jsonLine(at: t)) }
+        }
+        func flush(until t: Instant) {
+            while let due = hud.deadline, due <= t { emit(hud.tick(at: due), at: due) }
+        }
+        let script: [(Instant, Float)] = [(1, 0.5625), (1.5, 0.625), (5, 0.5625)]
+        for (t, level) in script {
+            flush(until: t)
+            emit(hud.levelChanged(level, at: t), at: t)
+        }
+        flush(until: .infinity)
+        #expect(lines == [
+            #"{"t":1,"type":"hud","level":0.5625,"visible":true}"#,
+            #"{"t":1.5,"type":"hud","level":0.625,"visible":true}"#,
+            #"{"t":3,"type":"hud","level":0.625,"visible":false}"#,
+            #"{"t":5,"type":"hud","level":0.5625,"visible":true}"#,
+            #"{"t":6.5,"type":"hud","level":0.5625,"visible":false}"#,
+        ])
+    }
 }
