@@ -32,6 +32,7 @@ public final class VolumeButtonsEngine: Sendable {
     private enum Work {
         case setVolume(Float)
         case emit(VolumeButtonEvent)
+        case userVolume(Float)
         case diagnose(VolumeButtonsDiagnostic)
         case tearDown
     }
@@ -41,19 +42,23 @@ public final class VolumeButtonsEngine: Sendable {
     private let clients: VolumeKitClients
     private let onEvent: @Sendable (VolumeButtonEvent) -> Void
     private let onDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
+    private let onUserVolume: @Sendable (Float) -> Void
     private let state: Locked<State>
 
-    /// Creates an engine. `onEvent` receives every button event; `onDiagnostic` problems that did not stop
-    /// capture. Both are called on the clients' callback thread (the main thread on iOS).
+    /// Creates an engine. `onEvent` receives every button event; `onUserVolume` each change of the user's
+    /// own volume (Control Center, passive presses, another route); `onDiagnostic` problems that did not stop
+    /// capture. All are called on the clients' callback thread (the main thread on iOS).
     public init(
         configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         clients: VolumeKitClients,
         onEvent: @escaping @Sendable (VolumeButtonEvent) -> Void,
+        onUserVolume: @escaping @Sendable (Float) -> Void = { _ in },
         onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clients = clients
         self.onEvent = onEvent
+        self.onUserVolume = onUserVolume
         self.onDiagnostic = onDiagnostic
         let usesNotification = configuration.strategy == .systemNotification
         let steps = VolumeStepMachine(configuration: .init(
@@ -284,8 +289,8 @@ public final class VolumeButtonsEngine: Sendable {
                 work.append(.setVolume(value))
             case .steps(let button, let count):
                 work += state.classifier.step(button, count: count, at: now).map(Work.emit)
-            case .userVolumeChanged:
-                break
+            case .userVolumeChanged(let value):
+                work.append(.userVolume(value))
             case .restored:
                 work.append(.tearDown)
             case .setFailed(let value):
@@ -320,6 +325,7 @@ public final class VolumeButtonsEngine: Sendable {
             switch item {
             case .setVolume(let value): clients.systemVolume.setVolume(value)
             case .emit(let event): onEvent(event)
+            case .userVolume(let value): onUserVolume(value)
             case .diagnose(let diagnostic): onDiagnostic(diagnostic)
             case .tearDown: tearDown()
             }

@@ -34,6 +34,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case button(VolumeButton, ButtonPhase)
         /// The system volume HUD appeared.
         case systemHUD
+        /// The app's custom HUD changed: shown or hidden, its level, and a bump at a rail.
+        case hud(level: Float, visible: Bool, bump: VolumeHUDBump?)
         /// The app could not start capture.
         case error(String)
         /// The end of the scenario, with the device's output volume.
@@ -59,6 +61,9 @@ public struct ScenarioRecord: Sendable, Equatable {
             return "{\(t)\"type\":\"button\", \"button\":\"\(button.rawValue)\", \"phase\":\"\(phase.rawValue)\"}"
         case .systemHUD:
             return "{\(t)\"type\":\"systemHUD\"}"
+        case .hud(let level, let visible, let bump):
+            let bumpText = bump.map { ", \"bump\":\"\($0.rawValue)\"" } ?? ""
+            return "{\(t)\"type\":\"hud\", \"level\":\(Self.format(Double(level))), \"visible\":\(visible)\(bumpText)}"
         case .error(let message):
             return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
         case .end(let volume):
@@ -72,6 +77,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         switch kind {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"
+        case .hud(let level, let visible, let bump):
+            return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))" + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
         case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
         }
@@ -114,6 +121,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let records = Locked([ScenarioRecord]())
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
+    private var hud: SimulatedHUD?
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume) {
@@ -156,6 +164,8 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .stop:
             engine?.stop()
             baseline?.stop()
+            hud?.stop()
+            hud = nil
         case .press(let button, let count, let every):
             for _ in 0..<count {
                 device.press(button)
@@ -183,10 +193,12 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.crash()
             engine = nil
             baseline = nil
+            hud = nil
         case .launch:
             device.launch()
             engine = nil
             baseline = nil
+            hud = nil
         case .mute:
             break
         }
@@ -204,7 +216,21 @@ public final class ScenarioRunner: @unchecked Sendable {
             app.start()
             return
         }
-        let engine = VolumeButtonsEngine(configuration: configuration, clients: clients, onEvent: onEvent)
+        let hud = SimulatedHUD(clients: clients, level: clients.systemVolume.outputVolume()) { display, time in
+            records.withLock {
+                $0.append(ScenarioRecord(time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
+            }
+        }
+        self.hud = hud
+        let engine = VolumeButtonsEngine(
+            configuration: configuration,
+            clients: clients,
+            onEvent: { event in
+                onEvent(event)
+                hud.handle(event)
+            },
+            onUserVolume: { hud.level($0) }
+        )
         self.engine = engine
         do {
             try engine.start()
