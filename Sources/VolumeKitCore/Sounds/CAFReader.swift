@@ -130,7 +130,7 @@ struct CAFReader<Source: SoundByteSource> {
                 throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(34 * channels))", at: d.location)
             }
             let packets = data.count / Int64(d.bytesPerPacket)
-            let capacity = packets * 64  // at most 2^63 / 34 * 64: fits
+            let capacity = checkedProduct(packets, 64) ?? .max
             if let validFrames {
                 guard validFrames.count <= capacity else {
                     throw SoundFileError.invalidField(.frameCount, value: "\(validFrames.count) (the data holds \(capacity))", at: validFrames.location)
