@@ -4,6 +4,7 @@ import Foundation
 let subcommands: [any Subcommand.Type] = [
     SimulateCommand.self,
     HUDCommand.self,
+    SoundsCommand.self,
 ]
 
 let toolHelp = """
