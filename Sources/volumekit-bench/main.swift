@@ -1,3 +1,7 @@
+import Foundation
+
 // volumekit-bench: speed and memory figures for README's Performance section.
-print("volumekit-bench")
+// Run: swift run -c release volumekit-bench
+print("volumekit-bench (\(ProcessInfo.processInfo.processorCount) cores)")
+ButtonsBenchmark.run()
 SoundsBenchmark.run()

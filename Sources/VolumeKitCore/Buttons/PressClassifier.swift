@@ -19,6 +19,9 @@ public struct PressClassifier: Sendable, Equatable {
         var isPhysicallyDown: Bool
     }
 
+    /// The most missed repeats one late tick produces.
+    public static let maximumCatchUp = 3
+
     /// The timing rules in force.
     public var timing: ButtonTiming
     private var held: Held?
@@ -40,14 +43,8 @@ public struct PressClassifier: Sendable, Equatable {
         return held.lastEvent + (held.repeats == 0 ? timing.releaseAfterPress : timing.releaseAfterRepeat)
     }
 
-    /// `count` volume steps of `button` observed at `time` (more than one only when changes coalesced).
-    public mutating func step(_ button: VolumeButton, count: Int = 1, at time: Instant) -> [VolumeButtonEvent] {
-        var events = [VolumeButtonEvent]()
-        for _ in 0..<max(0, count) { events += oneStep(button, at: time) }
-        return events
-    }
-
-    private mutating func oneStep(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+    /// One volume step of `button` observed at `time`. (Coalesced steps are fed one at a time.)
+    public mutating func step(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
         if var current = held, current.button == button, !current.isPhysicallyDown {
             let expected = current.repeats == 0 ? timing.firstRepeatDelay : timing.repeatInterval
@@ -56,34 +53,44 @@ public struct PressClassifier: Sendable, Equatable {
                 current.repeats += 1
                 current.lastEvent = time
                 held = current
-                return events + [VolumeButtonEvent(button: button, phase: .repeated, time: time)]
+                events.append(VolumeButtonEvent(button: button, phase: .repeated, time: time))
+                return events
             }
         }
         events += release(at: time)
         held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false)
-        return events + [VolumeButtonEvent(button: button, phase: .pressed, time: time)]
+        events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
+        return events
     }
 
     /// The button went down (a real edge).
-    public mutating func buttonDown(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+    public mutating func buttonDown(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
         if let current = held, current.button == button, current.isPhysicallyDown { return events }
         events += release(at: time)
         held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: true)
-        return events + [VolumeButtonEvent(button: button, phase: .pressed, time: time)]
+        events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
+        return events
     }
 
     /// The button came up (a real edge).
-    public mutating func buttonUp(_ button: VolumeButton, at time: Instant) -> [VolumeButtonEvent] {
+    public mutating func buttonUp(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
         guard held?.button == button else { return events }
         events += release(at: time)
         return events
     }
 
-    /// Time passed: produces repeats for a button that is really down, and inferred releases.
-    public mutating func tick(at time: Instant) -> [VolumeButtonEvent] {
-        var events = [VolumeButtonEvent]()
+    /// Time passed: produces repeats for a button that is really down, and inferred releases. When ticks came
+    /// late (a blocked main thread), at most ``maximumCatchUp`` missed repeats are produced.
+    public mutating func tick(at time: Instant) -> SmallList<VolumeButtonEvent> {
+        var events = SmallList<VolumeButtonEvent>()
+        if let current = held, current.isPhysicallyDown, let deadline = nextDeadline,
+           time - deadline > timing.repeatInterval * Double(Self.maximumCatchUp) {
+            // Skip the repeats that cannot be caught up: resume the rhythm from now.
+            held?.lastEvent = time - timing.repeatInterval * Double(Self.maximumCatchUp)
+            held?.repeats = max(current.repeats, 1)
+        }
         while let deadline = nextDeadline, deadline <= time, let current = held {
             if current.isPhysicallyDown {
                 held?.repeats += 1
@@ -97,8 +104,8 @@ public struct PressClassifier: Sendable, Equatable {
     }
 
     /// Releases whatever is held now (capture stopped, app resigned active).
-    public mutating func release(at time: Instant) -> [VolumeButtonEvent] {
-        guard let current = held else { return [] }
+    public mutating func release(at time: Instant) -> SmallList<VolumeButtonEvent> {
+        guard let current = held else { return SmallList() }
         held = nil
         return [VolumeButtonEvent(button: current.button, phase: .released, time: time)]
     }

@@ -281,14 +281,14 @@ public final class VolumeButtonsEngine: Sendable {
 
     // MARK: - Carrying out actions
 
-    private func translate(_ actions: [VolumeStepMachine.Action], _ state: inout State, at now: Instant) -> [Work] {
+    private func translate(_ actions: VolumeStepMachine.Actions, _ state: inout State, at now: Instant) -> [Work] {
         var work = [Work]()
         for action in actions {
             switch action {
             case .setVolume(let value):
                 work.append(.setVolume(value))
             case .steps(let button, let count):
-                work += state.classifier.step(button, count: count, at: now).map(Work.emit)
+                for _ in 0..<count { work += state.classifier.step(button, at: now).map(Work.emit) }
             case .userVolumeChanged(let value):
                 work.append(.userVolume(value))
             case .restored:

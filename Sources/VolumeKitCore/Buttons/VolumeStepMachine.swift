@@ -71,6 +71,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         case setFailed(Float)
     }
 
+    /// The actions one input produces, kept inline (no allocation).
+    public typealias Actions = SmallList<Action>
+
     /// Where the machine is.
     public enum Phase: Sendable, Equatable {
         /// Not started, or stopped and restored.
@@ -105,7 +108,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public private(set) var anchor: Float = 0
     /// What the machine believes the system volume is.
     public private(set) var believedVolume: Float = 0
-    private var echoes: [Echo] = []
+    private var echoes = SmallList<Echo>()
     private var wanted: Float?
     private var attempts = 0
     private var settleAt: Instant?
@@ -117,23 +120,25 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// When ``tick(at:)`` must be called next.
     public var nextDeadline: Instant? {
-        [settleAt, echoes.map(\.expires).min()].compactMap { $0 }.min()
+        var earliest = settleAt
+        for echo in echoes where earliest.map({ echo.expires < $0 }) ?? true { earliest = echo.expires }
+        return earliest
     }
 
     /// Whether a set of ours is still waiting to be confirmed.
     public var isSettling: Bool { wanted != nil }
 
     /// Starts capturing. `volume` is the system volume now, which is the user's.
-    public mutating func start(volume: Float, at time: Instant) -> [Action] {
+    public mutating func start(volume: Float, at time: Instant) -> Actions {
         phase = .running
         userVolume = volume
         believedVolume = volume
-        echoes = []
+        echoes = SmallList()
         return hold(anchorFor(volume), at: time)
     }
 
     /// Pauses: puts the user's volume back; later changes are the user's.
-    public mutating func suspend(at time: Instant) -> [Action] {
+    public mutating func suspend(at time: Instant) -> Actions {
         guard phase == .running else { return [] }
         phase = .suspended
         return hold(userVolume, at: time)
@@ -141,10 +146,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Resumes after ``suspend(at:)``. `volume` is the system volume now: the user's, unless our restore
     /// has not been confirmed yet.
-    public mutating func resume(volume: Float, at time: Instant) -> [Action] {
+    public mutating func resume(volume: Float, at time: Instant) -> Actions {
         guard phase == .suspended else { return [] }
         phase = .running
-        var actions = [Action]()
+        var actions = Actions()
         if wanted == nil, abs(volume - userVolume) > Self.sameValue {
             userVolume = volume
             actions.append(.userVolumeChanged(volume))
@@ -155,8 +160,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// The output moved to another route, whose volume is `volume`: that is the user's volume there, and the
     /// anchor is re-chosen for it. Sets in flight belonged to the old route and are forgotten.
-    public mutating func routeChanged(volume: Float, at time: Instant) -> [Action] {
-        echoes = []
+    public mutating func routeChanged(volume: Float, at time: Instant) -> Actions {
+        echoes = SmallList()
         wanted = nil
         settleAt = nil
         believedVolume = volume
@@ -169,7 +174,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Stops: puts the user's volume back, then reports ``Action/restored``.
-    public mutating func stop(at time: Instant) -> [Action] {
+    public mutating func stop(at time: Instant) -> Actions {
         guard phase != .idle else { return [] }
         phase = .stopping
         let actions = hold(userVolume, at: time)
@@ -181,9 +186,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// A value observed through KVO or the system notification.
-    public mutating func observe(_ value: Float, at time: Instant) -> [Action] {
+    public mutating func observe(_ value: Float, at time: Instant) -> Actions {
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
-            echoes.removeSubrange(...index)
+            echoes.removeFirst(index + 1)
             believedVolume = value
             return confirmIfWanted(at: time)
         }
@@ -201,7 +206,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             userVolume = value
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
-        var actions: [Action] = [.steps(button, count: count)]
+        var actions: Actions = [.steps(button, count: count)]
         guard configuration.mode == .capture else {
             userVolume = value
             return actions + [.userVolumeChanged(value)]
@@ -215,7 +220,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Time passed: expired echoes are forgotten, unconfirmed sets retried, the exact anchor set once quiet.
-    public mutating func tick(at time: Instant) -> [Action] {
+    public mutating func tick(at time: Instant) -> Actions {
         echoes.removeAll { $0.expires <= time }
         guard let due = settleAt, due <= time else { return [] }
         settleAt = nil
@@ -227,7 +232,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if attempts > configuration.maximumAttempts {
             wanted = nil
             attempts = 0
-            let failed: [Action] = [.setFailed(target)]
+            let failed: Actions = [.setFailed(target)]
             if phase == .stopping { phase = .idle; return failed + [.restored] }
             return failed
         }
@@ -245,7 +250,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Makes `target` the value to hold, setting it now if the system is elsewhere.
-    private mutating func hold(_ target: Float, at time: Instant) -> [Action] {
+    private mutating func hold(_ target: Float, at time: Instant) -> Actions {
         if phase == .running { anchor = target }
         attempts = 0
         guard configuration.mode == .capture || phase != .running,
@@ -259,13 +264,15 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return set(target, at: time)
     }
 
-    private mutating func set(_ value: Float, at time: Instant) -> [Action] {
+    private mutating func set(_ value: Float, at time: Instant) -> Actions {
         guard abs(believedVolume - value) > Self.sameValue else { return [] }
+        // Only a few sets are ever unconfirmed at once; past that, the oldest is forgotten.
+        if echoes.isFull { echoes.removeFirst(1) }
         echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
         return [.setVolume(value)]
     }
 
-    private mutating func confirmIfWanted(at time: Instant) -> [Action] {
+    private mutating func confirmIfWanted(at time: Instant) -> Actions {
         guard let target = wanted, abs(believedVolume - target) <= Self.sameValue else { return [] }
         wanted = nil
         settleAt = nil
@@ -273,7 +280,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return doneIfRestored()
     }
 
-    private mutating func doneIfRestored() -> [Action] {
+    private mutating func doneIfRestored() -> Actions {
         guard phase == .stopping, wanted == nil else { return [] }
         phase = .idle
         return [.restored]

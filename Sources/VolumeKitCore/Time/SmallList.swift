@@ -1,0 +1,117 @@
+/// A list of at most ``capacity`` elements kept inline, so making, returning and dropping one costs no heap
+/// allocation (checked by `volumekit-bench`).
+///
+/// The state machines return their actions in one: every input produces a handful at most, bounded by
+/// construction. Appending past the capacity is a programming error and traps.
+public struct SmallList<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+    /// How many elements fit.
+    public static var capacity: Int { 6 }
+
+    private var e0, e1, e2, e3, e4, e5: Element?
+    /// The number of elements.
+    public private(set) var count = 0
+
+    /// An empty list.
+    public init() {}
+
+    /// A list of `elements`.
+    public init(arrayLiteral elements: Element...) {
+        for element in elements { append(element) }
+    }
+
+    /// The first index, 0.
+    public var startIndex: Int { 0 }
+    /// One past the last index.
+    public var endIndex: Int { count }
+    /// Whether another element fits.
+    public var isFull: Bool { count == Self.capacity }
+
+    /// The element at `index`.
+    public subscript(index: Int) -> Element {
+        get {
+            precondition(index >= 0 && index < count, "SmallList index out of range")
+            switch index {
+            case 0: return e0!
+            case 1: return e1!
+            case 2: return e2!
+            case 3: return e3!
+            case 4: return e4!
+            default: return e5!
+            }
+        }
+        set {
+            precondition(index >= 0 && index < count, "SmallList index out of range")
+            store(newValue, at: index)
+        }
+    }
+
+    private mutating func store(_ element: Element?, at index: Int) {
+        switch index {
+        case 0: e0 = element
+        case 1: e1 = element
+        case 2: e2 = element
+        case 3: e3 = element
+        case 4: e4 = element
+        default: e5 = element
+        }
+    }
+
+    /// Adds `element` at the end.
+    public mutating func append(_ element: Element) {
+        precondition(count < Self.capacity, "SmallList holds at most \(Self.capacity) elements")
+        store(element, at: count)
+        count += 1
+    }
+
+    /// Adds every element of `other` at the end.
+    public mutating func append(contentsOf other: SmallList<Element>) {
+        for element in other { append(element) }
+    }
+
+    /// Removes the first `k` elements.
+    public mutating func removeFirst(_ k: Int) {
+        precondition(k >= 0 && k <= count, "SmallList cannot remove \(k) of \(count) elements")
+        guard k > 0 else { return }
+        for index in 0..<(count - k) { store(self[index + k], at: index) }
+        for index in (count - k)..<count { store(nil, at: index) }
+        count -= k
+    }
+
+    /// Removes the elements that satisfy `shouldRemove`, keeping the order of the others.
+    public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
+        var kept = 0
+        for index in 0..<count {
+            let element = self[index]
+            if !shouldRemove(element) {
+                store(element, at: kept)
+                kept += 1
+            }
+        }
+        for index in kept..<count { store(nil, at: index) }
+        count = kept
+    }
+
+    /// `lhs` followed by `rhs`.
+    public static func + (lhs: SmallList, rhs: SmallList) -> SmallList {
+        var result = lhs
+        result.append(contentsOf: rhs)
+        return result
+    }
+
+    /// Appends `rhs` to `lhs`.
+    public static func += (lhs: inout SmallList, rhs: SmallList) {
+        lhs.append(contentsOf: rhs)
+    }
+}
+
+extension SmallList: Equatable where Element: Equatable {
+    /// Lists are equal when they hold equal elements in the same order.
+    public static func == (lhs: SmallList, rhs: SmallList) -> Bool { lhs.elementsEqual(rhs) }
+}
+
+extension SmallList: Sendable where Element: Sendable {}
+
+extension SmallList: CustomStringConvertible {
+    /// The elements, like an array's description.
+    public var description: String { Array(self).description }
+}

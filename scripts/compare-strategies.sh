@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every scenario in scenarios/ with each strategy on the simulated device and prints a Markdown table:
+# presses reported (pressed / repeated / released), system HUD appearances, and the volume at the end.
+# usage: scripts/compare-strategies.sh [STRATEGY…]   (default: baseline outputVolume systemNotification)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+strategies=("$@")
+[ ${#strategies[@]} -gt 0 ] || strategies=(baseline outputVolume systemNotification)
+swift build --product volumekit >/dev/null 2>&1
+bin=$(swift build --product volumekit --show-bin-path)/volumekit
+printf "| scenario (expected presses) |"; for s in "${strategies[@]}"; do printf " %s |" "$s"; done; echo
+printf "|---|"; for _ in "${strategies[@]}"; do printf -- "---|"; done; echo
+for file in scenarios/*.txt; do
+  expect=$(head -1 "$file" | sed -e 's/^# //')
+  printf "| %s |" "$expect"
+  for s in "${strategies[@]}"; do
+    out=$("$bin" simulate --json --strategy "$s" "$file")
+    pressed=$(grep -c '"phase":"pressed"' <<<"$out" || true)
+    repeated=$(grep -c '"phase":"repeated"' <<<"$out" || true)
+    released=$(grep -c '"phase":"released"' <<<"$out" || true)
+    hud=$(grep -c '"type":"systemHUD"' <<<"$out" || true)
+    end=$(grep '"type":"end"' <<<"$out" | sed -e 's/.*"volume"://' -e 's/}//')
+    printf " %s/%s/%s, HUD %s, end %s |" "$pressed" "$repeated" "$released" "$hud" "$end"
+  done
+  echo
+done
