@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "RemoteVolume", dependencies: ["VolumeKitCore"]),
         .executableTarget(name: "volumekit", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
         .executableTarget(name: "volumekit-bench", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
-        .testTarget(name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"]),
+        .testTarget(name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RemoteVolumeTests", dependencies: ["RemoteVolume", "VolumeKitCore", "VolumeKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

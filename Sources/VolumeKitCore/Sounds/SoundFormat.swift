@@ -1,0 +1,131 @@
+import Foundation
+
+/// The file container of a sound file.
+///
+/// AudioServices accepts sounds "packaged in a .caf, .aif, or .wav file" (`shared/facts/system-sounds.md` §3);
+/// these are exactly the containers `SoundFileReader` reads.
+public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Apple Core Audio Format (`caff`).
+    case caf
+    /// Audio Interchange File Format (`FORM` … `AIFF`).
+    case aiff
+    /// AIFF-C, the compressed variant (`FORM` … `AIFC`).
+    case aiffc
+    /// RIFF WAVE (`RIFF` … `WAVE`), including `WAVE_FORMAT_EXTENSIBLE`.
+    case wav
+
+    /// A short human name: "CAF", "AIFF", "AIFF-C" or "WAV".
+    public var description: String {
+        switch self {
+        case .caf: "CAF"
+        case .aiff: "AIFF"
+        case .aiffc: "AIFF-C"
+        case .wav: "WAV"
+        }
+    }
+}
+
+/// How the audio samples in a sound file are encoded.
+public enum SoundEncoding: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Uncompressed linear PCM, integer or IEEE float, in either byte order.
+    case linearPCM(isFloat: Bool, isBigEndian: Bool)
+    /// Apple IMA4 (CAF / AIFF-C `ima4`): 64 frames in 34 bytes per channel per packet
+    /// (`shared/facts/system-sounds.md` §4).
+    case appleIMA4
+    /// IMA/DVI ADPCM in WAV (format tag `0x0011`).
+    case imaADPCM
+    /// G.711 µ-law.
+    case uLaw
+    /// G.711 A-law.
+    case aLaw
+    /// MPEG-4 AAC.
+    case aac
+    /// Apple Lossless.
+    case alac
+    /// MPEG-1/2 Layer III.
+    case mp3
+    /// Anything else, named as the file names it: a four-character code (`'zzzz'`) or a WAV format tag.
+    case other(String)
+
+    /// Whether AudioServices plays this encoding: linear PCM or IMA4 (IMA/ADPCM) only
+    /// (`shared/facts/system-sounds.md` §3, Apple's `AudioServicesPlaySystemSound` documentation).
+    public var isPlayableBySystemSounds: Bool {
+        switch self {
+        case .linearPCM, .appleIMA4, .imaADPCM: true
+        default: false
+        }
+    }
+
+    /// A short human name, e.g. "linear PCM (integer, little-endian)", "IMA4", "AAC", "'zzzz'".
+    public var description: String {
+        switch self {
+        case let .linearPCM(isFloat, isBigEndian):
+            "linear PCM (\(isFloat ? "float" : "integer"), \(isBigEndian ? "big" : "little")-endian)"
+        case .appleIMA4: "IMA4"
+        case .imaADPCM: "IMA ADPCM"
+        case .uLaw: "µ-law"
+        case .aLaw: "A-law"
+        case .aac: "AAC"
+        case .alac: "Apple Lossless"
+        case .mp3: "MP3"
+        case let .other(name): name
+        }
+    }
+
+    /// A stable short identifier for machine output: "lpcm", "ima4", "ima-adpcm", "ulaw", "alaw", "aac",
+    /// "alac", "mp3" or the `other` name.
+    public var identifier: String {
+        switch self {
+        case .linearPCM: "lpcm"
+        case .appleIMA4: "ima4"
+        case .imaADPCM: "ima-adpcm"
+        case .uLaw: "ulaw"
+        case .aLaw: "alaw"
+        case .aac: "aac"
+        case .alac: "alac"
+        case .mp3: "mp3"
+        case let .other(name): name
+        }
+    }
+}
+
+/// What a sound file's headers say about it, read by `SoundFileReader` without reading the audio data.
+public struct SoundFileInfo: Sendable, Equatable {
+    /// The container.
+    public var container: SoundContainer
+    /// The sample encoding.
+    public var encoding: SoundEncoding
+    /// Frames per second (finite and greater than zero).
+    public var sampleRate: Double
+    /// Channels per frame (at least one).
+    public var channels: Int
+    /// Bits per sample for linear PCM (the valid bits for `WAVE_FORMAT_EXTENSIBLE`), 4 for IMA encodings,
+    /// `nil` when the header does not say.
+    public var bitsPerSample: Int?
+    /// The exact number of frames, or `nil` when the header cannot tell (an unknown variable-rate codec).
+    public var frameCount: Int64?
+    /// Where the audio bytes start, from the start of the file.
+    public var audioDataOffset: Int64
+    /// How many bytes of audio data the file holds.
+    public var audioDataByteCount: Int64
+
+    /// Creates file facts.
+    public init(
+        container: SoundContainer, encoding: SoundEncoding, sampleRate: Double, channels: Int,
+        bitsPerSample: Int?, frameCount: Int64?, audioDataOffset: Int64, audioDataByteCount: Int64
+    ) {
+        self.container = container
+        self.encoding = encoding
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitsPerSample = bitsPerSample
+        self.frameCount = frameCount
+        self.audioDataOffset = audioDataOffset
+        self.audioDataByteCount = audioDataByteCount
+    }
+
+    /// The exact duration in seconds (`frameCount / sampleRate`), or `nil` when the frame count is unknown.
+    public var duration: Double? {
+        frameCount.map { Double($0) / sampleRate }
+    }
+}
