@@ -75,13 +75,6 @@ public final class MuteSwitchEngine: Sendable {
         state = Locked(State(monitor: MuteMonitor(configuration: configuration)))
     }
 
-    deinit {
-        let (id, subscriptions, timer) = state.withLock { ($0.soundID, $0.subscriptions, $0.timer) }
-        subscriptions.forEach { $0.cancel() }
-        timer?.cancel()
-        if let id { clients.systemSounds.dispose(id) }
-    }
-
     /// Whether periodic checks are on.
     public var isStarted: Bool { state.withLock { $0.monitor.isRunning } }
     /// The state last reported since ``start()``, `nil` before the first report.
@@ -124,6 +117,14 @@ public final class MuteSwitchEngine: Sendable {
             return (state.subscriptions, state.activatedSession, state.previousSession)
         }
         run { state in state.monitor.stop(at: now) }
+        // The sound is disposed once nothing plays it (a later check creates it again); the anchors leaked
+        // one sound ID per check (RBDMuteSwitch).
+        let sound = state.withLock { state -> SystemSoundID? in
+            guard !state.monitor.isPlaying, let id = state.soundID else { return nil }
+            state.soundID = nil
+            return id
+        }
+        if let sound { clients.systemSounds.dispose(sound) }
         leftovers.subscriptions.forEach { $0.cancel() }
         if let previous = leftovers.previous { try? clients.audioSession.setConfiguration(previous) }
         if leftovers.activated { try? clients.audioSession.setActive(false, true) }

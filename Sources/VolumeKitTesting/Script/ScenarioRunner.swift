@@ -36,6 +36,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case systemHUD
         /// The app could not start capture.
         case error(String)
+        /// The mute monitor reported a new Ring/Silent switch state.
+        case mute(MuteState)
         /// The end of the scenario, with the device's output volume.
         case end(volume: Float)
     }
@@ -61,6 +63,8 @@ public struct ScenarioRecord: Sendable, Equatable {
             return "{\(t)\"type\":\"systemHUD\"}"
         case .error(let message):
             return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
+        case .mute(let state):
+            return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
         case .end(let volume):
             return "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume)))}"
         }
@@ -73,6 +77,7 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"
         case .error(let message): return "\(t) error: \(message)"
+        case .mute(let state): return "\(t) mute \(state)"
         case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
         }
     }
@@ -114,6 +119,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let records = Locked([ScenarioRecord]())
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
+    private var mute: MuteSwitchEngine?
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume) {
@@ -152,8 +158,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .ios, .device, .volume:
             break
         case .start:
+            startMute(on: device)
             startApp(on: device)
         case .stop:
+            mute?.stop()
             engine?.stop()
             baseline?.stop()
         case .press(let button, let count, let every):
@@ -181,15 +189,32 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.connect(route)
         case .crash:
             device.crash()
+            mute = nil
             engine = nil
             baseline = nil
         case .launch:
             device.launch()
+            mute = nil
             engine = nil
             baseline = nil
-        case .mute:
-            break
+        case .mute(let on):
+            device.setMuteSwitch(on: on)
         }
+    }
+
+    /// The app also runs the mute monitor (default interval), reporting each change of state.
+    private func startMute(on device: SimulatedDevice) {
+        let records = self.records
+        let engine = MuteSwitchEngine(
+            observesVolume: false,
+            soundURL: URL(fileURLWithPath: "/VolumeKit.bundle/mute-probe.caf"),
+            clients: device.clients,
+            onChange: { [unowned device] change in
+                records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .mute(change.new))) }
+            }
+        )
+        mute = engine
+        engine.start()
     }
 
     private func startApp(on device: SimulatedDevice) {
