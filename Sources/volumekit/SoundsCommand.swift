@@ -100,7 +100,7 @@ enum SoundsCommand: Subcommand {
         var failures = 0
         for path in paths {
             var row = CheckRow(file: path, ok: false)
-            do throws(SoundFileError) {
+            do {
                 let info = try SoundFileReader.read(contentsOf: URL(fileURLWithPath: path))
                 row.container = info.container.rawValue
                 row.encoding = info.encoding.identifier
@@ -117,6 +117,7 @@ enum SoundsCommand: Subcommand {
                         + String(format: "%.3f s", info.duration ?? 0))
                 }
             } catch {
+                let error = error as? SoundFileError ?? .unreadable(reason: String(describing: error))
                 failures += 1
                 row.error = .init(kind: error.kind, message: error.description)
                 if !json { print("\(path): error: \(error)") }

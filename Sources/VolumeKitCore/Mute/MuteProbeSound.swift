@@ -17,8 +17,8 @@ public enum MuteProbeSound {
     /// The sound's length: the standard probe timing's.
     public static let duration: TimeInterval = MuteProbeTiming.standard.soundDuration
 
-    /// The file's bytes, from ``SoundFileWriter``.
-    public static func data() throws(SoundFileWriter.FormatError) -> Data {
+    /// The file's bytes, from ``SoundFileWriter`` (throws its format error, which the fixed format never hits).
+    public static func data() throws -> Data {
         try SoundFileWriter.silence(duration: duration, sampleRate: sampleRate, channels: 1, container: .caf)
     }
 }

@@ -17,21 +17,21 @@ struct AIFFReader<Source: SoundByteSource> {
         var location: SoundFileLocation
     }
 
-    func read() throws(SoundFileError) -> SoundFileInfo {
+    func read() throws -> SoundFileInfo {
         let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
         let formSize = Int64(header.u32be(4))
         guard formSize >= 4 else {
-            throw .invalidField(.chunkSize, value: "\(formSize)", at: SoundFileLocation(chunk: "FORM", offset: 0))
+            throw SoundFileError.invalidField(.chunkSize, value: "\(formSize)", at: SoundFileLocation(chunk: "FORM", offset: 0))
         }
         var common: Common?
         var sound: (offset: Int64, count: Int64, location: SoundFileLocation)?
-        try walkPaddedChunks(in: source, from: 12, to: 8 + formSize, length: length, bigEndian: true) {
-            chunk throws(SoundFileError) in
+        var chunks = PaddedChunkWalker(source: source, from: 12, to: 8 + formSize, length: length, bigEndian: true)
+        while let chunk = try chunks.next() {
             switch chunk.type {
             case "COMM" where common == nil:
                 let minimum: Int64 = isAIFC ? 22 : 18
                 guard chunk.size >= minimum else {
-                    throw .invalidField(.chunkSize, value: "\(chunk.size) (at least \(minimum))", at: chunk.location)
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least \(minimum))", at: chunk.location)
                 }
                 let c = try source.exactBytes(at: chunk.payload, count: Int(minimum), for: chunk.location)
                 common = Common(
@@ -41,25 +41,25 @@ struct AIFFReader<Source: SoundByteSource> {
                 )
             case "SSND" where sound == nil:
                 guard chunk.size >= 8 else {
-                    throw .invalidField(.chunkSize, value: "\(chunk.size) (at least 8)", at: chunk.location)
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 8)", at: chunk.location)
                 }
                 let s = try source.exactBytes(at: chunk.payload, count: 8, for: chunk.location)
                 let dataOffset = Int64(s.u32be(0))
                 guard dataOffset <= chunk.size - 8 else {
-                    throw .invalidField(.dataOffset, value: "\(dataOffset) (the chunk holds \(chunk.size - 8))", at: chunk.location)
+                    throw SoundFileError.invalidField(.dataOffset, value: "\(dataOffset) (the chunk holds \(chunk.size - 8))", at: chunk.location)
                 }
                 sound = (chunk.payload + 8 + dataOffset, chunk.size - 8 - dataOffset, chunk.location)
             default:
                 break
             }
         }
-        guard let common else { throw .missingChunk("COMM") }
+        guard let common else { throw SoundFileError.missingChunk("COMM") }
         return try info(common, sound: sound)
     }
 
-    private func info(_ c: Common, sound: (offset: Int64, count: Int64, location: SoundFileLocation)?) throws(SoundFileError) -> SoundFileInfo {
+    private func info(_ c: Common, sound: (offset: Int64, count: Int64, location: SoundFileLocation)?) throws -> SoundFileInfo {
         try checkSampleRate(c.sampleRate, at: c.location)
-        guard c.channels > 0 else { throw .invalidField(.channelCount, value: "\(c.channels)", at: c.location) }
+        guard c.channels > 0 else { throw SoundFileError.invalidField(.channelCount, value: "\(c.channels)", at: c.location) }
         let channels = Int64(c.channels)
         var frames = Int64(c.frames)
         var bits: Int? = Int(c.bits)
@@ -71,7 +71,7 @@ struct AIFFReader<Source: SoundByteSource> {
             if isFloat {
                 bits = c.compression.lowercased() == "fl64" ? 64 : 32
             } else {
-                guard (1...32).contains(c.bits) else { throw .invalidField(.bitsPerSample, value: "\(c.bits)", at: c.location) }
+                guard (1...32).contains(c.bits) else { throw SoundFileError.invalidField(.bitsPerSample, value: "\(c.bits)", at: c.location) }
                 if c.compression == "raw " || c.compression == "in24" || c.compression == "42ni" { bits = c.compression == "raw " ? 8 : 24 }
                 if c.compression == "in32" || c.compression == "23ni" { bits = 32 }
             }
@@ -90,10 +90,10 @@ struct AIFFReader<Source: SoundByteSource> {
                                      channels: Int(channels), bitsPerSample: bits, frameCount: 0,
                                      audioDataOffset: 0, audioDataByteCount: 0)
             }
-            throw .missingChunk("SSND")
+            throw SoundFileError.missingChunk("SSND")
         }
         if let bytesNeeded, bytesNeeded > sound.count {
-            throw .truncated(sound.location, needed: bytesNeeded, available: sound.count)
+            throw SoundFileError.truncated(sound.location, needed: bytesNeeded, available: sound.count)
         }
         return SoundFileInfo(
             container: isAIFC ? .aiffc : .aiff, encoding: encoding, sampleRate: c.sampleRate, channels: Int(channels),

@@ -18,12 +18,12 @@ struct CAFReader<Source: SoundByteSource> {
         var location: SoundFileLocation
     }
 
-    func read() throws(SoundFileError) -> SoundFileInfo {
+    func read() throws -> SoundFileInfo {
         let fileHeader = SoundFileLocation(chunk: "file header", offset: 0)
         let header = try source.exactBytes(at: 0, count: 8, for: fileHeader)
         let version = header.u16be(4)
         guard version == 1 else {
-            throw .invalidField(.fileVersion, value: "\(version)", at: SoundFileLocation(chunk: "file header", offset: 4))
+            throw SoundFileError.invalidField(.fileVersion, value: "\(version)", at: SoundFileLocation(chunk: "file header", offset: 4))
         }
 
         var description: Description?
@@ -33,7 +33,7 @@ struct CAFReader<Source: SoundByteSource> {
         var chunks = 0
         walk: while offset < length {
             chunks += 1
-            if chunks > SoundFileReader.maximumChunkCount { throw .tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
+            if chunks > SoundFileReader.maximumChunkCount { throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
             let fields = try source.exactBytes(at: offset, count: 12, for: SoundFileLocation(chunk: "chunk header", offset: offset))
             let type = fields.fourCC(0)
             let size = Int64(bitPattern: fields.u64be(4))
@@ -42,25 +42,25 @@ struct CAFReader<Source: SoundByteSource> {
             let available = length - payload
 
             if description == nil, type != "desc" {
-                throw .invalidField(.chunkOrder, value: "'\(type)' before 'desc'", at: location)
+                throw SoundFileError.invalidField(.chunkOrder, value: "'\(type)' before 'desc'", at: location)
             }
             var end: Int64
             if size == -1, type == "data" {
                 end = length  // "data runs to the end of the file" — only allowed for the last chunk.
             } else if size < 0 {
-                throw .chunkTooLarge(location, size: size, limit: available)
+                throw SoundFileError.chunkTooLarge(location, size: size, limit: available)
             } else {
                 end = try checkedSum(payload, size, at: location, limit: available)
                 if end > length {
-                    if type == "data" { throw .truncated(location, needed: size, available: available) }
-                    throw .chunkTooLarge(location, size: size, limit: available)
+                    if type == "data" { throw SoundFileError.truncated(location, needed: size, available: available) }
+                    throw SoundFileError.chunkTooLarge(location, size: size, limit: available)
                 }
             }
 
             switch type {
             case "desc":
                 guard description == nil else { break }
-                guard size == 32 else { throw .invalidField(.chunkSize, value: "\(size) (must be 32)", at: location) }
+                guard size == 32 else { throw SoundFileError.invalidField(.chunkSize, value: "\(size) (must be 32)", at: location) }
                 let d = try source.exactBytes(at: payload, count: 32, for: location)
                 description = Description(
                     sampleRate: Double(bitPattern: d.u64be(0)), formatID: d.fourCC(8), flags: d.u32be(12),
@@ -70,15 +70,15 @@ struct CAFReader<Source: SoundByteSource> {
             case "data":
                 let payloadSize = end - payload
                 guard payloadSize >= 4 else {
-                    throw .invalidField(.chunkSize, value: "\(payloadSize) (at least 4 for the edit count)", at: location)
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(payloadSize) (at least 4 for the edit count)", at: location)
                 }
                 data = (payload + 4, payloadSize - 4, location)
                 if size == -1 { break walk }
             case "pakt":
-                guard size >= 24 else { throw .invalidField(.chunkSize, value: "\(size) (at least 24)", at: location) }
+                guard size >= 24 else { throw SoundFileError.invalidField(.chunkSize, value: "\(size) (at least 24)", at: location) }
                 let p = try source.exactBytes(at: payload, count: 24, for: location)
                 let frames = Int64(bitPattern: p.u64be(8))
-                guard frames >= 0 else { throw .invalidField(.frameCount, value: "\(frames)", at: location) }
+                guard frames >= 0 else { throw SoundFileError.invalidField(.frameCount, value: "\(frames)", at: location) }
                 validFrames = (frames, location)
             default:
                 break
@@ -86,18 +86,18 @@ struct CAFReader<Source: SoundByteSource> {
             offset = end
         }
 
-        guard let description else { throw .missingChunk("desc") }
-        guard let data else { throw .missingChunk("data") }
+        guard let description else { throw SoundFileError.missingChunk("desc") }
+        guard let data else { throw SoundFileError.missingChunk("data") }
         return try info(description, data: data, validFrames: validFrames)
     }
 
     private func info(
         _ d: Description, data: (offset: Int64, count: Int64, location: SoundFileLocation),
         validFrames: (count: Int64, location: SoundFileLocation)?
-    ) throws(SoundFileError) -> SoundFileInfo {
+    ) throws -> SoundFileInfo {
         try checkSampleRate(d.sampleRate, at: d.location)
         guard d.channels > 0, d.channels <= 1024 else {
-            throw .invalidField(.channelCount, value: "\(d.channels)", at: d.location)
+            throw SoundFileError.invalidField(.channelCount, value: "\(d.channels)", at: d.location)
         }
         let channels = Int64(d.channels)
         let encoding: SoundEncoding
@@ -110,30 +110,30 @@ struct CAFReader<Source: SoundByteSource> {
             encoding = .linearPCM(isFloat: isFloat, isBigEndian: d.flags & 2 == 0)
             let validBits: ClosedRange<UInt32> = 1...64
             guard validBits.contains(d.bits), !isFloat || d.bits == 32 || d.bits == 64 else {
-                throw .invalidField(.bitsPerSample, value: "\(d.bits)", at: d.location)
+                throw SoundFileError.invalidField(.bitsPerSample, value: "\(d.bits)", at: d.location)
             }
             guard d.framesPerPacket == 1 else {
-                throw .invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)
+                throw SoundFileError.invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)
             }
             let minimum = channels * Int64((d.bits + 7) / 8)
             guard Int64(d.bytesPerPacket) >= minimum else {
-                throw .invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (at least \(minimum))", at: d.location)
+                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (at least \(minimum))", at: d.location)
             }
             frames = data.count / Int64(d.bytesPerPacket)
         case "ima4":
             encoding = .appleIMA4
             bits = 4
             guard d.framesPerPacket == 64 else {
-                throw .invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 64)", at: d.location)
+                throw SoundFileError.invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 64)", at: d.location)
             }
             guard Int64(d.bytesPerPacket) == 34 * channels else {
-                throw .invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(34 * channels))", at: d.location)
+                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(34 * channels))", at: d.location)
             }
             let packets = data.count / Int64(d.bytesPerPacket)
             let capacity = packets * 64  // at most 2^63 / 34 * 64: fits
             if let validFrames {
                 guard validFrames.count <= capacity else {
-                    throw .invalidField(.frameCount, value: "\(validFrames.count) (the data holds \(capacity))", at: validFrames.location)
+                    throw SoundFileError.invalidField(.frameCount, value: "\(validFrames.count) (the data holds \(capacity))", at: validFrames.location)
                 }
                 frames = validFrames.count
             } else {

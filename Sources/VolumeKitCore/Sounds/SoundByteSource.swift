@@ -7,7 +7,8 @@ public protocol SoundByteSource {
     /// The total length in bytes.
     var byteCount: Int64 { get }
     /// Up to `count` bytes starting at `offset` (fewer only at the end of the file).
-    func bytes(at offset: Int64, count: Int) throws(SoundFileError) -> [UInt8]
+    /// - Throws: `SoundFileError.unreadable` when the bytes cannot be read.
+    func bytes(at offset: Int64, count: Int) throws -> [UInt8]
 }
 
 /// A sound file held in memory.
@@ -21,7 +22,8 @@ public struct DataByteSource: SoundByteSource {
     public var byteCount: Int64 { Int64(data.count) }
 
     /// Up to `count` bytes at `offset`.
-    public func bytes(at offset: Int64, count: Int) throws(SoundFileError) -> [UInt8] {
+    /// - Throws: `SoundFileError.unreadable` when the bytes cannot be read.
+    public func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count > 0, offset < byteCount else { return [] }
         let start = data.startIndex + Int(offset)
         let end = start + min(count, data.endIndex - start)
@@ -40,17 +42,19 @@ public final class FileHandleByteSource: SoundByteSource {
     public private(set) var bytesRead: Int64 = 0
 
     /// Wraps an open handle; measures the file by seeking to its end.
-    public init(_ handle: FileHandle) throws(SoundFileError) {
+    /// - Throws: `SoundFileError.unreadable` when the bytes cannot be read.
+    public init(_ handle: FileHandle) throws {
         self.handle = handle
         do {
             byteCount = Int64(clamping: try handle.seekToEnd())
         } catch {
-            throw .unreadable(reason: "cannot measure the file (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(reason: "cannot measure the file (\(error.localizedDescription))")
         }
     }
 
     /// Up to `count` bytes at `offset`.
-    public func bytes(at offset: Int64, count: Int) throws(SoundFileError) -> [UInt8] {
+    /// - Throws: `SoundFileError.unreadable` when the bytes cannot be read.
+    public func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count > 0, offset < byteCount else { return [] }
         do {
             try handle.seek(toOffset: UInt64(offset))
@@ -58,7 +62,7 @@ public final class FileHandleByteSource: SoundByteSource {
             bytesRead += Int64(data.count)
             return [UInt8](data)
         } catch {
-            throw .unreadable(reason: "read failed at byte \(offset) (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(reason: "read failed at byte \(offset) (\(error.localizedDescription))")
         }
     }
 }

@@ -12,31 +12,35 @@ public enum SoundFileReader {
     public static let maximumChunkCount = 4096
 
     /// Reads the headers of a sound file held in memory.
-    public static func read(_ data: Data) throws(SoundFileError) -> SoundFileInfo {
+    /// - Throws: `SoundFileError` naming what is wrong and where.
+    public static func read(_ data: Data) throws -> SoundFileInfo {
         try read(from: DataByteSource(data))
     }
 
     /// Reads the headers of a sound file on disk, in small bounded reads (never the whole file).
-    public static func read(contentsOf url: URL) throws(SoundFileError) -> SoundFileInfo {
+    /// - Throws: `SoundFileError` naming what is wrong and where.
+    public static func read(contentsOf url: URL) throws -> SoundFileInfo {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw .unreadable(reason: "cannot open \(url.path) (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(reason: "cannot open \(url.path) (\(error.localizedDescription))")
         }
         defer { try? handle.close() }
         return try read(from: handle)
     }
 
     /// Reads the headers through an open file handle, in small bounded reads (never the whole file).
-    public static func read(from handle: FileHandle) throws(SoundFileError) -> SoundFileInfo {
+    /// - Throws: `SoundFileError` naming what is wrong and where.
+    public static func read(from handle: FileHandle) throws -> SoundFileInfo {
         try read(from: FileHandleByteSource(handle))
     }
 
     /// Reads the headers from any byte source.
-    public static func read(from source: some SoundByteSource) throws(SoundFileError) -> SoundFileInfo {
+    /// - Throws: `SoundFileError` naming what is wrong and where.
+    public static func read(from source: some SoundByteSource) throws -> SoundFileInfo {
         let length = source.byteCount
-        guard length > 0 else { throw .empty }
+        guard length > 0 else { throw SoundFileError.empty }
         let head = try source.bytes(at: 0, count: 12)
         let fields = ByteFields(head)
         let magic = fields.fourCC(0)
@@ -44,35 +48,35 @@ public enum SoundFileReader {
         // A file shorter than its header whose bytes begin a known magic has been cut short, not mislabelled.
         for (known, needed) in [("caff", Int64(8)), ("FORM", 12), ("RIFF", 12)]
         where length < needed && Array(known.utf8).starts(with: head.prefix(4)) {
-            throw .truncated(SoundFileLocation(chunk: "file header", offset: 0), needed: needed, available: length)
+            throw SoundFileError.truncated(SoundFileLocation(chunk: "file header", offset: 0), needed: needed, available: length)
         }
         switch magic {
         case "caff":
             return try CAFReader(source: source, length: length).read()
         case "FORM":
             let form = fields.fourCC(8)
-            guard form == "AIFF" || form == "AIFC" else { throw .unsupportedContainer("IFF '\(form)'") }
+            guard form == "AIFF" || form == "AIFC" else { throw SoundFileError.unsupportedContainer("IFF '\(form)'") }
             return try AIFFReader(source: source, length: length, isAIFC: form == "AIFC").read()
         case "RIFF":
             let form = fields.fourCC(8)
-            guard form == "WAVE" else { throw .unsupportedContainer("RIFF '\(form)'") }
+            guard form == "WAVE" else { throw SoundFileError.unsupportedContainer("RIFF '\(form)'") }
             return try WAVReader(source: source, length: length).read()
         case "RIFX":
-            throw .unsupportedContainer("RIFX (big-endian WAV)")
+            throw SoundFileError.unsupportedContainer("RIFX (big-endian WAV)")
         case "RF64", "BW64":
-            throw .unsupportedContainer("\(magic) (64-bit WAV)")
+            throw SoundFileError.unsupportedContainer("\(magic) (64-bit WAV)")
         case "fLaC":
-            throw .unsupportedContainer("FLAC")
+            throw SoundFileError.unsupportedContainer("FLAC")
         case "OggS":
-            throw .unsupportedContainer("Ogg")
+            throw SoundFileError.unsupportedContainer("Ogg")
         default:
             break
         }
-        if head.count >= 8, fields.fourCC(4) == "ftyp" { throw .unsupportedContainer("MPEG-4 (M4A/MP4)") }
-        if head.starts(with: Array("ID3".utf8)) { throw .unsupportedContainer("MP3 (ID3 tag)") }
-        if head.count >= 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 { throw .unsupportedContainer("MPEG audio (MP3/ADTS)") }
-        if head.starts(with: Array("#!AMR".utf8)) { throw .unsupportedContainer("AMR") }
-        throw .unrecognizedFormat(magic: "'\(ByteFields.text(of: Array(head.prefix(4))))'")
+        if head.count >= 8, fields.fourCC(4) == "ftyp" { throw SoundFileError.unsupportedContainer("MPEG-4 (M4A/MP4)") }
+        if head.starts(with: Array("ID3".utf8)) { throw SoundFileError.unsupportedContainer("MP3 (ID3 tag)") }
+        if head.count >= 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 { throw SoundFileError.unsupportedContainer("MPEG audio (MP3/ADTS)") }
+        if head.starts(with: Array("#!AMR".utf8)) { throw SoundFileError.unsupportedContainer("AMR") }
+        throw SoundFileError.unrecognizedFormat(magic: "'\(ByteFields.text(of: Array(head.prefix(4))))'")
     }
 }
 
@@ -91,19 +95,19 @@ struct SoundChunk {
 
 extension SoundByteSource {
     /// Exactly `count` bytes at `offset`, or `truncated` at `location`.
-    func exactBytes(at offset: Int64, count: Int, for location: SoundFileLocation) throws(SoundFileError) -> ByteFields {
+    func exactBytes(at offset: Int64, count: Int, for location: SoundFileLocation) throws -> ByteFields {
         let bytes = try self.bytes(at: offset, count: count)
         guard bytes.count == count else {
-            throw .truncated(location, needed: Int64(count), available: Int64(bytes.count))
+            throw SoundFileError.truncated(location, needed: Int64(count), available: Int64(bytes.count))
         }
         return ByteFields(bytes)
     }
 }
 
 /// Adds without overflow, or fails with `chunkTooLarge` at `location`.
-func checkedSum(_ a: Int64, _ b: Int64, at location: SoundFileLocation, limit: Int64) throws(SoundFileError) -> Int64 {
+func checkedSum(_ a: Int64, _ b: Int64, at location: SoundFileLocation, limit: Int64) throws -> Int64 {
     let (sum, overflow) = a.addingReportingOverflow(b)
-    if overflow { throw .chunkTooLarge(location, size: b, limit: limit) }
+    if overflow { throw SoundFileError.chunkTooLarge(location, size: b, limit: limit) }
     return sum
 }
 
@@ -114,38 +118,50 @@ func checkedProduct(_ a: Int64, _ b: Int64) -> Int64? {
 }
 
 /// Checks a sample rate: finite, above zero, at most 10 MHz.
-func checkSampleRate(_ rate: Double, at location: SoundFileLocation) throws(SoundFileError) {
+func checkSampleRate(_ rate: Double, at location: SoundFileLocation) throws {
     guard rate.isFinite, rate > 0, rate <= 10_000_000 else {
-        throw .invalidField(.sampleRate, value: rate.isFinite ? "\(rate)" : "\(rate)", at: location)
+        throw SoundFileError.invalidField(.sampleRate, value: rate.isFinite ? "\(rate)" : "\(rate)", at: location)
     }
 }
 
 /// Walks the chunks of a RIFF or IFF container: 8-byte headers, 32-bit sizes, payloads padded to even length.
 ///
 /// A chunk running past `end` (the container's declared end) is `chunkTooLarge`; one inside the container
-/// but past the end of the file is `truncated`.
-func walkPaddedChunks(
-    in source: some SoundByteSource, from start: Int64, to end: Int64, length: Int64, bigEndian: Bool,
-    visit: (SoundChunk) throws(SoundFileError) -> Void
-) throws(SoundFileError) {
-    var offset = start
-    var count = 0
-    while offset <= end - 8 {
+/// but past the end of the file is `truncated`. At most `SoundFileReader.maximumChunkCount` chunks.
+/// (An iterator rather than a closure taking a typed-throws visitor: the latter crashes SILGen for iOS targets.)
+struct PaddedChunkWalker<Source: SoundByteSource> {
+    let source: Source
+    let end: Int64
+    let length: Int64
+    let bigEndian: Bool
+    private var offset: Int64
+    private var count = 0
+
+    init(source: Source, from start: Int64, to end: Int64, length: Int64, bigEndian: Bool) {
+        self.source = source
+        self.end = end
+        self.length = length
+        self.bigEndian = bigEndian
+        offset = start
+    }
+
+    /// The next chunk, or `nil` when fewer than 8 bytes of the container remain.
+    mutating func next() throws -> SoundChunk? {
+        guard offset <= end - 8 else { return nil }
         count += 1
-        if count > SoundFileReader.maximumChunkCount { throw .tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
+        if count > SoundFileReader.maximumChunkCount { throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
         let headerLocation = SoundFileLocation(chunk: "chunk header", offset: offset)
         let header = try source.exactBytes(at: offset, count: 8, for: headerLocation)
-        let type = header.fourCC(0)
         let size = Int64(bigEndian ? header.u32be(4) : header.u32le(4))
-        let chunk = SoundChunk(type: type, offset: offset, payload: offset + 8, size: size)
+        let chunk = SoundChunk(type: header.fourCC(0), offset: offset, payload: offset + 8, size: size)
         let payloadEnd = chunk.payload + size  // cannot overflow: both well under 2^33
         if payloadEnd > end {
-            throw .chunkTooLarge(chunk.location, size: size, limit: max(0, end - chunk.payload))
+            throw SoundFileError.chunkTooLarge(chunk.location, size: size, limit: max(0, end - chunk.payload))
         }
         if payloadEnd > length {
-            throw .truncated(chunk.location, needed: size, available: max(0, length - chunk.payload))
+            throw SoundFileError.truncated(chunk.location, needed: size, available: max(0, length - chunk.payload))
         }
-        try visit(chunk)
         offset = payloadEnd + (size & 1)
+        return chunk
     }
 }

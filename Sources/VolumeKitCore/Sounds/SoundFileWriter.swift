@@ -74,7 +74,8 @@ public enum SoundFileWriter {
     }
 
     /// A file holding `samples` (interleaved, one per channel per frame, in -1...1; values outside are clipped).
-    public static func write(samples: [Float], format: Format) throws(FormatError) -> Data {
+    /// - Throws: `SoundFileWriter.FormatError` for a format the writer cannot produce.
+    public static func write(samples: [Float], format: Format) throws -> Data {
         try check(format)
         guard samples.count % format.channels == 0 else {
             throw FormatError("\(samples.count) samples do not make whole frames of \(format.channels) channels")
@@ -90,7 +91,7 @@ public enum SoundFileWriter {
     /// A file of true silence — every sample exactly zero (0x80 for 8-bit WAV, whose samples are unsigned) —
     /// in 16-bit integer PCM, `duration` seconds long (rounded to whole frames).
     public static func silence(duration: Double, sampleRate: Double = 44_100, channels: Int = 1,
-                               container: Container = .caf) throws(FormatError) -> Data {
+                               container: Container = .caf) throws -> Data {
         guard duration.isFinite, duration >= 0, duration <= 3600 else { throw FormatError("duration \(duration) s is out of range") }
         let format = Format(container: container, sampleRate: sampleRate, channels: channels)
         try check(format)
@@ -98,7 +99,7 @@ public enum SoundFileWriter {
         return try write(samples: [Float](repeating: 0, count: frames * channels), format: format)
     }
 
-    private static func check(_ format: Format) throws(FormatError) {
+    private static func check(_ format: Format) throws {
         guard (1...64).contains(format.channels) else { throw FormatError("channel count \(format.channels) is out of 1...64") }
         guard format.sampleRate.isFinite, format.sampleRate > 0, format.sampleRate <= 1_000_000 else {
             throw FormatError("sample rate \(format.sampleRate) is out of range")

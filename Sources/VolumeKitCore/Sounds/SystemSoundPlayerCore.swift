@@ -46,7 +46,7 @@ public enum SystemSoundPlayerError: Error, Sendable, Equatable, CustomStringConv
 public final class SystemSoundPlayerCore: Sendable {
     private let client: SystemSoundClient
     private let isUISound: Bool
-    private let validate: @Sendable (URL) throws(SoundFileError) -> SoundFileInfo
+    private let validate: @Sendable (URL) throws -> SoundFileInfo
     private let created = Locked<[URL: SystemSoundID]>([:])
 
     /// Creates a player core.
@@ -57,7 +57,7 @@ public final class SystemSoundPlayerCore: Sendable {
     ///   - validate: Reads and checks a file; `SystemSoundValidator.check(contentsOf:)` unless a test says otherwise.
     public init(
         client: SystemSoundClient, isUISound: Bool = true,
-        validate: @escaping @Sendable (URL) throws(SoundFileError) -> SoundFileInfo = { url throws(SoundFileError) in
+        validate: @escaping @Sendable (URL) throws -> SoundFileInfo = { url throws in
             try SystemSoundValidator.check(contentsOf: url)
         }
     ) {
@@ -72,14 +72,16 @@ public final class SystemSoundPlayerCore: Sendable {
 
     /// Checks the file and creates its sound now, so that the first play starts without delay. Returns the
     /// cached ID when the file was prepared before.
+    /// - Throws: `SystemSoundPlayerError`.
     @discardableResult
-    public func prepare(_ url: URL) throws(SystemSoundPlayerError) -> SystemSoundID {
+    public func prepare(_ url: URL) throws -> SystemSoundID {
         let key = url.standardizedFileURL
         if let id = created.withLock({ $0[key] }) { return id }
         do {
             _ = try validate(key)
         } catch {
-            throw .invalidFile(path: key.path, error)
+            throw SystemSoundPlayerError.invalidFile(
+                path: key.path, error as? SoundFileError ?? .unreadable(reason: String(describing: error)))
         }
         let result: Result<SystemSoundID, SystemSoundPlayerError> = created.withLock { cache in
             if let id = cache[key] { return .success(id) }  // another thread got there first
@@ -94,7 +96,10 @@ public final class SystemSoundPlayerCore: Sendable {
                 return .failure(.createFailed(path: key.path, SystemSoundError(status: SystemSoundError.unspecified)))
             }
         }
-        return try result.get()
+        switch result {  // not `get()`: the iOS 15–17 SDKs' `Result.get()` has untyped throws
+        case let .success(id): return id
+        case let .failure(error): throw error
+        }
     }
 
     /// Plays a sound; `completion` runs once everything started has finished (or at once when iOS plays nothing).
@@ -102,7 +107,7 @@ public final class SystemSoundPlayerCore: Sendable {
     public func play(
         _ source: SystemSoundSource, mode: SystemSoundPlaybackMode = .soundOnly,
         completion: @escaping @Sendable () -> Void = {}
-    ) throws(SystemSoundPlayerError) {
+    ) throws {
         if mode == .vibrateOnly {  // no need to touch the file at all
             client.play(SystemSound.vibrate.rawValue, false, completion)
             return
@@ -130,22 +135,23 @@ public final class SystemSoundPlayerCore: Sendable {
     }
 
     /// Plays a sound and returns when it has finished.
-    public func play(_ source: SystemSoundSource, mode: SystemSoundPlaybackMode = .soundOnly) async throws(SystemSoundPlayerError) {
-        let started: Result<Void, SystemSoundPlayerError> = await withCheckedContinuation { continuation in
+    /// - Throws: `SystemSoundPlayerError`.
+    public func play(_ source: SystemSoundSource, mode: SystemSoundPlaybackMode = .soundOnly) async throws {
+        let started: Result<Void, any Error> = await withCheckedContinuation { continuation in
             let once = Locked(Optional(continuation))
-            let resume: @Sendable (Result<Void, SystemSoundPlayerError>) -> Void = { result in
-                once.withLock { value -> CheckedContinuation<Result<Void, SystemSoundPlayerError>, Never>? in
+            let resume: @Sendable (Result<Void, any Error>) -> Void = { result in
+                once.withLock { value -> CheckedContinuation<Result<Void, any Error>, Never>? in
                     defer { value = nil }
                     return value
                 }?.resume(returning: result)
             }
-            do throws(SystemSoundPlayerError) {
+            do {
                 try play(source, mode: mode) { resume(.success(())) }
             } catch {
                 resume(.failure(error))
             }
         }
-        try started.get()
+        if case let .failure(error) = started { throw error }
     }
 
     /// The files whose sounds are currently created.

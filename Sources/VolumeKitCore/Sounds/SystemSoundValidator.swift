@@ -12,23 +12,26 @@ public enum SystemSoundValidator {
     public static let maximumDuration: Double = 30
 
     /// Checks facts already read; throws the first rule the file breaks.
-    public static func validate(_ info: SoundFileInfo) throws(SoundFileError) {
-        guard info.encoding.isPlayableBySystemSounds else { throw .unsupportedEncoding(info.encoding) }
-        guard let duration = info.duration else { throw .unsupportedEncoding(info.encoding) }
-        guard duration <= maximumDuration else { throw .tooLong(seconds: duration, limit: maximumDuration) }
+    /// - Throws: `SoundFileError`: the first rule broken, or what makes the file unreadable.
+    public static func validate(_ info: SoundFileInfo) throws {
+        guard info.encoding.isPlayableBySystemSounds else { throw SoundFileError.unsupportedEncoding(info.encoding) }
+        guard let duration = info.duration else { throw SoundFileError.unsupportedEncoding(info.encoding) }
+        guard duration <= maximumDuration else { throw SoundFileError.tooLong(seconds: duration, limit: maximumDuration) }
     }
 
     /// Reads and checks a sound file held in memory; returns its facts when AudioServices can play it.
+    /// - Throws: `SoundFileError`: the first rule broken, or what makes the file unreadable.
     @discardableResult
-    public static func check(_ data: Data) throws(SoundFileError) -> SoundFileInfo {
+    public static func check(_ data: Data) throws -> SoundFileInfo {
         let info = try SoundFileReader.read(data)
         try validate(info)
         return info
     }
 
     /// Reads (headers only) and checks a sound file on disk; returns its facts when AudioServices can play it.
+    /// - Throws: `SoundFileError`: the first rule broken, or what makes the file unreadable.
     @discardableResult
-    public static func check(contentsOf url: URL) throws(SoundFileError) -> SoundFileInfo {
+    public static func check(contentsOf url: URL) throws -> SoundFileInfo {
         let info = try SoundFileReader.read(contentsOf: url)
         try validate(info)
         return info

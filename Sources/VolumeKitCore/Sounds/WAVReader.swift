@@ -19,23 +19,23 @@ struct WAVReader<Source: SoundByteSource> {
         var location: SoundFileLocation
     }
 
-    func read() throws(SoundFileError) -> SoundFileInfo {
+    func read() throws -> SoundFileInfo {
         let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
         let riffSize = Int64(header.u32le(4))
         guard riffSize >= 4 else {
-            throw .invalidField(.chunkSize, value: "\(riffSize)", at: SoundFileLocation(chunk: "RIFF", offset: 0))
+            throw SoundFileError.invalidField(.chunkSize, value: "\(riffSize)", at: SoundFileLocation(chunk: "RIFF", offset: 0))
         }
         var format: Format?
         var factFrames: Int64?
         var data: (offset: Int64, count: Int64, location: SoundFileLocation)?
-        try walkPaddedChunks(in: source, from: 12, to: 8 + riffSize, length: length, bigEndian: false) {
-            chunk throws(SoundFileError) in
+        var chunks = PaddedChunkWalker(source: source, from: 12, to: 8 + riffSize, length: length, bigEndian: false)
+        while let chunk = try chunks.next() {
             switch chunk.type {
             case "fmt " where format == nil:
                 format = try readFormat(chunk)
             case "fact" where factFrames == nil:
                 guard chunk.size >= 4 else {
-                    throw .invalidField(.chunkSize, value: "\(chunk.size) (at least 4)", at: chunk.location)
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 4)", at: chunk.location)
                 }
                 factFrames = Int64(try source.exactBytes(at: chunk.payload, count: 4, for: chunk.location).u32le(0))
             case "data" where data == nil:
@@ -44,8 +44,8 @@ struct WAVReader<Source: SoundByteSource> {
                 break
             }
         }
-        guard let format else { throw .missingChunk("fmt ") }
-        guard let data else { throw .missingChunk("data") }
+        guard let format else { throw SoundFileError.missingChunk("fmt ") }
+        guard let data else { throw SoundFileError.missingChunk("data") }
 
         let blockAlign = Int64(format.blockAlign)
         var frames: Int64?
@@ -74,9 +74,9 @@ struct WAVReader<Source: SoundByteSource> {
         )
     }
 
-    private func readFormat(_ chunk: SoundChunk) throws(SoundFileError) -> Format {
+    private func readFormat(_ chunk: SoundChunk) throws -> Format {
         guard chunk.size >= 16 else {
-            throw .invalidField(.chunkSize, value: "\(chunk.size) (at least 16)", at: chunk.location)
+            throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 16)", at: chunk.location)
         }
         let f = try source.exactBytes(at: chunk.payload, count: Int(min(chunk.size, 40)), for: chunk.location)
         var format = Format(
@@ -87,7 +87,7 @@ struct WAVReader<Source: SoundByteSource> {
         var code = format.tag
         if format.tag == 0xFFFE {
             guard chunk.size >= 40, cbSize >= 22 else {
-                throw .invalidField(.chunkSize, value: "\(chunk.size) (WAVE_FORMAT_EXTENSIBLE needs 40)", at: chunk.location)
+                throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (WAVE_FORMAT_EXTENSIBLE needs 40)", at: chunk.location)
             }
             format.validBits = f.u16le(18) == 0 ? nil : f.u16le(18)
             let guid = f.bytes[24..<40]
@@ -105,28 +105,28 @@ struct WAVReader<Source: SoundByteSource> {
 
         let location = chunk.location
         guard format.sampleRate > 0, format.sampleRate <= 10_000_000 else {
-            throw .invalidField(.sampleRate, value: "\(format.sampleRate)", at: location)
+            throw SoundFileError.invalidField(.sampleRate, value: "\(format.sampleRate)", at: location)
         }
-        guard format.channels > 0 else { throw .invalidField(.channelCount, value: "0", at: location) }
-        guard format.blockAlign > 0 else { throw .invalidField(.blockAlign, value: "0", at: location) }
+        guard format.channels > 0 else { throw SoundFileError.invalidField(.channelCount, value: "0", at: location) }
+        guard format.blockAlign > 0 else { throw SoundFileError.invalidField(.blockAlign, value: "0", at: location) }
         let channels = Int(format.channels)
         switch format.encoding {
         case let .linearPCM(isFloat, _):
             guard (1...64).contains(format.bits), !isFloat || format.bits == 32 || format.bits == 64 else {
-                throw .invalidField(.bitsPerSample, value: "\(format.bits)", at: location)
+                throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits)", at: location)
             }
             if let valid = format.validBits, valid > format.bits {
-                throw .invalidField(.bitsPerSample, value: "\(valid) valid of \(format.bits)", at: location)
+                throw SoundFileError.invalidField(.bitsPerSample, value: "\(valid) valid of \(format.bits)", at: location)
             }
             let expected = channels * ((Int(format.bits) + 7) / 8)
             guard Int(format.blockAlign) == expected else {
-                throw .invalidField(.blockAlign, value: "\(format.blockAlign) (must be \(expected))", at: location)
+                throw SoundFileError.invalidField(.blockAlign, value: "\(format.blockAlign) (must be \(expected))", at: location)
             }
         case .imaADPCM:
-            guard format.bits == 4 else { throw .invalidField(.bitsPerSample, value: "\(format.bits) (must be 4)", at: location) }
+            guard format.bits == 4 else { throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits) (must be 4)", at: location) }
             let headerBytes = 4 * channels
             guard Int(format.blockAlign) > headerBytes, (Int(format.blockAlign) - headerBytes) % (4 * channels) == 0 else {
-                throw .invalidField(.blockAlign, value: "\(format.blockAlign)", at: location)
+                throw SoundFileError.invalidField(.blockAlign, value: "\(format.blockAlign)", at: location)
             }
             let computed = (Int(format.blockAlign) - headerBytes) * 8 / (4 * channels) + 1
             if format.samplesPerBlock == nil || format.samplesPerBlock == 0 { format.samplesPerBlock = UInt16(clamping: computed) }

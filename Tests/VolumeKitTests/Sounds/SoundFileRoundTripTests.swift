@@ -157,7 +157,7 @@ struct SoundFileRoundTripTests {
     @Test("a missing file is unreadable, not a crash")
     func missingFile() {
         let url = URL(fileURLWithPath: "/nonexistent/volumekit/missing.caf")
-        guard case .failure(.unreadable) = Result(catching: { () throws(SoundFileError) in try SoundFileReader.read(contentsOf: url) }) else {
+        guard case .failure(.unreadable) = soundResult({ try SoundFileReader.read(contentsOf: url) }) else {
             Issue.record("expected .unreadable")
             return
         }

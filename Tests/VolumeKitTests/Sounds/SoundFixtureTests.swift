@@ -12,7 +12,7 @@ struct SoundFixtureTests {
 
     static func check(_ name: String) throws -> Result<SoundFileInfo, SoundFileError> {
         let url = try url(name)
-        return Result { () throws(SoundFileError) -> SoundFileInfo in try SystemSoundValidator.check(contentsOf: url) }
+        return soundResult { try SystemSoundValidator.check(contentsOf: url) }
     }
 
     @Test("Python wave: 16-bit stereo WAV")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import VolumeKitCore
 
 /// Interleaved samples of a sine tone, for writing real files.
@@ -33,12 +34,24 @@ func be64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: 
 
 /// What reading `data` gives: the facts, or the error.
 func readResult(_ data: Data) -> Result<SoundFileInfo, SoundFileError> {
-    Result { () throws(SoundFileError) -> SoundFileInfo in try SoundFileReader.read(data) }
+    soundResult { try SoundFileReader.read(data) }
 }
 
 /// What checking `data` against AudioServices' rules gives.
 func checkResult(_ data: Data) -> Result<SoundFileInfo, SoundFileError> {
-    Result { () throws(SoundFileError) -> SoundFileInfo in try SystemSoundValidator.check(data) }
+    soundResult { try SystemSoundValidator.check(data) }
+}
+
+/// The facts, or the `SoundFileError` thrown; any other error fails the test (the API promises only these).
+func soundResult(_ body: () throws -> SoundFileInfo) -> Result<SoundFileInfo, SoundFileError> {
+    do {
+        return .success(try body())
+    } catch let error as SoundFileError {
+        return .failure(error)
+    } catch {
+        Issue.record("threw \(error), not a SoundFileError")
+        return .failure(.unreadable(reason: "unexpected error"))
+    }
 }
 
 /// A minimal decoder for Apple IMA4 packets (test-side, independent of the encoder's state handling).
