@@ -32,6 +32,7 @@ public final class VolumeButtonsEngine: Sendable {
     private enum Work {
         case setVolume(Float)
         case emit(VolumeButtonEvent)
+        case userVolume(Float)
         case diagnose(VolumeButtonsDiagnostic)
         case tearDown
     }
@@ -41,19 +42,23 @@ public final class VolumeButtonsEngine: Sendable {
     private let clients: VolumeKitClients
     private let onEvent: @Sendable (VolumeButtonEvent) -> Void
     private let onDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
+    private let onUserVolume: @Sendable (Float) -> Void
     private let state: Locked<State>
 
-    /// Creates an engine. `onEvent` receives every button event; `onDiagnostic` problems that did not stop
-    /// capture. Both are called on the clients' callback thread (the main thread on iOS).
+    /// Creates an engine. `onEvent` receives every button event; `onUserVolume` each change of the user's
+    /// own volume (Control Center, passive presses, another route); `onDiagnostic` problems that did not stop
+    /// capture. All are called on the clients' callback thread (the main thread on iOS).
     public init(
         configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         clients: VolumeKitClients,
         onEvent: @escaping @Sendable (VolumeButtonEvent) -> Void,
+        onUserVolume: @escaping @Sendable (Float) -> Void = { _ in },
         onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clients = clients
         self.onEvent = onEvent
+        self.onUserVolume = onUserVolume
         self.onDiagnostic = onDiagnostic
         let usesNotification = configuration.strategy == .systemNotification
         let steps = VolumeStepMachine(configuration: .init(
@@ -80,24 +85,29 @@ public final class VolumeButtonsEngine: Sendable {
     /// The user's own volume as the engine knows it (restored on stop).
     public var userVolume: Float { state.withLock { $0.steps.userVolume } }
 
-    /// Starts capture. Throws when the strategy cannot run here or the session cannot be activated.
+    /// Starts capture. Throws a ``VolumeButtonsError`` when the strategy cannot run here or the session cannot
+    /// be activated.
     /// Presses are captured once the volume view is ready (a moment later, see ``isCapturing``).
-    public func start() throws(VolumeButtonsError) {
+    public func start() throws {
         guard !isStarted else { return }
         if configuration.strategy == .systemNotification, !configuration.allowsPrivateAPI {
-            throw .privateAPINotAllowed
+            throw VolumeButtonsError.privateAPINotAllowed
         }
         if configuration.strategy == .captureEvents, !clients.captureEvents.isAvailable() {
-            throw .strategyUnavailable(.captureEvents)
+            throw VolumeButtonsError.strategyUnavailable(.captureEvents)
         }
         let session = clients.audioSession
         let previous = session.configuration()
+        var failure: VolumeButtonsError?
         do {
             if previous != configuration.session { try session.setConfiguration(configuration.session) }
             try session.setActive(true, false)
         } catch {
+            failure = .audioSession(String(describing: error))
+        }
+        if let failure {
             if previous != configuration.session { try? session.setConfiguration(previous) }
-            throw .audioSession(String(describing: error))
+            throw failure
         }
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
@@ -181,8 +191,10 @@ public final class VolumeButtonsEngine: Sendable {
         let parsed: VolumeChangeNotification
         do {
             parsed = try notification.parse()
-        } catch {
+        } catch let error as VolumeNotificationError {
             onDiagnostic(.unreadableNotification(error))
+            return
+        } catch {
             return
         }
         // Only presses (and sliders) in ordinary app audio; route and category changes carry other volumes.
@@ -277,8 +289,8 @@ public final class VolumeButtonsEngine: Sendable {
                 work.append(.setVolume(value))
             case .steps(let button, let count):
                 work += state.classifier.step(button, count: count, at: now).map(Work.emit)
-            case .userVolumeChanged:
-                break
+            case .userVolumeChanged(let value):
+                work.append(.userVolume(value))
             case .restored:
                 work.append(.tearDown)
             case .setFailed(let value):
@@ -313,6 +325,7 @@ public final class VolumeButtonsEngine: Sendable {
             switch item {
             case .setVolume(let value): clients.systemVolume.setVolume(value)
             case .emit(let event): onEvent(event)
+            case .userVolume(let value): onUserVolume(value)
             case .diagnose(let diagnostic): onDiagnostic(diagnostic)
             case .tearDown: tearDown()
             }

@@ -74,7 +74,8 @@ public enum VolumeNotificationError: Error, Sendable, Equatable {
 
 extension SystemVolumeNotification {
     /// Parses the notification, or throws a ``VolumeNotificationError`` naming what is odd about it.
-    public func parse() throws(VolumeNotificationError) -> VolumeChangeNotification {
+    /// (Plain `throws`: typed throws cannot be compiled against the iOS 17.4 SDK's standard library.)
+    public func parse() throws -> VolumeChangeNotification {
         let keys: (reason: String, volume: String, category: String, sequence: String?)
         switch name {
         case VolumeChangeNotification.modernName:
@@ -84,17 +85,17 @@ extension SystemVolumeNotification {
                     "AVSystemController_AudioVolumeNotificationParameter",
                     "AVSystemController_AudioCategoryNotificationParameter", nil)
         default:
-            throw .unknownName(name)
+            throw VolumeNotificationError.unknownName(name)
         }
         let reason = try string(keys.reason)
-        guard let volumeValue = userInfo[keys.volume] else { throw .missingValue(key: keys.volume) }
-        guard case .number(let volume) = volumeValue else { throw .wrongType(key: keys.volume, found: volumeValue) }
-        guard volume.isFinite, (0...1).contains(volume) else { throw .volumeOutOfRange(volume) }
+        guard let volumeValue = userInfo[keys.volume] else { throw VolumeNotificationError.missingValue(key: keys.volume) }
+        guard case .number(let volume) = volumeValue else { throw VolumeNotificationError.wrongType(key: keys.volume, found: volumeValue) }
+        guard volume.isFinite, (0...1).contains(volume) else { throw VolumeNotificationError.volumeOutOfRange(volume) }
         let category = try optionalString(keys.category)
         var sequence: Int?
         if let key = keys.sequence, let value = userInfo[key] {
             guard case .number(let number) = value, number.isFinite, abs(number) < 1e15 else {
-                throw .wrongType(key: key, found: value)
+                throw VolumeNotificationError.wrongType(key: key, found: value)
             }
             sequence = Int(number)
         }
@@ -106,14 +107,14 @@ extension SystemVolumeNotification {
         )
     }
 
-    private func string(_ key: String) throws(VolumeNotificationError) -> String {
-        guard let value = try optionalString(key) else { throw .missingValue(key: key) }
+    private func string(_ key: String) throws -> String {
+        guard let value = try optionalString(key) else { throw VolumeNotificationError.missingValue(key: key) }
         return value
     }
 
-    private func optionalString(_ key: String) throws(VolumeNotificationError) -> String? {
+    private func optionalString(_ key: String) throws -> String? {
         guard let value = userInfo[key] else { return nil }
-        guard case .string(let text) = value else { throw .wrongType(key: key, found: value) }
+        guard case .string(let text) = value else { throw VolumeNotificationError.wrongType(key: key, found: value) }
         return text
     }
 }

@@ -50,7 +50,7 @@ public enum AudioCategory: String, Sendable, Equatable, CaseIterable, Codable {
     case multiRoute
 
     /// Whether the category records, which makes iOS mute system sounds unless
-    /// ``AudioCategoryOptions/allowHapticsAndSystemSoundsDuringRecording`` is set.
+    /// ``AudioSessionConfiguration/allowsSystemSoundsDuringRecording`` is set.
     public var records: Bool { self == .record || self == .playAndRecord }
 }
 
@@ -71,8 +71,6 @@ public struct AudioCategoryOptions: OptionSet, Sendable, Hashable, Codable {
     public static let defaultToSpeaker = AudioCategoryOptions(rawValue: 1 << 3)
     /// `.allowBluetoothA2DP`.
     public static let allowBluetoothA2DP = AudioCategoryOptions(rawValue: 1 << 5)
-    /// `.allowHapticsAndSystemSoundsDuringRecording` (iOS 13+).
-    public static let allowHapticsAndSystemSoundsDuringRecording = AudioCategoryOptions(rawValue: 1 << 7)
 }
 
 /// A category with its options.
@@ -81,11 +79,15 @@ public struct AudioSessionConfiguration: Sendable, Equatable, Codable {
     public var category: AudioCategory
     /// The options.
     public var options: AudioCategoryOptions
+    /// `AVAudioSession.allowHapticsAndSystemSoundsDuringRecording` (iOS 13+): without it, a recording
+    /// session silences system sounds and haptics.
+    public var allowsSystemSoundsDuringRecording: Bool
 
     /// Creates a configuration.
-    public init(category: AudioCategory, options: AudioCategoryOptions = []) {
+    public init(category: AudioCategory, options: AudioCategoryOptions = [], allowsSystemSoundsDuringRecording: Bool = false) {
         self.category = category
         self.options = options
+        self.allowsSystemSoundsDuringRecording = allowsSystemSoundsDuringRecording
     }
 
     /// `.playback` + `.mixWithOthers`: VolumeKit's default, so other apps' audio keeps playing
@@ -96,7 +98,7 @@ public struct AudioSessionConfiguration: Sendable, Equatable, Codable {
 
     /// Whether iOS mutes system sounds under this configuration (recording without the opt-in).
     public var suppressesSystemSounds: Bool {
-        category.records && !options.contains(.allowHapticsAndSystemSoundsDuringRecording)
+        category.records && !allowsSystemSoundsDuringRecording
     }
 }
 

@@ -44,7 +44,7 @@ public enum MuteState: Sendable, Equatable, Hashable, CustomStringConvertible {
 /// Why the switch's position cannot be known.
 public enum MuteUnknownReason: String, Sendable, Equatable, Hashable, CaseIterable {
     /// The app's audio session records (`.record`, `.playAndRecord`) without
-    /// `.allowHapticsAndSystemSoundsDuringRecording`, so iOS mutes system sounds and every probe would look
+    /// `allowHapticsAndSystemSoundsDuringRecording`, so iOS mutes system sounds and every probe would look
     /// "silent" (sindresorhus/Actions #158, akramhussein/Mute #7, Apple forums 672371;
     /// `shared/facts/mute-switch.md` §2). VolumeKit does not probe then.
     case systemSoundsSuppressed

@@ -75,7 +75,10 @@ extension SimulatedDevice {
             setConfiguration: { [unowned self] configuration in
                 try self.locked {
                     guard self.isCurrent(launched) else { throw SimulatedDeviceError.appNotRunning }
+                    let old = self.app?.configuration
                     self.app?.configuration = configuration
+                    // A category change posts `CategoryChange` (facts §2: reasons seen).
+                    if old?.category != configuration.category { self.categoryChanged() }
                 }
             },
             setActive: { [unowned self] active, notifyOthers in

@@ -122,7 +122,7 @@ extension SimulatedDevice {
     }
 
     /// Whether iOS skips a system sound now: the switch on silent (iPhone), or the app's session records
-    /// without `.allowHapticsAndSystemSoundsDuringRecording` (Apple forums 672371; Actions #158, Mute #7;
+    /// without `allowHapticsAndSystemSoundsDuringRecording` (Apple forums 672371; Actions #158, Mute #7;
     /// `shared/facts/mute-switch.md` §2). Either way the completion still comes, fast: AudioServices runs it
     /// "for every attempt to play a system sound irrespective of success or failure" (AudioServices.h).
     var skipsSystemSounds: Bool {

@@ -447,6 +447,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         inApp(after: configuration.kvoLatency) { for observer in observers { observer(notification) } }
     }
 
+    func categoryChanged() {
+        let volume = volumes[currentRoute]!
+        notifyVolume(volume, old: volume, reason: "CategoryChange")
+    }
+
     func deliver(_ event: AppLifecycleEvent) {
         guard let app else { return }
         let observers = Array(app.lifecycleObservers.values)

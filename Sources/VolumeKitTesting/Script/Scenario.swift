@@ -79,7 +79,7 @@ public struct Scenario: Sendable, Equatable {
     public static let defaultPressInterval: TimeInterval = 0.15
 
     /// Parses a script, or throws a ``ScenarioError`` naming the first bad line.
-    public init(parsing text: String) throws(ScenarioError) {
+    public init(parsing text: String) throws {
         var lines = [Line]()
         var setupAllowed = true
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -97,28 +97,28 @@ public struct Scenario: Sendable, Equatable {
         self.lines = lines
     }
 
-    private static func parse(_ words: [String], line: Int) throws(ScenarioError) -> Command {
+    private static func parse(_ words: [String], line: Int) throws -> Command {
         func fail(_ message: String) -> ScenarioError { ScenarioError(line: line, message: message) }
-        func expectCount(_ counts: ClosedRange<Int>, _ usage: String) throws(ScenarioError) {
+        func expectCount(_ counts: ClosedRange<Int>, _ usage: String) throws {
             guard counts.contains(words.count) else { throw fail("usage: \(usage)") }
         }
-        func seconds(_ word: String) throws(ScenarioError) -> TimeInterval {
+        func seconds(_ word: String) throws -> TimeInterval {
             guard let value = TimeInterval(word), value.isFinite, value >= 0, value <= 86_400 else {
                 throw fail("'\(word)' is not a time in seconds")
             }
             return value
         }
-        func level(_ word: String) throws(ScenarioError) -> Float {
+        func level(_ word: String) throws -> Float {
             guard let value = Float(word), value.isFinite, (0...1).contains(value) else {
                 throw fail("'\(word)' is not a volume between 0 and 1")
             }
             return value
         }
-        func button(_ word: String) throws(ScenarioError) -> VolumeButton {
+        func button(_ word: String) throws -> VolumeButton {
             guard let value = VolumeButton(rawValue: word) else { throw fail("'\(word)' is not a button (up or down)") }
             return value
         }
-        func choice(_ word: String, _ yes: String, _ no: String) throws(ScenarioError) -> Bool {
+        func choice(_ word: String, _ yes: String, _ no: String) throws -> Bool {
             if word == yes { return true }
             if word == no { return false }
             throw fail("'\(word)' must be \(yes) or \(no)")

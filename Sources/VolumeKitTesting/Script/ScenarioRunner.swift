@@ -34,6 +34,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case button(VolumeButton, ButtonPhase)
         /// The system volume HUD appeared.
         case systemHUD
+        /// The app's custom HUD changed: shown or hidden, its level, and a bump at a rail.
+        case hud(level: Float, visible: Bool, bump: VolumeHUDBump?)
         /// The app could not start capture.
         case error(String)
         /// The mute monitor reported a new Ring/Silent switch state.
@@ -61,6 +63,9 @@ public struct ScenarioRecord: Sendable, Equatable {
             return "{\(t)\"type\":\"button\", \"button\":\"\(button.rawValue)\", \"phase\":\"\(phase.rawValue)\"}"
         case .systemHUD:
             return "{\(t)\"type\":\"systemHUD\"}"
+        case .hud(let level, let visible, let bump):
+            let bumpText = bump.map { ", \"bump\":\"\($0.rawValue)\"" } ?? ""
+            return "{\(t)\"type\":\"hud\", \"level\":\(Self.format(Double(level))), \"visible\":\(visible)\(bumpText)}"
         case .error(let message):
             return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
         case .mute(let state):
@@ -76,6 +81,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         switch kind {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"
+        case .hud(let level, let visible, let bump):
+            return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))" + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
         case .mute(let state): return "\(t) mute \(state)"
         case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
@@ -120,6 +127,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
     private var mute: MuteSwitchEngine?
+    private var hud: SimulatedHUD?
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume) {
@@ -164,6 +172,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             mute?.stop()
             engine?.stop()
             baseline?.stop()
+            hud?.stop()
+            hud = nil
         case .press(let button, let count, let every):
             for _ in 0..<count {
                 device.press(button)
@@ -192,11 +202,13 @@ public final class ScenarioRunner: @unchecked Sendable {
             mute = nil
             engine = nil
             baseline = nil
+            hud = nil
         case .launch:
             device.launch()
             mute = nil
             engine = nil
             baseline = nil
+            hud = nil
         case .mute(let on):
             device.setMuteSwitch(on: on)
         }
@@ -229,7 +241,21 @@ public final class ScenarioRunner: @unchecked Sendable {
             app.start()
             return
         }
-        let engine = VolumeButtonsEngine(configuration: configuration, clients: clients, onEvent: onEvent)
+        let hud = SimulatedHUD(clients: clients, level: clients.systemVolume.outputVolume()) { display, time in
+            records.withLock {
+                $0.append(ScenarioRecord(time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
+            }
+        }
+        self.hud = hud
+        let engine = VolumeButtonsEngine(
+            configuration: configuration,
+            clients: clients,
+            onEvent: { event in
+                onEvent(event)
+                hud.handle(event)
+            },
+            onUserVolume: { hud.level($0) }
+        )
         self.engine = engine
         do {
             try engine.start()

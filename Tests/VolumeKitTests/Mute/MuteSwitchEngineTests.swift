@@ -135,7 +135,7 @@ struct MuteSwitchEngineTests {
         #expect(device.systemSoundPlays.isEmpty, "a probe would have completed at once and read as silent")
         // With the opt-in, system sounds play again and the probe can tell.
         try device.clients.audioSession.setConfiguration(AudioSessionConfiguration(
-            category: .playAndRecord, options: .allowHapticsAndSystemSoundsDuringRecording))
+            category: .playAndRecord, allowsSystemSoundsDuringRecording: true))
         device.advance(by: 2)
         #expect(observer.states == [.unknown(.systemSoundsSuppressed), .ringing])
     }

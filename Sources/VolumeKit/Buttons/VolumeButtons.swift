@@ -1,0 +1,94 @@
+#if os(iOS)
+import UIKit
+
+/// The hardware volume buttons as input.
+///
+/// ```swift
+/// let buttons = VolumeButtons()
+/// try buttons.start()
+/// for await event in buttons.events() where event.phase == .pressed {
+///     speaker.nudge(event.button == .up ? +1 : -1)
+/// }
+/// buttons.stop()   // the user's own volume comes back
+/// ```
+///
+/// While started, presses arrive as ``VolumeButtonEvent``s (even at volume 0 or 1), the system volume HUD
+/// stays hidden, and the user's own volume is held and given back on ``stop()``, on resign-active and when
+/// the app goes to the background. Presses are handled only while the app is active. The logic lives in
+/// ``VolumeButtonsEngine`` (platform-free, tested on Linux against a simulated iPhone); this class connects
+/// it to the real system.
+@MainActor
+public final class VolumeButtons {
+    /// The configuration in force.
+    public let configuration: VolumeButtonsConfiguration
+    private let engine: VolumeButtonsEngine
+    private let hub = EventHub()
+    private var handlers: [UUID: (VolumeButtonEvent) -> Void] = [:]
+
+    /// Creates capture with `configuration`. For ``ButtonStrategy/captureEvents`` pass the camera screen's
+    /// view as `captureView`.
+    public init(_ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), captureView: UIView? = nil) {
+        self.configuration = configuration
+        let hub = self.hub
+        engine = VolumeButtonsEngine(
+            configuration: configuration,
+            clients: .live(captureView: captureView),
+            onEvent: { event in onMain { hub.send(event) } }
+        )
+        hub.onEvent = { [weak self] event in self?.handlers.values.forEach { $0(event) } }
+    }
+
+    /// Creates capture that calls `onEvent` for each event: the UIKit-friendly form.
+    public convenience init(
+        _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
+        captureView: UIView? = nil,
+        onEvent: @escaping @MainActor (VolumeButtonEvent) -> Void
+    ) {
+        self.init(configuration, captureView: captureView)
+        handlers[UUID()] = onEvent
+    }
+
+    /// Whether capture is running.
+    public var isStarted: Bool { engine.isStarted }
+
+    /// Whether presses are being captured right now (started, app active, volume view ready).
+    public var isCapturing: Bool { engine.isCapturing }
+
+    /// Starts capture; throws ``VolumeButtonsError`` when the strategy cannot run here.
+    public func start() throws {
+        try engine.start()
+    }
+
+    /// Stops capture and returns everything to normal: the user's volume restored, the volume view
+    /// removed, the session deactivated if VolumeKit activated it.
+    public func stop() {
+        engine.stop()
+    }
+
+    /// Every event from now on, until the task consuming it is cancelled.
+    public func events() -> AsyncStream<VolumeButtonEvent> {
+        AsyncStream { continuation in
+            let id = UUID()
+            handlers[id] = { continuation.yield($0) }
+            continuation.onTermination = { _ in
+                Task { @MainActor [weak self] in self?.handlers[id] = nil }
+            }
+        }
+    }
+
+    /// Calls `handler` for each event until the returned token is cancelled.
+    @discardableResult
+    public func onEvent(_ handler: @escaping @MainActor (VolumeButtonEvent) -> Void) -> Cancellable {
+        let id = UUID()
+        handlers[id] = handler
+        return Cancellable { Task { @MainActor [weak self] in self?.handlers[id] = nil } }
+    }
+}
+
+/// Forwards events from the engine's callback to the shell on the main actor.
+@MainActor
+private final class EventHub: Sendable {
+    var onEvent: ((VolumeButtonEvent) -> Void)?
+    func send(_ event: VolumeButtonEvent) { onEvent?(event) }
+}
+#endif

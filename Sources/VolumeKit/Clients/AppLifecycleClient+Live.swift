@@ -1,0 +1,53 @@
+#if os(iOS)
+import AVFoundation
+import UIKit
+
+extension AppLifecycleClient {
+    /// `UIApplication`'s lifecycle notifications and `AVAudioSession`'s interruption and route-change
+    /// notifications, delivered on the main queue.
+    public static let live = AppLifecycleClient(
+        state: {
+            // Read on the main thread, where UIKit state belongs.
+            let read: @MainActor () -> AppState = {
+                switch UIApplication.shared.applicationState {
+                case .active: .active
+                case .inactive: .inactive
+                case .background: .background
+                @unknown default: .inactive
+                }
+            }
+            return Thread.isMainThread ? MainActor.assumeIsolated(read) : DispatchQueue.main.sync { MainActor.assumeIsolated(read) }
+        },
+        observe: { handler in
+            let center = NotificationCenter.default
+            let simple: [(Notification.Name, AppLifecycleEvent)] = [
+                (UIApplication.didBecomeActiveNotification, .didBecomeActive),
+                (UIApplication.willResignActiveNotification, .willResignActive),
+                (UIApplication.didEnterBackgroundNotification, .didEnterBackground),
+                (UIApplication.willEnterForegroundNotification, .willEnterForeground),
+            ]
+            var tokens = simple.map { name, event in
+                center.addObserver(forName: name, object: nil, queue: .main) { _ in handler(event) }
+            }
+            tokens.append(center.addObserver(forName: AVAudioSession.interruptionNotification, object: nil, queue: .main) { note in
+                guard let raw = note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
+                      let type = AVAudioSession.InterruptionType(rawValue: raw) else { return }
+                switch type {
+                case .began:
+                    handler(.interruptionBegan)
+                case .ended:
+                    let options = (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt).map(AVAudioSession.InterruptionOptions.init(rawValue:)) ?? []
+                    handler(.interruptionEnded(shouldResume: options.contains(.shouldResume)))
+                @unknown default:
+                    break
+                }
+            })
+            tokens.append(center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: .main) { _ in
+                handler(.routeChanged(AudioRoute(AVAudioSession.sharedInstance().currentRoute)))
+            })
+            nonisolated(unsafe) let observers = tokens
+            return Cancellable { observers.forEach(center.removeObserver) }
+        }
+    )
+}
+#endif

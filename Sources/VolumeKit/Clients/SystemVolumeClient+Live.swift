@@ -1,0 +1,60 @@
+#if os(iOS)
+import AVFoundation
+import Foundation
+
+extension SystemVolumeClient {
+    /// `AVAudioSession.outputVolume`, its KVO, the private volume notification (delivered only to the opt-in
+    /// strategy) and `MPVolumeView`'s slider. Observations are delivered on the main queue.
+    public static let live = SystemVolumeClient(
+        outputVolume: { AVAudioSession.sharedInstance().outputVolume },
+        observeOutputVolume: { handler in
+            let observation = AVAudioSession.sharedInstance().observe(\.outputVolume, options: [.new]) { _, change in
+                guard let value = change.newValue else { return }
+                onMain { handler(value) }
+            }
+            return Cancellable { observation.invalidate() }
+        },
+        observeSystemNotifications: { handler in
+            let center = NotificationCenter.default
+            let names = [VolumeChangeNotification.modernName, VolumeChangeNotification.legacyName]
+            let tokens = names.map { name in
+                center.addObserver(forName: Notification.Name(name), object: nil, queue: .main) { note in
+                    handler(SystemVolumeNotification(name: name, userInfo: PayloadValue.dictionary(note.userInfo)))
+                }
+            }
+            nonisolated(unsafe) let observers = tokens
+            return Cancellable { observers.forEach(center.removeObserver) }
+        },
+        setVolume: { value in onMain { VolumeViewHost.shared.setVolume(value) } },
+        installVolumeView: { onReady in
+            let id = Locked<Int?>(nil)
+            let removed = Locked(false)
+            onMain {
+                guard !removed.current else { return }
+                let installed = VolumeViewHost.shared.install(onReady: onReady)
+                id.withLock { $0 = installed }
+            }
+            return Cancellable {
+                removed.withLock { $0 = true }
+                onMain { if let installed = id.current { VolumeViewHost.shared.remove(installed) } }
+            }
+        }
+    )
+}
+
+extension PayloadValue {
+    /// A `Sendable` copy of a notification's `userInfo`: strings and numbers kept, other values described.
+    static func dictionary(_ userInfo: [AnyHashable: Any]?) -> [String: PayloadValue] {
+        var result = [String: PayloadValue]()
+        for (key, value) in userInfo ?? [:] {
+            guard let key = key as? String else { continue }
+            switch value {
+            case let text as String: result[key] = .string(text)
+            case let number as NSNumber: result[key] = .number(number.doubleValue)
+            default: result[key] = .other(String(describing: type(of: value)))
+            }
+        }
+        return result
+    }
+}
+#endif

@@ -1,0 +1,31 @@
+#if os(iOS)
+import UIKit
+
+extension DeviceInfo {
+    /// This device: its iOS version and idiom.
+    @MainActor
+    public static var current: DeviceInfo {
+        let parts = UIDevice.current.systemVersion.split(separator: ".").compactMap { Int($0) }
+        let version = OSVersion(parts.first ?? 15, parts.count > 1 ? parts[1] : 0)
+        return DeviceInfo(osVersion: version, kind: UIDevice.current.userInterfaceIdiom == .pad ? .ipad : .iphone)
+    }
+}
+
+extension VolumeKitClients {
+    /// The real system. `captureView` hosts the `AVCaptureEventInteraction` for
+    /// ``ButtonStrategy/captureEvents`` (a view of the camera screen).
+    @MainActor
+    public static func live(captureView: UIView? = nil) -> VolumeKitClients {
+        VolumeKitClients(
+            device: .current,
+            clock: .live,
+            systemVolume: .live,
+            audioSession: .live,
+            lifecycle: .live,
+            systemSounds: .live,
+            keyValueStore: .live,
+            captureEvents: .live(attachingTo: captureView)
+        )
+    }
+}
+#endif

@@ -1,0 +1,99 @@
+#if os(iOS)
+import SwiftUI
+import VolumeKitCore
+
+/// The HUD's bar as a SwiftUI view: the same ``VolumeHUDDrawing`` shapes as the UIKit view and the SVG
+/// preview, fixed size from the style (Dynamic Type-independent), Increase Contrast aware, read by VoiceOver as
+/// "Volume, 50 percent".
+public struct VolumeHUDView: View {
+    private let level: Float
+    private let bump: VolumeHUDBump?
+    private let style: VolumeHUDStyle
+    private let axis: VolumeHUDAxis
+    @Environment(\.colorSchemeContrast) private var contrast
+
+    /// Creates the view.
+    public init(level: Float, bump: VolumeHUDBump? = nil, style: VolumeHUDStyle = .classic, axis: VolumeHUDAxis = .horizontal) {
+        self.level = level
+        self.bump = bump
+        self.style = style
+        self.axis = axis
+    }
+
+    /// The bar.
+    public var body: some View {
+        let size = VolumeHUDView.plateSize(style: style, axis: axis)
+        let palette = style.palette(increaseContrast: contrast == .increased)
+        let drawing = VolumeHUDDrawing(style: style, size: size, axis: axis, level: level, bump: bump)
+        Canvas { context, _ in
+            for shape in drawing.shapes {
+                let path = Path(roundedRect: shape.rect, cornerRadius: shape.cornerRadius)
+                context.fill(path, with: .color(Color(palette.color(for: shape.role))))
+                if shape.role == .plate, palette.outline.alpha > 0 {
+                    context.stroke(Path(roundedRect: shape.rect.insetBy(dx: 0.5, dy: 0.5), cornerRadius: max(0, shape.cornerRadius - 0.5)),
+                                   with: .color(Color(palette.outline)), lineWidth: 1)
+                }
+            }
+        }
+        .frame(width: size.width, height: size.height)
+        .accessibilityElement()
+        .accessibilityLabel(Text(VolumeHUDAccessibility.label))
+        .accessibilityValue(Text(VolumeHUDAccessibility.value(level: level)))
+        .accessibilityAddTraits(.updatesFrequently)
+    }
+
+    static func plateSize(style: VolumeHUDStyle, axis: VolumeHUDAxis) -> CGSize {
+        let along = style.length + 2 * style.padding
+        let across = style.thickness + 2 * style.padding
+        return axis == .horizontal ? CGSize(width: along, height: across) : CGSize(width: across, height: along)
+    }
+}
+
+extension Color {
+    /// The SwiftUI colour for a HUD colour (sRGB).
+    public init(_ color: VolumeHUDColor) {
+        self.init(.sRGB, red: color.red, green: color.green, blue: color.blue, opacity: color.alpha)
+    }
+}
+
+extension View {
+    /// Replaces the system volume HUD with VolumeKit's while this view is on screen.
+    ///
+    /// Built on `.task`: a ``VolumeHUD`` starts when the view appears and stops when it disappears or the
+    /// arguments change. Apply it once, near the root of a scene.
+    /// - Parameters:
+    ///   - style: the look.
+    ///   - isEnabled: `false` leaves the system HUD alone.
+    ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging).
+    public func volumeHUD(
+        _ style: VolumeHUDStyle = .classic,
+        isEnabled: Bool = true,
+        onChange: (@MainActor (VolumeHUDDisplay) -> Void)? = nil
+    ) -> some View {
+        modifier(VolumeHUDModifier(style: style, isEnabled: isEnabled, onChange: onChange))
+    }
+}
+
+private struct VolumeHUDModifier: ViewModifier {
+    struct Key: Equatable {
+        var style: VolumeHUDStyle
+        var isEnabled: Bool
+    }
+
+    let style: VolumeHUDStyle
+    let isEnabled: Bool
+    let onChange: (@MainActor (VolumeHUDDisplay) -> Void)?
+
+    func body(content: Content) -> some View {
+        content.task(id: Key(style: style, isEnabled: isEnabled)) { @MainActor in
+            guard isEnabled else { return }
+            let hud = VolumeHUD(style: style)
+            hud.start()
+            for await display in hud.displays {
+                onChange?(display)
+            }
+            hud.stop()
+        }
+    }
+}
+#endif
