@@ -35,13 +35,13 @@ public struct MuteProbeTiming: Sendable, Equatable, Hashable {
     /// 200 ms sound, 100 ms threshold, 1 s timeout: see the type's discussion.
     public static let standard = MuteProbeTiming(uncheckedSound: 0.2, threshold: 0.1, timeout: 1)
 
-    /// Creates a timing, or throws when the values cannot classify anything: the threshold must lie strictly
+    /// Creates a timing, or throws a ``MuteTimingError`` when the values cannot classify anything: the threshold must lie strictly
     /// between 0 and the sound's length, the sound must be at most 30 s, and the timeout must exceed the sound.
-    public init(soundDuration: TimeInterval, threshold: TimeInterval, timeout: TimeInterval) throws(MuteTimingError) {
-        guard soundDuration.isFinite, threshold.isFinite, timeout.isFinite else { throw .notFinite }
-        guard threshold > 0, threshold < soundDuration else { throw .thresholdOutsideSound }
-        guard soundDuration <= Self.maximumSoundDuration else { throw .soundTooLong }
-        guard timeout > soundDuration else { throw .timeoutTooShort }
+    public init(soundDuration: TimeInterval, threshold: TimeInterval, timeout: TimeInterval) throws {
+        guard soundDuration.isFinite, threshold.isFinite, timeout.isFinite else { throw MuteTimingError.notFinite }
+        guard threshold > 0, threshold < soundDuration else { throw MuteTimingError.thresholdOutsideSound }
+        guard soundDuration <= Self.maximumSoundDuration else { throw MuteTimingError.soundTooLong }
+        guard timeout > soundDuration else { throw MuteTimingError.timeoutTooShort }
         self.init(uncheckedSound: soundDuration, threshold: threshold, timeout: timeout)
     }
 
