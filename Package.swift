@@ -19,7 +19,7 @@ let package = Package(
         .target(
             name: "VolumeKit",
             dependencies: ["VolumeKitCore"],
-            resources: [.copy("Resources/PrivacyInfo.xcprivacy")]
+            resources: [.copy("Resources/PrivacyInfo.xcprivacy"), .copy("Resources/mute-probe.caf")]
         ),
         // The simulated iOS device and test helpers, for this package's tests and for apps' tests.
         .target(name: "VolumeKitTesting", dependencies: ["VolumeKitCore"]),

@@ -5,3 +5,4 @@ import Foundation
 print("volumekit-bench (\(ProcessInfo.processInfo.processorCount) cores)")
 ButtonsBenchmark.run()
 SoundsBenchmark.run()
+MuteBenchmark.run()

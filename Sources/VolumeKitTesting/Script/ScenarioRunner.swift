@@ -38,6 +38,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case hud(level: Float, visible: Bool, bump: VolumeHUDBump?)
         /// The app could not start capture.
         case error(String)
+        /// The mute monitor reported a new Ring/Silent switch state.
+        case mute(MuteState)
         /// The end of the scenario, with the device's output volume.
         case end(volume: Float)
     }
@@ -66,6 +68,8 @@ public struct ScenarioRecord: Sendable, Equatable {
             return "{\(t)\"type\":\"hud\", \"level\":\(Self.format(Double(level))), \"visible\":\(visible)\(bumpText)}"
         case .error(let message):
             return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
+        case .mute(let state):
+            return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
         case .end(let volume):
             return "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume)))}"
         }
@@ -80,6 +84,7 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .hud(let level, let visible, let bump):
             return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))" + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
+        case .mute(let state): return "\(t) mute \(state)"
         case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
         }
     }
@@ -121,6 +126,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     private let records = Locked([ScenarioRecord]())
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
+    private var mute: MuteSwitchEngine?
     private var hud: SimulatedHUD?
 
     /// Creates a runner.
@@ -160,8 +166,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .ios, .device, .volume:
             break
         case .start:
+            startMute(on: device)
             startApp(on: device)
         case .stop:
+            mute?.stop()
             engine?.stop()
             baseline?.stop()
             hud?.stop()
@@ -191,17 +199,34 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.connect(route)
         case .crash:
             device.crash()
+            mute = nil
             engine = nil
             baseline = nil
             hud = nil
         case .launch:
             device.launch()
+            mute = nil
             engine = nil
             baseline = nil
             hud = nil
-        case .mute:
-            break
+        case .mute(let on):
+            device.setMuteSwitch(on: on)
         }
+    }
+
+    /// The app also runs the mute monitor (default interval), reporting each change of state.
+    private func startMute(on device: SimulatedDevice) {
+        let records = self.records
+        let engine = MuteSwitchEngine(
+            observesVolume: false,
+            soundURL: URL(fileURLWithPath: "/VolumeKit.bundle/mute-probe.caf"),
+            clients: device.clients,
+            onChange: { [unowned device] change in
+                records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .mute(change.new))) }
+            }
+        )
+        mute = engine
+        engine.start()
     }
 
     private func startApp(on device: SimulatedDevice) {
