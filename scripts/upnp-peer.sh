@@ -7,7 +7,7 @@
 #   vk-client    veth vk-cli  10.77.0.2/24   runs the tests: ip netns exec vk-client env VOLUMEKIT_UPNP_PEER=1 swift test
 # The /24 exists only inside these two namespaces and neither has any other link: nothing reaches any other network.
 #
-# usage: scripts/upnp-peer.sh up | down | restart-renderer | stop-renderer | start-renderer | status
+# usage: scripts/upnp-peer.sh up | down | restart-renderer (kill -9, start) | stop-renderer | start-renderer | status
 # needs: root, iproute2, gmediarender (apt-get install gmediarender)
 set -euo pipefail
 ren_ns=vk-renderer cli_ns=vk-client
@@ -38,8 +38,9 @@ start_renderer() {
 }
 
 stop_renderer() {
+  local signal=${1:-TERM}
   if [ -f "$pidfile" ]; then
-    kill "$(cat "$pidfile")" 2>/dev/null || true
+    kill "-$signal" "$(cat "$pidfile")" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$(cat "$pidfile")" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$(cat "$pidfile")" 2>/dev/null || true
     rm -f "$pidfile"
@@ -75,7 +76,7 @@ down_quiet() {
 case "${1:-}" in
   up) up ;;
   down) down_quiet ;;
-  restart-renderer) stop_renderer; start_renderer ;;
+  restart-renderer) stop_renderer KILL; start_renderer ;;  # killed, as a crash or power cut would
   stop-renderer) stop_renderer ;;
   start-renderer) start_renderer ;;
   status) ip netns list; [ -f "$pidfile" ] && echo "gmediarender pid $(cat "$pidfile")" || echo "gmediarender not running" ;;

@@ -43,7 +43,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
             range: ClosedRange<Int> = 0...100,
             step: Int = 2,
             minimumInterval: TimeInterval = 0.2,
-            maxAttempts: Int = 5,
+            maxAttempts: Int = 6,
             initialBackoff: TimeInterval = 0.1,
             maxBackoff: TimeInterval = 2,
             settleTime: TimeInterval = 0.5
