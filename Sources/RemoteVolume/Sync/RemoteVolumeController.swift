@@ -76,7 +76,8 @@ public actor RemoteVolumeController {
         nextSubscriber += 1
         subscribers[id] = continuation
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
+            guard let controller = self else { return }
+            Task { await controller.unsubscribe(id) }
         }
         if let level = machine.optimisticLevel { continuation.yield(.level(level)) }
         if let isMuted { continuation.yield(.muted(isMuted)) }
@@ -175,7 +176,8 @@ public actor RemoteVolumeController {
             case .wake(let instant):
                 wake?.cancel()
                 wake = clock.schedule(max(0, instant - clock.now())) { [weak self] in
-                    Task { await self?.tick() }
+                    guard let controller = self else { return }
+                    Task { await controller.tick() }
                 }
             case .cancelWake:
                 wake?.cancel()
