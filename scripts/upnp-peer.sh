@@ -7,7 +7,7 @@
 #   vk-client    veth vk-cli  10.77.0.2/24   runs the tests: ip netns exec vk-client env VOLUMEKIT_UPNP_PEER=1 swift test
 # The /24 exists only inside these two namespaces and neither has any other link: nothing reaches any other network.
 #
-# usage: scripts/upnp-peer.sh up | down | restart-renderer (kill -9, start) | stop-renderer | start-renderer | status
+# usage: scripts/upnp-peer.sh up | down | restart-renderer (kill -9, start) | kill-renderer | stop-renderer | start-renderer | status
 # needs: root, iproute2, gmediarender (apt-get install gmediarender)
 set -euo pipefail
 ren_ns=vk-renderer cli_ns=vk-client
@@ -27,9 +27,11 @@ start_renderer() {
   in_ren env GST_REGISTRY="$state/gst-registry.bin" HOME="$state" \
     gmediarender -I "$ren_if" -p "$port" -f VolumeKitTest -u 5a1d0e7e-0000-4000-8000-766b74657374 \
     --logfile "$logfile" -P "$pidfile" -d >/dev/null 2>&1
-  # Wait until its HTTP server answers (at most ~10 s).
+  # Wait until it serves its description (at most ~10 s): its HTTP port opens before its services exist.
   for _ in $(seq 1 100); do
-    if ip netns exec "$cli_ns" bash -c "exec 3<>/dev/tcp/$ren_ip/$port" 2>/dev/null; then return 0; fi
+    if ip netns exec "$cli_ns" timeout 2 bash -c \
+      "exec 3<>/dev/tcp/$ren_ip/$port && printf 'GET /description.xml HTTP/1.1\r\nHOST: $ren_ip:$port\r\nCONNECTION: close\r\n\r\n' >&3 && head -c 12 <&3 | grep -q ' 200'" \
+      2>/dev/null; then return 0; fi
     sleep 0.1
   done
   echo "upnp-peer: gmediarender did not come up; log: $logfile" >&2
@@ -37,12 +39,15 @@ start_renderer() {
   exit 1
 }
 
+# Alive and not a zombie (the daemon is re-parented to an init that may never reap it).
+alive() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$st" ] && [[ $st != Z* ]]; }
+
 stop_renderer() {
   local signal=${1:-TERM}
   if [ -f "$pidfile" ]; then
     kill "-$signal" "$(cat "$pidfile")" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$(cat "$pidfile")" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$(cat "$pidfile")" 2>/dev/null || true
+    for _ in $(seq 1 50); do alive "$(cat "$pidfile")" || break; sleep 0.1; done
+    alive "$(cat "$pidfile")" && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
     rm -f "$pidfile"
   fi
 }
@@ -78,7 +83,8 @@ case "${1:-}" in
   down) down_quiet ;;
   restart-renderer) stop_renderer KILL; start_renderer ;;  # killed, as a crash or power cut would
   stop-renderer) stop_renderer ;;
+  kill-renderer) stop_renderer KILL ;;
   start-renderer) start_renderer ;;
   status) ip netns list; [ -f "$pidfile" ] && echo "gmediarender pid $(cat "$pidfile")" || echo "gmediarender not running" ;;
-  *) echo "usage: $0 up|down|restart-renderer|stop-renderer|start-renderer|status" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|restart-renderer|kill-renderer|stop-renderer|start-renderer|status" >&2; exit 2 ;;
 esac

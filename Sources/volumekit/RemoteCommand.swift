@@ -29,7 +29,7 @@ enum RemoteCommand: Subcommand {
         switch action {
         case "discover":
             let timeoutText = try reader.option("--timeout") ?? "3"
-            guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be 0…60 seconds") }
+            guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
             let interface = try reader.option("--interface")
             try reader.rejectUnknownOptions()
             guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }

@@ -115,25 +115,27 @@ struct RendererIntegrationTests {
         #expect(try await renderer.volume() == 52)
     }
 
-    @Test("the renderer killed and restarted mid-burst: retries land the final level")
+    @Test("the renderer killed mid-burst (SIGKILL, 375 ms of presses while down) then restarted: retries land the final level")
     func survivesRestart() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(10)
         let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
         try await controller.start()
         let updates = await controller.updates()
-        var restartTask: Task<Int32, any Error>?
+        var restart: Task<Int32, any Error>?
         for press in 0..<40 {
-            if press == 10 { restartTask = Task.detached { try await UPnPPeer.peer("restart-renderer") } }
+            if press == 10 { #expect(try await UPnPPeer.peer("kill-renderer") == 0) }
+            if press == 25 { restart = Task.detached { try await UPnPPeer.peer("start-renderer") } }
             await controller.press(.up)
             try await Task.sleep(nanoseconds: 25_000_000)
         }
-        let restart = try #require(restartTask)
-        #expect(try await restart.value == 0)
+        #expect(try await restart?.value == 0)
         #expect(await waitUntilIdle(controller, seconds: 15))
         await controller.stop()
         var failures: [RemoteVolumeError] = []
-        for await update in updates { if case .failed(let error) = update { failures.append(error) } }
+        for await update in updates {
+            if case .failed(let error) = update { failures.append(error) }
+        }
         #expect(failures.isEmpty)
         #expect(try await renderer.volume() == 50)
     }

@@ -194,6 +194,23 @@ struct RemoteVolumeSyncTests {
         #expect(sim.deviceLevel == 22)
     }
 
+    @Test("a restarting device (refused connection, 404, 503, UPnP 501) is retried; a bad request (400) is not")
+    func transientClassification() {
+        for error in [RemoteVolumeError.unreachable("Connection refused"), .httpStatus(404), .httpStatus(503), .upnp(code: 501, description: "Action Failed")] {
+            var sim = SyncSimulation(level: 20, latency: 0.01)
+            sim.failures = [error]
+            sim.press(.up, at: 0)
+            sim.run()
+            #expect(sim.deviceLevel == 22, "\(error)")
+            #expect(sim.errors.isEmpty, "\(error)")
+        }
+        var sim = SyncSimulation(level: 20, latency: 0.01)
+        sim.failures = [.httpStatus(400)]
+        sim.press(.up, at: 0)
+        sim.run()
+        #expect(sim.errors == [.httpStatus(400)])
+    }
+
     @Test("a refusal (UPnP 402) is not retried")
     func permanentErrorIsNotRetried() {
         var sim = SyncSimulation(level: 20, latency: 0.01)

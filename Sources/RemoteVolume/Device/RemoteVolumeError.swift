@@ -25,7 +25,9 @@ public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStrin
     public var isTransient: Bool {
         switch self {
         case .timedOut, .unreachable: return true
-        case .httpStatus(let status): return status >= 500 || status == 408 || status == 429
+        // 404: a renderer that is (re)starting serves HTTP before its services are registered; seen with
+        // gmediarender / libupnp 1.8 right after a restart (the integration test kills it mid-burst).
+        case .httpStatus(let status): return status >= 500 || status == 404 || status == 408 || status == 429
         // 501 Action Failed is the generic "could not do it now" of UPnP Device Architecture 1.1 §3.2.2.
         case .upnp(let code, _): return code == 501
         case .invalidReply, .replyTooLarge, .invalidURL, .unsupported: return false
