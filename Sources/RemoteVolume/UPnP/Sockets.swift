@@ -121,6 +121,17 @@ final class Socket: @unchecked Sendable {
         return result
     }
 
+    /// `connect(2)` with an address from ``addresses(host:port:type:)``.
+    private static func connect(_ fd: Int32, to address: Data) -> Int32 {
+        address.withUnsafeBytes { raw in
+            #if canImport(Glibc)
+            Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            #else
+            Darwin.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            #endif
+        }
+    }
+
     /// Opens a TCP connection to `host:port`, failing with `.timedOut` at the deadline.
     static func connect(host: String, port: UInt16, deadline: Deadline) throws -> Socket {
         var lastFailure = RemoteVolumeError.unreachable("no address for \(host)")
@@ -129,13 +140,7 @@ final class Socket: @unchecked Sendable {
             let fd = socket(Int32(family), streamType, 0)
             guard fd >= 0 else { lastFailure = .unreachable(lastError); continue }
             let sock = Socket(fd: fd)
-            let result = address.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-                #else
-                Darwin.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-                #endif
-            }
+            let result = connect(fd, to: address)
             if result == 0 { return sock }
             guard errno == EINPROGRESS else { lastFailure = .unreachable(lastError); continue }
             do {
@@ -220,13 +225,7 @@ final class Socket: @unchecked Sendable {
         let fd = socket(Int32(family), datagramType, 0)
         guard fd >= 0 else { throw RemoteVolumeError.unreachable(lastError) }
         let sock = Socket(fd: fd)
-        let result = address.withUnsafeBytes { raw in
-            #if canImport(Glibc)
-            Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-            #else
-            Darwin.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-            #endif
-        }
+        let result = connect(fd, to: address)
         guard result == 0, let local = sock.localEndpoint() else { throw RemoteVolumeError.unreachable(lastError) }
         return local.host
     }
