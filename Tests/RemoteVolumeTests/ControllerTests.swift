@@ -73,6 +73,11 @@ func settle(_ condition: @Sendable () async -> Bool) async -> Bool {
     return await condition()
 }
 
+/// Lets every pending task run for a while (bounded; for checking that something does *not* happen).
+func drain() async {
+    for _ in 0..<2_000 { await Task.yield() }
+}
+
 @Suite("Remote volume controller")
 struct RemoteVolumeControllerTests {
     @Test("presses reach the device coalesced, and the final level is exact")
@@ -112,6 +117,24 @@ struct RemoteVolumeControllerTests {
         #expect(seen.contains(.failed(.upnp(code: 402, description: "Invalid Args"))))
         #expect(await controller.level == 10)
         await controller.stop()
+    }
+
+    @Test("a transient failure is retried when the controller's clock reaches the backoff, not before")
+    func retryWaitsForClock() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 10)
+        await device.fail([.timedOut])
+        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0, initialBackoff: 0.5), clock: clock.client)
+        try await controller.start()
+        await controller.press(.up)
+        #expect(await settle { await device.setCalls.count == 1 })
+        await drain()  // Let the failure land; the retry now waits on the clock.
+        clock.advance(to: 0.4)
+        await drain()
+        #expect(await device.setCalls.count == 1)
+        clock.advance(to: 0.5)
+        #expect(await settle { await device.level == 12 })
+        #expect(await device.setCalls == [12, 12])
     }
 
     @Test("a change made on the device itself reaches the HUD")
