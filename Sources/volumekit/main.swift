@@ -5,6 +5,7 @@ let subcommands: [any Subcommand.Type] = [
     SimulateCommand.self,
     HUDCommand.self,
     SoundsCommand.self,
+    RemoteCommand.self,
 ]
 
 let toolHelp = """

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Everything that can go wrong talking to a network volume device, as a value the app can switch over.
+public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The device did not answer within the deadline.
+    case timedOut
+    /// No connection could be made (refused, unreachable, reset); the text is the system's reason.
+    case unreachable(String)
+    /// The device answered with an HTTP status other than success (and not a SOAP fault).
+    case httpStatus(Int)
+    /// The device answered with a UPnP error (a SOAP fault carrying `UPnPError`), e.g. 402 Invalid Args,
+    /// 501 Action Failed, 718 Invalid InstanceID (UPnP Device Architecture 1.1 §3.2.2, RenderingControl:1 §2.4).
+    case upnp(code: Int, description: String)
+    /// The reply was not what the protocol requires (truncated, malformed, missing a field).
+    case invalidReply(String)
+    /// The reply was larger than the limit, in bytes; it was not read further.
+    case replyTooLarge(limit: Int)
+    /// A URL was refused: not http(s), no host, or otherwise unusable.
+    case invalidURL(String)
+    /// The device cannot do this (e.g. it has no RenderingControl service).
+    case unsupported(String)
+
+    /// Whether trying the same request again later may succeed (network trouble, a busy device), as
+    /// opposed to a request the device will always refuse.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .unreachable: return true
+        // 404: a renderer that is (re)starting serves HTTP before its services are registered; seen with
+        // gmediarender / libupnp 1.8 right after a restart (the integration test kills it mid-burst).
+        case .httpStatus(let status): return status >= 500 || status == 404 || status == 408 || status == 429
+        // 501 Action Failed is the generic "could not do it now" of UPnP Device Architecture 1.1 §3.2.2.
+        case .upnp(let code, _): return code == 501
+        case .invalidReply, .replyTooLarge, .invalidURL, .unsupported: return false
+        }
+    }
+
+    /// One line for logs and the CLI.
+    public var description: String {
+        switch self {
+        case .timedOut: return "the device did not answer in time"
+        case .unreachable(let reason): return "the device cannot be reached (\(reason))"
+        case .httpStatus(let status): return "the device answered HTTP \(status)"
+        case .upnp(let code, let text): return "the device refused: UPnP error \(code)\(text.isEmpty ? "" : " \(text)")"
+        case .invalidReply(let reason): return "the device's reply is invalid: \(reason)"
+        case .replyTooLarge(let limit): return "the device's reply is larger than \(limit) bytes"
+        case .invalidURL(let url): return "refused URL: \(url)"
+        case .unsupported(let what): return "unsupported: \(what)"
+        }
+    }
+}
+
+extension Error {
+    /// This error as a ``RemoteVolumeError``; any other error becomes `.unreachable` with its description.
+    var asRemoteVolumeError: RemoteVolumeError {
+        (self as? RemoteVolumeError) ?? .unreachable(String(describing: self))
+    }
+}

@@ -1,0 +1,228 @@
+import Dispatch
+import Foundation
+import VolumeKitCore
+
+/// Something the app may want to show or log, from a ``RemoteVolumeController``.
+public enum RemoteVolumeUpdate: Sendable, Equatable, Hashable {
+    /// The level the HUD should show (optimistic: includes presses not yet confirmed), in device units.
+    case level(Int)
+    /// The device's mute state, as last read, set or reported.
+    case muted(Bool)
+    /// A SetVolume request left for the device at this instant of the controller's clock.
+    case requestSent(level: Int, at: Instant)
+    /// A request failed for good (after the retries the configuration allows).
+    case failed(RemoteVolumeError)
+}
+
+/// Runs a ``RemoteVolumeSync`` machine against a ``RemoteVolumeDevice``: the glue from any source of
+/// up/down presses (e.g. VolumeKit's button events) to a network speaker, and from the speaker back to a HUD.
+///
+/// ```swift
+/// let renderer = try await UPnPRenderer.connect(to: descriptionURL)
+/// let controller = RemoteVolumeController(device: renderer)
+/// try await controller.start()
+/// Task { for await update in await controller.updates() { hud.show(update) } }
+/// await controller.press(.up)
+/// ```
+public actor RemoteVolumeController {
+    /// The device this controller drives.
+    public nonisolated let device: any RemoteVolumeDevice
+    private let clock: ClockClient
+    private var machine: RemoteVolumeSync
+    private var wake: Cancellable?
+    private var subscribers: [Int: AsyncStream<RemoteVolumeUpdate>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private var eventsTask: Task<Void, Never>?
+    private var followTasks: [Task<Void, Never>] = []
+    /// The device's mute state as last known.
+    public private(set) var isMuted: Bool?
+
+    /// Creates a controller; `configuration.range` is replaced by the device's ``RemoteVolumeDevice/volumeRange``.
+    public init(
+        device: any RemoteVolumeDevice,
+        configuration: RemoteVolumeSync.Configuration = .init(),
+        clock: ClockClient = RemoteVolumeController.systemClock
+    ) {
+        self.device = device
+        self.clock = clock
+        var configuration = configuration
+        configuration.range = device.volumeRange
+        machine = RemoteVolumeSync(configuration: configuration)
+    }
+
+    /// A monotonic clock that runs scheduled actions on a global dispatch queue.
+    public static let systemClock = ClockClient(
+        now: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+        schedule: { delay, action in
+            let cancelled = Locked(false)
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay)) {
+                if !cancelled.current { action() }
+            }
+            return Cancellable { cancelled.withLock { $0 = true } }
+        }
+    )
+
+    /// The level the HUD should show, or `nil` before the first read.
+    public var level: Int? { machine.optimisticLevel }
+    /// The level the device last confirmed.
+    public var confirmedLevel: Int? { machine.confirmedLevel }
+    /// Whether requests are still pending.
+    public var isBusy: Bool { machine.isBusy }
+
+    /// A stream of updates; each call makes a new subscriber. It ends when ``stop()`` is called.
+    public func updates() -> AsyncStream<RemoteVolumeUpdate> {
+        let (stream, continuation) = AsyncStream<RemoteVolumeUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = nextSubscriber
+        nextSubscriber += 1
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            guard let controller = self else { return }
+            Task { await controller.unsubscribe(id) }
+        }
+        if let level = machine.optimisticLevel { continuation.yield(.level(level)) }
+        if let isMuted { continuation.yield(.muted(isMuted)) }
+        return stream
+    }
+
+    /// Reads the device's level and mute state and starts following the changes it reports.
+    /// Throws ``RemoteVolumeError`` if the first read fails.
+    public func start() async throws {
+        let level = try await device.volume()
+        apply(machine.deviceReported(level, at: clock.now()))
+        if let muted = try? await device.isMuted() { noteMuted(muted) }
+        guard eventsTask == nil, let changes = try? await device.changes() else { return }
+        eventsTask = Task { [weak self] in
+            for await change in changes {
+                await self?.deviceChanged(change)
+            }
+        }
+    }
+
+    /// Stops following the device and ends every update stream. Pending retries are dropped.
+    public func stop() {
+        eventsTask?.cancel()
+        eventsTask = nil
+        followTasks.forEach { $0.cancel() }
+        followTasks.removeAll()
+        wake?.cancel()
+        wake = nil
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+
+    /// One press of the up or down button.
+    public func press(_ button: VolumeButton) {
+        apply(machine.press(button, at: clock.now()))
+    }
+
+    /// A button event from VolumeKit (`released` does nothing).
+    public func handle(_ event: VolumeButtonEvent) {
+        guard event.phase != .released else { return }
+        press(event.button)
+    }
+
+    /// Moves the device to an absolute level (clamped to its range), through the same coalescing and retries.
+    public func setLevel(_ level: Int) {
+        apply(machine.setLevel(level, at: clock.now()))
+    }
+
+    /// Feeds every event of `events` to ``handle(_:)`` until the stream ends or ``stop()`` is called.
+    public func follow(_ events: AsyncStream<VolumeButtonEvent>) {
+        followTasks.append(Task { [weak self] in
+            for await event in events {
+                await self?.handle(event)
+            }
+        })
+    }
+
+    /// Mutes or unmutes the device now (not coalesced: mute is one request per user action).
+    public func setMuted(_ muted: Bool) async throws {
+        do {
+            try await device.setMuted(muted)
+            noteMuted(muted)
+        } catch {
+            let failure = error.asRemoteVolumeError
+            publish(.failed(failure))
+            throw failure
+        }
+    }
+
+    // MARK: Carrying out the machine's actions
+
+    private func apply(_ actions: [RemoteVolumeSync.Action]) {
+        for action in actions {
+            switch action {
+            case .setVolume(let level, let request):
+                publish(.requestSent(level: level, at: clock.now()))
+                let device = self.device
+                Task { [weak self] in
+                    do {
+                        try await device.setVolume(level)
+                        await self?.requestFinished(request, error: nil)
+                    } catch {
+                        await self?.requestFinished(request, error: error.asRemoteVolumeError)
+                    }
+                }
+            case .readVolume:
+                let device = self.device
+                Task { [weak self] in
+                    do {
+                        let level = try await device.volume()
+                        await self?.deviceChanged(RemoteVolumeChange(volume: level))
+                    } catch {
+                        await self?.readFinished(error.asRemoteVolumeError)
+                    }
+                }
+            case .wake(let instant):
+                wake?.cancel()
+                wake = clock.schedule(max(0, instant - clock.now())) { [weak self] in
+                    guard let controller = self else { return }
+                    Task { await controller.tick() }
+                }
+            case .cancelWake:
+                wake?.cancel()
+                wake = nil
+            case .showLevel(let level):
+                publish(.level(level))
+            case .failed(let error):
+                publish(.failed(error))
+            }
+        }
+    }
+
+    private func requestFinished(_ request: Int, error: RemoteVolumeError?) {
+        let now = clock.now()
+        if let error {
+            apply(machine.requestFailed(request, error: error, at: now))
+        } else {
+            apply(machine.requestSucceeded(request, at: now))
+        }
+    }
+
+    private func readFinished(_ error: RemoteVolumeError) {
+        apply(machine.readFailed(error, at: clock.now()))
+    }
+
+    private func deviceChanged(_ change: RemoteVolumeChange) {
+        if let level = change.volume { apply(machine.deviceReported(level, at: clock.now())) }
+        if let muted = change.muted { noteMuted(muted) }
+    }
+
+    private func tick() {
+        apply(machine.tick(at: clock.now()))
+    }
+
+    private func noteMuted(_ muted: Bool) {
+        guard muted != isMuted else { return }
+        isMuted = muted
+        publish(.muted(muted))
+    }
+
+    private func publish(_ update: RemoteVolumeUpdate) {
+        for continuation in subscribers.values { continuation.yield(update) }
+    }
+
+    private func unsubscribe(_ id: Int) {
+        subscribers[id] = nil
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A small HTTP/1.1 client over plain sockets: one request per connection (`Connection: close`), a deadline
+/// on the whole exchange and a cap on the reply body.
+///
+/// UPnP needs methods URLSession does not treat as ordinary (`SUBSCRIBE`, `UNSUBSCRIBE`) and hard limits on
+/// what a hostile device may send back, so VolumeKit speaks HTTP itself. Only `http` URLs are spoken;
+/// `https` is refused with ``RemoteVolumeError/unsupported(_:)`` (UPnP devices serve plain HTTP, UDA 1.1 §2).
+enum HTTPClient {
+    /// A reply, plus the local address the connection used (the address a device can call back).
+    struct Reply: Sendable {
+        var message: HTTPMessage
+        var localHost: String?
+        var status: Int { message.status ?? 0 }
+    }
+
+    /// Sends one request and reads the reply.
+    static func send(
+        method: String,
+        url: URL,
+        headers: [(String, String)] = [],
+        body: Data = Data(),
+        timeout: TimeInterval = 5,
+        maxBodyBytes: Int = 256 * 1024
+    ) async throws -> Reply {
+        let target = try UPnPURL.validate(url)
+        guard target.scheme == "http" else { throw RemoteVolumeError.unsupported("https (UPnP devices speak plain HTTP)") }
+        let host = UPnPURL.host(of: target)
+        let port = UInt16(target.port ?? 80)
+        var path = target.path.isEmpty ? "/" : target.path
+        if let query = target.query { path += "?" + query }
+        var head = "\(method) \(path) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
+        for (name, value) in headers {
+            guard !name.contains(where: \.isNewline), !value.contains(where: \.isNewline) else {
+                throw RemoteVolumeError.invalidURL("header with a line break")
+            }
+            head += "\(name): \(value)\r\n"
+        }
+        if !body.isEmpty || method == "POST" { head += "CONTENT-LENGTH: \(body.count)\r\n" }
+        head += "CONNECTION: close\r\nUSER-AGENT: VolumeKit/1 UPnP/1.0\r\n\r\n"
+        let request = Data(head.utf8) + body
+        let bodyless = method == "HEAD"
+        return try await runBlocking {
+            let deadline = Deadline(in: timeout)
+            let socket = try Socket.connect(host: host, port: port, deadline: deadline)
+            defer { socket.close() }
+            try socket.sendAll(request, deadline: deadline)
+            var reader = HTTPMessageReader(kind: .response, maxBodyBytes: maxBodyBytes)
+            reader.bodyless = bodyless
+            while true {
+                let chunk = try socket.receive(deadline: deadline)
+                if chunk.isEmpty {
+                    return Reply(message: try reader.finish(), localHost: socket.localEndpoint()?.host)
+                }
+                if let message = try reader.append(chunk) {
+                    return Reply(message: message, localHost: socket.localEndpoint()?.host)
+                }
+            }
+        }
+    }
+
+    /// GETs a document and requires a 2xx answer.
+    static func get(_ url: URL, timeout: TimeInterval = 5, maxBodyBytes: Int = 256 * 1024) async throws -> Data {
+        let reply = try await send(method: "GET", url: url, timeout: timeout, maxBodyBytes: maxBodyBytes)
+        guard (200..<300).contains(reply.status) else { throw RemoteVolumeError.httpStatus(reply.status) }
+        return reply.message.body
+    }
+}
+
+/// Rules for URLs that come from the network (SSDP LOCATION, description documents).
+public enum UPnPURL {
+    /// Accepts only absolute `http`/`https` URLs with a host; anything else is refused with
+    /// ``RemoteVolumeError/invalidURL(_:)`` (issue 8: a LOCATION that is not http(s) is refused).
+    public static func validate(_ url: URL) throws -> URL {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+        }
+        guard let host = url.host, !host.isEmpty, url.user == nil, url.password == nil else {
+            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+        }
+        if let port = url.port, !(1...65535).contains(port) {
+            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+        }
+        return url
+    }
+
+    /// Parses and validates a URL string (≤ 2048 characters).
+    public static func parse(_ text: String) throws -> URL {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
+              let url = URL(string: trimmed) else {
+            throw RemoteVolumeError.invalidURL(String(trimmed.prefix(200)))
+        }
+        return try validate(url)
+    }
+
+    /// Resolves `reference` (absolute or relative) against `base`, then validates it.
+    public static func resolve(_ reference: String, against base: URL) throws -> URL {
+        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= 2048, let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
+            throw RemoteVolumeError.invalidURL(String(trimmed.prefix(200)))
+        }
+        return try validate(url)
+    }
+
+    static func host(of url: URL) -> String {
+        var host = url.host ?? ""
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host
+    }
+
+    static func hostHeader(of url: URL) -> String {
+        let host = Self.host(of: url)
+        let shown = host.contains(":") ? "[\(host)]" : host
+        return url.port.map { "\(shown):\($0)" } ?? shown
+    }
+}

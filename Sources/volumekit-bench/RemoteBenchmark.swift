@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import RemoteVolume
+import VolumeKitCore
+
+/// Figures for issue 8 against a real UPnP renderer: SetVolume requests per 16-press / 400 ms burst (target ≤ 3)
+/// with the final level exact, and press-to-request latency p50 / p99.
+///
+/// The renderer is `--upnp URL` or `VOLUMEKIT_UPNP_LOCATION`; without one the benchmark says so and skips.
+/// With `scripts/upnp-peer.sh up`: `ip netns exec vk-client env VOLUMEKIT_UPNP_LOCATION=http://10.77.0.1:49494/description.xml swift run -c release volumekit-bench`.
+enum RemoteBenchmark {
+    static func run(arguments: [String] = CommandLine.arguments) {
+        var location = ProcessInfo.processInfo.environment["VOLUMEKIT_UPNP_LOCATION"]
+        if let index = arguments.firstIndex(of: "--upnp"), index + 1 < arguments.count { location = arguments[index + 1] }
+        guard let text = location, let url = try? UPnPURL.parse(text) else {
+            print("remote: skipped (no renderer: pass --upnp URL or set VOLUMEKIT_UPNP_LOCATION; see scripts/upnp-peer.sh)")
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await measure(url) } catch { print("remote: failed: \(error)") }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// Wraps a device and notes when each SetVolume leaves.
+    final class Recording: RemoteVolumeDevice {
+        let inner: UPnPRenderer
+        let sends = Locked<[Instant]>([])
+        let roundTrips = Locked<[Double]>([])
+        init(_ inner: UPnPRenderer) { self.inner = inner }
+        var displayName: String { inner.displayName }
+        var volumeRange: ClosedRange<Int> { inner.volumeRange }
+        func volume() async throws -> Int { try await inner.volume() }
+        func setVolume(_ level: Int) async throws {
+            let start = RemoteVolumeController.systemClock.now()
+            sends.withLock { $0.append(start) }
+            try await inner.setVolume(level)
+            let end = RemoteVolumeController.systemClock.now()
+            roundTrips.withLock { $0.append(end - start) }
+        }
+        func isMuted() async throws -> Bool { try await inner.isMuted() }
+        func setMuted(_ muted: Bool) async throws { try await inner.setMuted(muted) }
+    }
+
+    static func measure(_ url: URL) async throws {
+        let renderer = try await UPnPRenderer.connect(to: url)
+        let device = Recording(renderer)
+        let clock = RemoteVolumeController.systemClock
+        print("remote: renderer '\(renderer.displayName)' at \(url.absoluteString), range \(renderer.volumeRange)")
+        let bursts = 10
+        var perBurst: [Int] = []
+        var exact = 0
+        var burstLatencies: [Double] = []
+        for burst in 0..<bursts {
+            let up = burst % 2 == 0
+            let start = up ? 20 : 80
+            try await renderer.setVolume(start)
+            let controller = RemoteVolumeController(device: device, configuration: .init(step: 2), clock: clock)
+            try await controller.start()
+            device.sends.withLock { $0.removeAll() }
+            var presses: [Instant] = []
+            for _ in 0..<16 {
+                presses.append(clock.now())
+                await controller.press(up ? .up : .down)
+                try await Task.sleep(nanoseconds: 25_000_000)
+            }
+            try await waitIdle(controller)
+            await controller.stop()
+            let sends = device.sends.current
+            perBurst.append(sends.count)
+            burstLatencies += latencies(presses: presses, sends: sends)
+            if try await renderer.volume() == start + (up ? 32 : -32) { exact += 1 }
+        }
+        // Lone presses, 0.5 s apart: the latency a single tap sees.
+        try await renderer.setVolume(50)
+        let controller = RemoteVolumeController(device: device, configuration: .init(step: 1), clock: clock)
+        try await controller.start()
+        device.sends.withLock { $0.removeAll() }
+        var lonePresses: [Instant] = []
+        for index in 0..<20 {
+            lonePresses.append(clock.now())
+            await controller.press(index % 2 == 0 ? .up : .down)
+            try await Task.sleep(nanoseconds: 500_000_000)
+        }
+        try await waitIdle(controller)
+        await controller.stop()
+        let loneLatencies = latencies(presses: lonePresses, sends: device.sends.current)
+        let sorted = perBurst.sorted()
+        print("remote: 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 3); final level exact in \(exact)/\(bursts) bursts")
+        print("remote: press→request latency, burst presses: p50 \(ms(percentile(burstLatencies, 0.5))) p99 \(ms(percentile(burstLatencies, 0.99)))")
+        print("remote: press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))")
+        let trips = device.roundTrips.current
+        print("remote: SetVolume round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests")
+    }
+
+    /// For each press, the time until the first SetVolume that left at or after it.
+    static func latencies(presses: [Instant], sends: [Instant]) -> [Double] {
+        presses.compactMap { press in sends.first { $0 >= press }.map { $0 - press } }
+    }
+
+    static func waitIdle(_ controller: RemoteVolumeController) async throws {
+        for _ in 0..<500 {
+            if await !controller.isBusy { return }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+
+    static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+}

@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+import RemoteVolume
+import VolumeKitCore
+
+/// `volumekit remote …`: find UPnP renderers and drive their volume (issue 8).
+enum RemoteCommand: Subcommand {
+    static let name = "remote"
+    static let summary = "Find UPnP renderers and get/set/drive their volume"
+    static let help = """
+        USAGE: volumekit remote discover [--timeout S] [--interface IPV4]
+               volumekit remote get URL
+               volumekit remote set URL LEVEL
+               volumekit remote mute URL on|off
+               volumekit remote control URL [--step N]
+
+        A device is named by its description URL, as 'discover' prints it.
+        control: arrow keys or +/- move the volume, m toggles mute, q quits.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        guard let action = arguments.first else { throw UsageError("needs an action: discover, get, set, mute or control") }
+        var reader = ArgumentReader(Array(arguments.dropFirst()))
+        switch action {
+        case "discover":
+            let timeoutText = try reader.option("--timeout") ?? "3"
+            guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
+            let interface = try reader.option("--interface")
+            try reader.rejectUnknownOptions()
+            guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }
+            return try blocking { try await discover(timeout: timeout, interface: interface) }
+        case "get":
+            let url = try readURL(&reader, extra: 0)
+            return try blocking {
+                let renderer = try await UPnPRenderer.connect(to: url)
+                let level = try await renderer.volume()
+                let muted = try await renderer.isMuted()
+                print("\(renderer.displayName): volume \(level) of \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)\(muted ? ", muted" : "")")
+                return 0
+            }
+        case "set":
+            let url = try readURL(&reader, extra: 1)
+            guard let level = Int(reader.remaining[1]) else { throw UsageError("LEVEL must be an integer") }
+            return try blocking {
+                let renderer = try await UPnPRenderer.connect(to: url)
+                guard renderer.volumeRange.contains(level) else {
+                    throw UsageError("LEVEL must be within \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)")
+                }
+                try await renderer.setVolume(level)
+                print("\(renderer.displayName): volume \(try await renderer.volume())")
+                return 0
+            }
+        case "mute":
+            let url = try readURL(&reader, extra: 1)
+            let muted: Bool
+            switch reader.remaining[1] {
+            case "on", "1", "true": muted = true
+            case "off", "0", "false": muted = false
+            default: throw UsageError("mute takes on or off")
+            }
+            return try blocking {
+                let renderer = try await UPnPRenderer.connect(to: url)
+                try await renderer.setMuted(muted)
+                print("\(renderer.displayName): \(try await renderer.isMuted() ? "muted" : "not muted")")
+                return 0
+            }
+        case "control":
+            let stepText = try reader.option("--step") ?? "2"
+            guard let step = Int(stepText), step >= 1, step <= 50 else { throw UsageError("--step must be 1…50") }
+            let url = try readURL(&reader, extra: 0)
+            return try blocking { try await RemoteControlScreen.run(url: url, step: step) }
+        default:
+            throw UsageError("unknown action '\(action)' (discover, get, set, mute, control)")
+        }
+    }
+
+    private static func readURL(_ reader: inout ArgumentReader, extra: Int) throws -> URL {
+        try reader.rejectUnknownOptions()
+        guard reader.remaining.count == 1 + extra else {
+            throw UsageError(extra == 0 ? "needs exactly one URL" : "needs a URL and \(extra) value")
+        }
+        do {
+            return try UPnPURL.parse(reader.remaining[0])
+        } catch {
+            throw UsageError("'\(reader.remaining[0].prefix(80))' is not an http(s) URL")
+        }
+    }
+
+    private static func discover(timeout: Double, interface: String?) async throws -> Int32 {
+        let found = try await SSDP.discover(timeout: timeout, interfaceAddress: interface)
+        if found.isEmpty {
+            printError("no renderer answered within \(timeout) s")
+            return 1
+        }
+        for response in found {
+            let name = (try? await UPnPRenderer.connect(to: response.location, requestTimeout: 2))?.displayName ?? "(no description)"
+            print("\(response.location.absoluteString)\t\(name)")
+        }
+        return 0
+    }
+
+    /// Runs async work from the synchronous command entry point.
+    private static func blocking(_ work: @escaping @Sendable () async throws -> Int32) throws -> Int32 {
+        let result = Locked<Result<Int32, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { let status = try await work(); result.withLock { $0 = .success(status) } }
+            catch { result.withLock { $0 = .failure(error) } }
+            done.signal()
+        }
+        done.wait()
+        return try result.current!.get()
+    }
+}
+
+/// The interactive `remote control` screen: a level bar driven by the keyboard, in raw terminal mode.
+enum RemoteControlScreen {
+    enum Key: Sendable { case up, down, mute, quit }
+
+    static func run(url: URL, step: Int) async throws -> Int32 {
+        let renderer = try await UPnPRenderer.connect(to: url)
+        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: step))
+        try await controller.start()
+        let terminal = RawTerminal()
+        defer { terminal.restore() }
+        let updates = await controller.updates()
+        let screen = Locked((level: await controller.level ?? 0, muted: await controller.isMuted ?? false, note: ""))
+        @Sendable func draw() {
+            let state = screen.current
+            let range = renderer.volumeRange
+            let width = 40
+            let fraction = Double(state.level - range.lowerBound) / Double(max(1, range.upperBound - range.lowerBound))
+            let filled = Int((fraction * Double(width)).rounded())
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let text = "\r\u{1B}[K\(renderer.displayName) [\(bar)] \(state.level)\(state.muted ? " muted" : "") \(state.note)"
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        print("\(renderer.displayName): ↑/↓ or +/- volume, m mute, q quit")
+        draw()
+        let drawing = Task {
+            for await update in updates {
+                screen.withLock { state in
+                    switch update {
+                    case .level(let level): state.level = level; state.note = ""
+                    case .muted(let muted): state.muted = muted
+                    case .failed(let error): state.note = "(\(error))"
+                    case .requestSent: break
+                    }
+                }
+                draw()
+            }
+        }
+        for await key in terminal.keys() {
+            switch key {
+            case .up: await controller.press(.up)
+            case .down: await controller.press(.down)
+            case .mute: try? await controller.setMuted(!(await controller.isMuted ?? false))
+            case .quit:
+                await controller.stop()
+                drawing.cancel()
+                print("")
+                return 0
+            }
+        }
+        await controller.stop()
+        return 0
+    }
+}
+
+/// Puts the terminal in raw mode (no echo, no line buffering) and restores it.
+final class RawTerminal: Sendable {
+    private let saved: Locked<termios?>
+
+    init() {
+        var original = termios()
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &original) == 0 else {
+            saved = Locked(nil)
+            return
+        }
+        saved = Locked(original)
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+    }
+
+    /// Puts the terminal back as it was; safe to call twice.
+    func restore() {
+        saved.withLock { value in
+            if var original = value { _ = tcsetattr(STDIN_FILENO, TCSANOW, &original) }
+            value = nil
+        }
+    }
+
+    /// Keys from standard input; ends at end of input.
+    func keys() -> AsyncStream<RemoteControlScreen.Key> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                var escape: [UInt8] = []
+                var byte: UInt8 = 0
+                while read(STDIN_FILENO, &byte, 1) == 1 {
+                    if !escape.isEmpty || byte == 0x1B {
+                        escape.append(byte)
+                        if escape.count == 3 {
+                            switch escape[2] {
+                            case UInt8(ascii: "A"), UInt8(ascii: "C"): continuation.yield(.up)
+                            case UInt8(ascii: "B"), UInt8(ascii: "D"): continuation.yield(.down)
+                            default: break
+                            }
+                            escape.removeAll()
+                        }
+                        continue
+                    }
+                    switch byte {
+                    case UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: "k"): continuation.yield(.up)
+                    case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "j"): continuation.yield(.down)
+                    case UInt8(ascii: "m"): continuation.yield(.mute)
+                    case UInt8(ascii: "q"), 3, 4: continuation.yield(.quit)
+                    default: break
+                    }
+                }
+                continuation.yield(.quit)
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import RemoteVolume
+import Testing
+import VolumeKitCore
+
+/// A clock that only moves when the test says so.
+final class ManualClock: Sendable {
+    private struct Entry { let due: Instant; let action: @Sendable () -> Void; let cancelled: Locked<Bool> }
+    private let state = Locked((now: Instant(0), entries: [Entry]()))
+
+    var client: ClockClient {
+        ClockClient(
+            now: { [state] in state.current.now },
+            schedule: { [state] delay, action in
+                let cancelled = Locked(false)
+                state.withLock { $0.entries.append(Entry(due: $0.now + delay, action: action, cancelled: cancelled)) }
+                return Cancellable { cancelled.withLock { $0 = true } }
+            }
+        )
+    }
+
+    /// Moves time to `instant`, running every action due by then.
+    func advance(to instant: Instant) {
+        let due = state.withLock { value -> [Entry] in
+            value.now = instant
+            let due = value.entries.filter { $0.due <= instant }
+            value.entries.removeAll { $0.due <= instant }
+            return due
+        }
+        for entry in due where !entry.cancelled.current { entry.action() }
+    }
+}
+
+/// A network device in memory: answers at once, can be told to fail, and can emit change events.
+actor FakeDevice: RemoteVolumeDevice {
+    nonisolated let displayName = "Fake"
+    nonisolated let volumeRange = 0...100
+    private(set) var level: Int
+    private(set) var muted = false
+    private(set) var setCalls: [Int] = []
+    var failNext: [RemoteVolumeError] = []
+    private let events: AsyncStream<RemoteVolumeChange>
+    private let emit: AsyncStream<RemoteVolumeChange>.Continuation
+
+    init(level: Int) {
+        self.level = level
+        (events, emit) = AsyncStream<RemoteVolumeChange>.makeStream()
+    }
+
+    func volume() async throws -> Int { level }
+    func setVolume(_ level: Int) async throws {
+        setCalls.append(level)
+        if !failNext.isEmpty { throw failNext.removeFirst() }
+        self.level = level
+    }
+    func isMuted() async throws -> Bool { muted }
+    func setMuted(_ muted: Bool) async throws { self.muted = muted }
+    func changes() async throws -> AsyncStream<RemoteVolumeChange>? { events }
+    func fail(_ errors: [RemoteVolumeError]) { failNext = errors }
+    /// Someone turns the device's own knob.
+    func turnKnob(to level: Int) {
+        self.level = level
+        emit.yield(RemoteVolumeChange(volume: level))
+    }
+}
+
+/// Lets the controller's unstructured tasks run until `condition` holds (bounded; no sleeping).
+func settle(_ condition: @Sendable () async -> Bool) async -> Bool {
+    for _ in 0..<10_000 {
+        if await condition() { return true }
+        await Task.yield()
+    }
+    return await condition()
+}
+
+/// Lets every pending task run for a while (bounded; for checking that something does *not* happen).
+func drain() async {
+    for _ in 0..<2_000 { await Task.yield() }
+}
+
+@Suite("Remote volume controller")
+struct RemoteVolumeControllerTests {
+    @Test("presses reach the device coalesced, and the final level is exact")
+    func burstReachesDevice() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 30)
+        let controller = RemoteVolumeController(device: device, clock: clock.client)
+        try await controller.start()
+        for index in 0..<16 {
+            clock.advance(to: Double(index) * 0.025)
+            await controller.press(.up)
+            #expect(await settle { await device.setCalls.count >= 1 })
+        }
+        for step in 0...40 {
+            clock.advance(to: 0.4 + Double(step) * 0.05)
+            _ = await settle { await !controller.isBusy }
+        }
+        #expect(await device.level == 62)
+        #expect(await device.setCalls.count <= 3)
+        #expect(await controller.level == 62)
+    }
+
+    @Test("a failure that outlives the retries reaches the update stream as a typed error")
+    func failureSurfaced() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 10)
+        await device.fail([.upnp(code: 402, description: "Invalid Args")])
+        let controller = RemoteVolumeController(device: device, clock: clock.client)
+        try await controller.start()
+        let updates = await controller.updates()
+        await controller.press(.up)
+        var seen: [RemoteVolumeUpdate] = []
+        for await update in updates {
+            seen.append(update)
+            if case .failed = update { break }
+        }
+        #expect(seen.contains(.failed(.upnp(code: 402, description: "Invalid Args"))))
+        #expect(await controller.level == 10)
+        await controller.stop()
+    }
+
+    @Test("a transient failure is retried when the controller's clock reaches the backoff, not before")
+    func retryWaitsForClock() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 10)
+        await device.fail([.timedOut])
+        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0, initialBackoff: 0.5), clock: clock.client)
+        try await controller.start()
+        await controller.press(.up)
+        #expect(await settle { await device.setCalls.count == 1 })
+        await drain()  // Let the failure land; the retry now waits on the clock.
+        clock.advance(to: 0.4)
+        await drain()
+        #expect(await device.setCalls.count == 1)
+        clock.advance(to: 0.5)
+        #expect(await settle { await device.level == 12 })
+        #expect(await device.setCalls == [12, 12])
+    }
+
+    @Test("a change made on the device itself reaches the HUD")
+    func deviceEventReachesHUD() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 10)
+        let controller = RemoteVolumeController(device: device, clock: clock.client)
+        try await controller.start()
+        clock.advance(to: 5)
+        await device.turnKnob(to: 77)
+        #expect(await settle { await controller.level == 77 })
+        await controller.press(.down)
+        #expect(await settle { await device.level == 75 })
+    }
+
+    @Test("button events from a stream drive the device")
+    func followsButtonStream() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 50)
+        let controller = RemoteVolumeController(device: device, configuration: .init(step: 5), clock: clock.client)
+        try await controller.start()
+        let (events, emit) = AsyncStream<VolumeButtonEvent>.makeStream()
+        await controller.follow(events)
+        emit.yield(VolumeButtonEvent(button: .down, phase: .pressed, time: 0))
+        emit.yield(VolumeButtonEvent(button: .down, phase: .released, time: 0.1))
+        #expect(await settle { await device.level == 45 })
+        await controller.stop()
+    }
+}

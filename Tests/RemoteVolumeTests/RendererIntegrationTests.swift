@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import RemoteVolume
+import Testing
+import VolumeKitCore
+
+/// The real peer started by `scripts/upnp-peer.sh up` (gmediarender in network namespace vk-renderer).
+enum UPnPPeer {
+    static let environment = ProcessInfo.processInfo.environment
+    static let isAvailable = environment["VOLUMEKIT_UPNP_PEER"] == "1"
+    static let location = URL(string: environment["VOLUMEKIT_UPNP_LOCATION"] ?? "http://10.77.0.1:49494/description.xml")!
+    static let skipReason: Comment = "needs a real renderer: run scripts/upnp-peer.sh up, then ip netns exec vk-client env VOLUMEKIT_UPNP_PEER=1 swift test"
+
+    static var script: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/upnp-peer.sh")
+    }
+
+    /// Runs `scripts/upnp-peer.sh <verb>` and returns its exit status.
+    ///
+    /// posix_spawn + waitpid rather than Foundation's Process, whose exit monitoring never fires on a
+    /// thread without a run loop (seen here: the child stays a zombie and `isRunning` stays true).
+    static func peer(_ verb: String) async throws -> Int32 {
+        let path = script.path
+        return try await Task.detached {
+            var pid: pid_t = 0
+            let words: [String] = ["/bin/bash", path, verb]
+            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
+            guard spawned == 0 else { throw RemoteVolumeError.unreachable("posix_spawn failed: \(spawned)") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return (status >> 8) & 0xFF
+        }.value
+    }
+}
+
+/// The first element of `stream` that satisfies `predicate`, or `nil` after `seconds`.
+func first<T: Sendable>(of stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            for await element in stream where predicate(element) { return element }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            return nil
+        }
+        let result = await group.next() ?? nil
+        group.cancelAll()
+        return result
+    }
+}
+
+@Suite("gmediarender integration", .serialized, .enabled(if: UPnPPeer.isAvailable, UPnPPeer.skipReason))
+struct RendererIntegrationTests {
+    @Test("SSDP M-SEARCH finds the renderer and its description names it")
+    func discovers() async throws {
+        let found = try await SSDP.discover(timeout: 2)
+        let response = try #require(found.first { $0.location == UPnPPeer.location }, "found \(found.map(\.location))")
+        let renderer = try await UPnPRenderer.connect(to: response.location)
+        #expect(renderer.displayName == "VolumeKitTest")
+        #expect(renderer.volumeRange == 0...100)
+    }
+
+    @Test("volume and mute are read and set")
+    func readsAndSets() async throws {
+        let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await renderer.setVolume(17)
+        #expect(try await renderer.volume() == 17)
+        try await renderer.setVolume(64)
+        #expect(try await renderer.volume() == 64)
+        try await renderer.setMuted(true)
+        #expect(try await renderer.isMuted())
+        try await renderer.setMuted(false)
+        #expect(try await renderer.isMuted() == false)
+    }
+
+    @Test("a GENA subscription delivers LastChange events")
+    func receivesEvents() async throws {
+        let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await renderer.setVolume(40)
+        let changes = try #require(try await renderer.changes())
+        // Set from a second client, as if someone used another app: our subscription must hear it.
+        let other = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await other.setVolume(23)
+        let event = await first(of: changes, within: 5) { $0.volume == 23 }
+        #expect(event?.volume == 23)
+        try await other.setMuted(true)
+        #expect(await first(of: changes, within: 5) { $0.muted == true } != nil)
+        try await other.setMuted(false)
+    }
+
+    @Test("a 16-press burst reaches the renderer in at most 3 SetVolume, exactly")
+    func burst() async throws {
+        let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await renderer.setVolume(20)
+        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 2))
+        try await controller.start()
+        let updates = await controller.updates()
+        for _ in 0..<16 {
+            await controller.press(.up)
+            try await Task.sleep(nanoseconds: 25_000_000)
+        }
+        #expect(await waitUntilIdle(controller))
+        await controller.stop()
+        var sent = 0
+        for await update in updates { if case .requestSent = update { sent += 1 } }
+        #expect(sent <= 3)
+        #expect(try await renderer.volume() == 52)
+    }
+
+    @Test("the renderer killed mid-burst (SIGKILL, 375 ms of presses while down) then restarted: retries land the final level")
+    func survivesRestart() async throws {
+        let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await renderer.setVolume(10)
+        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
+        try await controller.start()
+        let updates = await controller.updates()
+        var restart: Task<Int32, any Error>?
+        for press in 0..<40 {
+            if press == 10 { #expect(try await UPnPPeer.peer("kill-renderer") == 0) }
+            if press == 25 { restart = Task.detached { try await UPnPPeer.peer("start-renderer") } }
+            await controller.press(.up)
+            try await Task.sleep(nanoseconds: 25_000_000)
+        }
+        #expect(try await restart?.value == 0)
+        #expect(await waitUntilIdle(controller, seconds: 15))
+        await controller.stop()
+        var failures: [RemoteVolumeError] = []
+        for await update in updates {
+            if case .failed(let error) = update { failures.append(error) }
+        }
+        #expect(failures.isEmpty)
+        #expect(try await renderer.volume() == 50)
+    }
+
+    private func waitUntilIdle(_ controller: RemoteVolumeController, seconds: Double = 5) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if await !controller.isBusy { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import RemoteVolume
+import Testing
+import VolumeKitCore
+
+/// Runs a ``RemoteVolumeSync`` against a simulated network device in virtual time: every action is carried
+/// out as the driver would, with the device answering `latency` seconds later.
+struct SyncSimulation {
+    var machine: RemoteVolumeSync
+    var deviceLevel: Int
+    var latency: TimeInterval
+    /// Decides the outcome of each SetVolume attempt, in order (nil = success).
+    var failures: [RemoteVolumeError?] = []
+    private(set) var sent: [(time: Instant, level: Int)] = []
+    private(set) var reads: [Instant] = []
+    private(set) var shown: [Int] = []
+    private(set) var errors: [RemoteVolumeError] = []
+    private var events: [(time: Instant, order: Int, run: (inout SyncSimulation, Instant) -> Void)] = []
+    private var order = 0
+    private var wakeAt: Instant?
+    private(set) var now: Instant = 0
+
+    init(level: Int, latency: TimeInterval, configuration: RemoteVolumeSync.Configuration = .init(), knownLevel: Bool = true) {
+        machine = RemoteVolumeSync(configuration: configuration, knownLevel: knownLevel ? level : nil)
+        deviceLevel = level
+        self.latency = latency
+    }
+
+    var setCount: Int { sent.count }
+
+    mutating func at(_ time: Instant, _ run: @escaping (inout SyncSimulation, Instant) -> Void) {
+        order += 1
+        events.append((time, order, run))
+    }
+
+    mutating func press(_ button: VolumeButton, at time: Instant) {
+        at(time) { sim, now in sim.apply(sim.machine.press(button, at: now)) }
+    }
+
+    /// The device reports `level` by itself at `time` (an event), without changing its own level.
+    mutating func report(_ level: Int, at time: Instant) {
+        at(time) { sim, now in sim.apply(sim.machine.deviceReported(level, at: now)) }
+    }
+
+    /// Someone changes the device's level with its own controls at `time`, and it sends an event.
+    mutating func externalChange(to level: Int, at time: Instant) {
+        at(time) { sim, now in
+            sim.deviceLevel = level
+            sim.apply(sim.machine.deviceReported(level, at: now))
+        }
+    }
+
+    mutating func run(until end: Instant = 60) {
+        while let next = events.indices.min(by: { (events[$0].time, events[$0].order) < (events[$1].time, events[$1].order) }),
+              events[next].time <= end {
+            let event = events.remove(at: next)
+            now = event.time
+            event.run(&self, now)
+        }
+    }
+
+    private mutating func apply(_ actions: [RemoteVolumeSync.Action]) {
+        for action in actions {
+            switch action {
+            case .setVolume(let level, let request):
+                sent.append((now, level))
+                let outcome = failures.isEmpty ? nil : failures.removeFirst()
+                at(now + latency) { sim, now in
+                    if let error = outcome {
+                        sim.apply(sim.machine.requestFailed(request, error: error, at: now))
+                    } else {
+                        sim.deviceLevel = level
+                        sim.apply(sim.machine.requestSucceeded(request, at: now))
+                    }
+                }
+            case .readVolume:
+                reads.append(now)
+                at(now + latency) { sim, now in sim.apply(sim.machine.deviceReported(sim.deviceLevel, at: now)) }
+            case .wake(let instant):
+                wakeAt = instant
+                at(instant) { sim, now in
+                    guard sim.wakeAt == instant else { return }
+                    sim.wakeAt = nil
+                    sim.apply(sim.machine.tick(at: now))
+                }
+            case .cancelWake:
+                wakeAt = nil
+            case .showLevel(let level):
+                shown.append(level)
+            case .failed(let error):
+                errors.append(error)
+            }
+        }
+    }
+}
+
+@Suite("Remote volume sync machine")
+struct RemoteVolumeSyncTests {
+    /// 16 presses 25 ms apart: the burst of seed 000's user holding the phone's key.
+    static func burst(_ sim: inout SyncSimulation, _ button: VolumeButton = .up, count: Int = 16, start: Instant = 0) {
+        for index in 0..<count { sim.press(button, at: start + Double(index) * 0.025) }
+    }
+
+    @Test("a 16-press burst in 400 ms sends at most 3 SetVolume and lands exactly", arguments: [0.002, 0.02, 0.15, 0.3])
+    func burstCoalesces(latency: Double) {
+        var sim = SyncSimulation(level: 30, latency: latency)
+        Self.burst(&sim)
+        sim.run()
+        #expect(sim.setCount <= 3, "sent \(sim.sent.map(\.level)) with latency \(latency)")
+        #expect(sim.deviceLevel == 62)
+        #expect(sim.shown.last == 62)
+        #expect(sim.machine.isBusy == false)
+        #expect(sim.errors.isEmpty)
+    }
+
+    @Test("a lone press is sent at once, one step away")
+    func lonePressIsImmediate() {
+        var machine = RemoteVolumeSync(configuration: .init(step: 5), knownLevel: 40)
+        let actions = machine.press(.down, at: 10)
+        #expect(actions.contains(.setVolume(level: 35, request: 1)))
+        #expect(actions.contains(.showLevel(35)))
+        #expect(machine.optimisticLevel == 35)
+    }
+
+    @Test("the HUD level follows every press before the device confirms")
+    func optimisticLevelFollowsPresses() {
+        var sim = SyncSimulation(level: 50, latency: 0.5)
+        Self.burst(&sim, .down, count: 4)
+        sim.run(until: 0.1)
+        #expect(sim.shown == [48, 46, 44, 42])
+        #expect(sim.deviceLevel == 50)
+        sim.run()
+        #expect(sim.deviceLevel == 42)
+    }
+
+    @Test("levels are clamped to the device range; pressing at the rail sends nothing")
+    func clampsToRange() {
+        var sim = SyncSimulation(level: 96, latency: 0.01, configuration: .init(range: 0...100, step: 3))
+        Self.burst(&sim, .up, count: 5)
+        sim.run()
+        #expect(sim.deviceLevel == 100)
+        let sentBefore = sim.setCount
+        sim.press(.up, at: 5)
+        sim.run()
+        #expect(sim.setCount == sentBefore)
+    }
+
+    @Test("a released event moves nothing; pressed and repeated each move one step")
+    func buttonPhases() {
+        var machine = RemoteVolumeSync(configuration: .init(step: 1, minimumInterval: 0), knownLevel: 10)
+        _ = machine.handle(VolumeButtonEvent(button: .up, phase: .pressed, time: 0))
+        _ = machine.handle(VolumeButtonEvent(button: .up, phase: .repeated, time: 0.65))
+        _ = machine.handle(VolumeButtonEvent(button: .up, phase: .released, time: 0.7))
+        #expect(machine.optimisticLevel == 12)
+    }
+
+    @Test("transient failures are retried with doubling backoff and the final level is exact")
+    func retriesWithBackoff() {
+        var sim = SyncSimulation(level: 20, latency: 0.01, configuration: .init(minimumInterval: 0, initialBackoff: 0.1))
+        sim.failures = [.timedOut, .unreachable("connection refused"), nil]
+        sim.press(.up, at: 0)
+        sim.run()
+        #expect(sim.deviceLevel == 22)
+        #expect(sim.setCount == 3)
+        let gaps = zip(sim.sent.dropFirst(), sim.sent).map { $0.time - $1.time }
+        #expect(abs(gaps[0] - 0.11) < 1e-9)  // latency + 0.1
+        #expect(abs(gaps[1] - 0.21) < 1e-9)  // latency + 0.2
+        #expect(sim.errors.isEmpty)
+    }
+
+    @Test("presses during a backoff ride on the retry: the latest level is sent, once")
+    func pressesDuringBackoffCoalesce() {
+        var sim = SyncSimulation(level: 20, latency: 0.01, configuration: .init(initialBackoff: 0.5))
+        sim.failures = [.timedOut]
+        Self.burst(&sim, .up, count: 6)
+        sim.run()
+        #expect(sim.sent.map(\.level) == [22, 32])
+        #expect(sim.deviceLevel == 32)
+    }
+
+    @Test("after maxAttempts the error is surfaced and the HUD falls back to the device's level")
+    func givesUpAfterMaxAttempts() {
+        var sim = SyncSimulation(level: 20, latency: 0.01, configuration: .init(maxAttempts: 3))
+        sim.failures = [.timedOut, .timedOut, .timedOut]
+        sim.press(.up, at: 0)
+        sim.run()
+        #expect(sim.setCount == 3)
+        #expect(sim.errors == [.timedOut])
+        #expect(sim.shown == [22, 20])
+        #expect(sim.machine.lastError == .timedOut)
+        // The next press starts afresh and works.
+        sim.press(.up, at: 10)
+        sim.run()
+        #expect(sim.deviceLevel == 22)
+    }
+
+    @Test("a restarting device (refused connection, 404, 503, UPnP 501) is retried; a bad request (400) is not")
+    func transientClassification() {
+        for error in [RemoteVolumeError.unreachable("Connection refused"), .httpStatus(404), .httpStatus(503), .upnp(code: 501, description: "Action Failed")] {
+            var sim = SyncSimulation(level: 20, latency: 0.01)
+            sim.failures = [error]
+            sim.press(.up, at: 0)
+            sim.run()
+            #expect(sim.deviceLevel == 22, "\(error)")
+            #expect(sim.errors.isEmpty, "\(error)")
+        }
+        var sim = SyncSimulation(level: 20, latency: 0.01)
+        sim.failures = [.httpStatus(400)]
+        sim.press(.up, at: 0)
+        sim.run()
+        #expect(sim.errors == [.httpStatus(400)])
+    }
+
+    @Test("a refusal (UPnP 402) is not retried")
+    func permanentErrorIsNotRetried() {
+        var sim = SyncSimulation(level: 20, latency: 0.01)
+        sim.failures = [.upnp(code: 402, description: "Invalid Args")]
+        sim.press(.down, at: 0)
+        sim.run()
+        #expect(sim.setCount == 1)
+        #expect(sim.errors == [.upnp(code: 402, description: "Invalid Args")])
+        #expect(sim.machine.optimisticLevel == 20)
+    }
+
+    @Test("a late event echoing an older request does not undo newer presses")
+    func staleEchoIgnored() {
+        var sim = SyncSimulation(level: 30, latency: 0.02)
+        Self.burst(&sim)
+        // The device's event for the first SetVolume (32) arrives late, mid-burst and after it.
+        sim.report(32, at: 0.3)
+        sim.report(32, at: 0.7)
+        sim.run()
+        #expect(sim.deviceLevel == 62)
+        #expect(sim.machine.optimisticLevel == 62)
+        #expect(sim.shown.last == 62)
+        #expect(sim.reads.isEmpty)
+    }
+
+    @Test("a change made on the device while idle is adopted and the next press starts from it")
+    func externalChangeWhileIdle() {
+        var sim = SyncSimulation(level: 30, latency: 0.02)
+        sim.externalChange(to: 70, at: 5)
+        sim.press(.up, at: 6)
+        sim.run()
+        #expect(sim.shown == [70, 72])
+        #expect(sim.deviceLevel == 72)
+    }
+
+    @Test("an unknown level reported mid-burst is verified with one read after the burst")
+    func foreignReportMidBurstIsVerified() {
+        var sim = SyncSimulation(level: 30, latency: 0.02)
+        Self.burst(&sim)
+        sim.report(5, at: 0.2)
+        sim.run()
+        #expect(sim.reads.count == 1)
+        #expect(sim.deviceLevel == 62)
+        #expect(sim.machine.confirmedLevel == 62)
+        #expect(sim.shown.last == 62)
+    }
+
+    @Test("presses before the level is known read it first, then apply every step")
+    func unknownLevelReadsFirst() {
+        var sim = SyncSimulation(level: 40, latency: 0.05, knownLevel: false)
+        sim.press(.up, at: 0)
+        sim.press(.up, at: 0.01)
+        sim.press(.down, at: 0.02)
+        sim.press(.up, at: 0.03)
+        sim.run()
+        #expect(sim.reads.count == 1)
+        #expect(sim.deviceLevel == 44)
+        #expect(sim.setCount == 1)
+    }
+
+    @Test("a read failure with presses waiting is surfaced")
+    func readFailureSurfaced() {
+        var machine = RemoteVolumeSync()
+        #expect(machine.press(.up, at: 0) == [.readVolume])
+        #expect(machine.readFailed(.timedOut, at: 1).contains(.failed(.timedOut)))
+        #expect(machine.optimisticLevel == nil)
+    }
+
+    @Test("a completion for an unknown request is ignored")
+    func unknownCompletionIgnored() {
+        var machine = RemoteVolumeSync(knownLevel: 10)
+        _ = machine.press(.up, at: 0)
+        #expect(machine.requestSucceeded(99, at: 0.1).isEmpty)
+        #expect(machine.requestFailed(99, error: .timedOut, at: 0.1).isEmpty)
+        #expect(machine.inFlight?.level == 12)
+    }
+
+    @Test("a new range clamps the known level")
+    func rangeUpdateClamps() {
+        var machine = RemoteVolumeSync(configuration: .init(range: 0...100), knownLevel: 80)
+        let actions = machine.updateRange(0...60, at: 0)
+        #expect(machine.confirmedLevel == 60)
+        #expect(actions.contains(.showLevel(60)))
+    }
+}
