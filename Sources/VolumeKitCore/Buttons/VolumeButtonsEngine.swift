@@ -25,15 +25,37 @@ public final class VolumeButtonsEngine: Sendable {
         var isViewReady = false
         var isAppActive = true
         var isInterrupted = false
+        /// Whether `outputVolume` reads are live: the session is active (seed 001: stale otherwise).
+        var isSessionLive = false
+        /// A route change seen while reads were stale, handled once they are live again.
+        var pendingRoute: AudioRoute?
+        /// Stopping without live reads: nothing can be restored safely now.
+        var stopBlind = false
         var activatedSession = false
         var previousSession: AudioSessionConfiguration?
+        var route: AudioRoute = .speaker
+        var records = PendingRestores()
+        var onReady: (@Sendable () -> Void)?
+        var onStopped: (@Sendable () -> Void)?
     }
 
     private enum Work {
+        /// The order work is carried out in: saves, sets, callbacks, teardown.
+        var rank: Int {
+            switch self {
+            case .save: 0
+            case .setVolume: 1
+            case .emit, .userVolume, .diagnose, .ready: 2
+            case .tearDown: 3
+            }
+        }
+
         case setVolume(Float)
         case emit(VolumeButtonEvent)
         case userVolume(Float)
         case diagnose(VolumeButtonsDiagnostic)
+        case save(PendingRestores)
+        case ready(@Sendable () -> Void)
         case tearDown
     }
 
@@ -82,13 +104,22 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// Whether VolumeKit is holding the volume still right now, so that presses are input and do not change
+    /// the user's volume (capture mode, started, view ready, app active, not interrupted).
+    public var isHoldingVolume: Bool {
+        state.withLock { $0.isStarted && configuration.mode == .capture && $0.steps.phase == .running }
+    }
+
     /// The user's own volume as the engine knows it (restored on stop).
     public var userVolume: Float { state.withLock { $0.steps.userVolume } }
 
     /// Starts capture. Throws a ``VolumeButtonsError`` when the strategy cannot run here or the session cannot
-    /// be activated.
-    /// Presses are captured once the volume view is ready (a moment later, see ``isCapturing``).
-    public func start() throws {
+    /// be activated. Presses are captured once the volume view is ready, a moment later: `onReady` runs then
+    /// (see also ``isCapturing``).
+    ///
+    /// A user volume saved by an earlier run that crashed or was killed is given back first, by
+    /// ``RecoveryRule``'s rule.
+    public func start(onReady: (@Sendable () -> Void)? = nil) throws {
         guard !isStarted else { return }
         if configuration.strategy == .systemNotification, !configuration.allowsPrivateAPI {
             throw VolumeButtonsError.privateAPINotAllowed
@@ -111,12 +142,20 @@ public final class VolumeButtonsEngine: Sendable {
         }
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
+        let records = PendingRestores.load(from: clients.keyValueStore)
+        let route = clients.audioSession.currentRoute()
         state.withLock {
             $0.isStarted = true
+            $0.records = records
+            $0.route = route
+            $0.onReady = onReady
             $0.activatedSession = true
             $0.previousSession = previous != configuration.session ? previous : nil
             $0.isAppActive = clients.lifecycle.state() == .active
             $0.isInterrupted = false
+            $0.isSessionLive = true
+            $0.pendingRoute = nil
+            $0.stopBlind = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -140,14 +179,20 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
-    /// Stops capture and puts everything back; see the type's lifecycle rules.
-    public func stop() {
+    /// Stops capture and puts everything back; see the type's lifecycle rules. `onStopped` runs once the
+    /// user's volume is back and everything is torn down.
+    public func stop(onStopped: (@Sendable () -> Void)? = nil) {
+        // Reads are stale while the session is inactive (interruption, background): try to make them live so
+        // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
+        // and the saved records wait for the next start or recovery.
+        if isStarted, !state.withLock({ $0.isSessionLive }) { refreshForStop() }
         let now = clients.clock.now()
         run { state in
             guard state.isStarted else { return [] }
             state.isStarted = false
+            state.onStopped = onStopped
             var work = state.classifier.release(at: now).map(Work.emit)
-            if state.steps.phase == .idle {
+            if state.steps.phase == .idle || state.stopBlind {
                 work.append(.tearDown)
             } else {
                 work += self.translate(state.steps.stop(at: now), &state, at: now)
@@ -173,8 +218,14 @@ public final class VolumeButtonsEngine: Sendable {
         run { state in
             guard state.isStarted else { return [] }
             state.isViewReady = true
-            guard self.configuration.strategy != .captureEvents else { return [] }
-            var work = self.translate(state.steps.start(volume: volume, at: now), &state, at: now)
+            var work = [Work]()
+            if let ready = state.onReady {
+                state.onReady = nil
+                work.append(.ready(ready))
+            }
+            guard self.configuration.strategy != .captureEvents else { return work }
+            let recovered = self.recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
+            work += self.translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
             if !state.isAppActive || state.isInterrupted {
                 work += self.translate(state.steps.suspend(at: now), &state, at: now)
             }
@@ -228,8 +279,10 @@ public final class VolumeButtonsEngine: Sendable {
         case .interruptionBegan:
             run { state in
                 state.isInterrupted = true
+                state.isSessionLive = false
                 return state.classifier.release(at: now).map(Work.emit)
                     + self.translate(state.steps.suspend(at: now), &state, at: now)
+                    + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
         case .willEnterForeground:
             reactivate()
@@ -241,12 +294,39 @@ public final class VolumeButtonsEngine: Sendable {
             reactivate()
         case .interruptionEnded:
             reactivate()
-        case .routeChanged:
+        case .routeChanged(let route):
             let volume = clients.systemVolume.outputVolume()
-            run { state in self.translate(state.steps.routeChanged(volume: volume, at: now), &state, at: now) }
+            run { state in
+                guard state.isStarted || state.steps.phase != .idle else { return [] }
+                // With the session inactive the volume read is stale (seed 001): decide once it is live.
+                guard state.isSessionLive else {
+                    state.pendingRoute = route
+                    return []
+                }
+                return self.changeRoute(to: route, volume: volume, &state, at: now)
+            }
         case .didEnterBackground:
-            break
+            // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
+            run { state in
+                state.isSessionLive = false
+                return self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
+            }
         }
+    }
+
+    /// The output moved to `route`, whose volume is `volume` (a live read).
+    private func changeRoute(to route: AudioRoute, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
+        state.pendingRoute = nil
+        guard route != state.route else { return [] }
+        var work = [Work]()
+        // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
+        // only be set again once it is current (per-route volumes).
+        if !state.steps.holdsVolumeAwayFromUser, state.records.byRoute.removeValue(forKey: state.route) != nil {
+            work.append(.save(state.records))
+        }
+        state.route = route
+        let recovered = recoveredUserVolume(&state, route: route, volume: volume, at: now, work: &work)
+        return work + translate(state.steps.routeChanged(volume: volume, userVolume: recovered, at: now), &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
@@ -264,8 +344,28 @@ public final class VolumeButtonsEngine: Sendable {
         let volume = clients.systemVolume.outputVolume()
         run { state in
             state.isInterrupted = false
-            guard state.isStarted, state.isAppActive, state.isViewReady else { return [] }
-            return self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
+            state.isSessionLive = true
+            var work = [Work]()
+            if let route = state.pendingRoute {
+                work += self.changeRoute(to: route, volume: volume, &state, at: now)
+            }
+            guard state.isStarted, state.isAppActive, state.isViewReady else { return work }
+            return work + self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
+        }
+    }
+
+    private func refreshForStop() {
+        guard (try? clients.audioSession.setActive(true, false)) != nil else {
+            state.withLock { $0.stopBlind = true }
+            return
+        }
+        clients.audioSession.primeOutput()
+        let now = clients.clock.now()
+        let volume = clients.systemVolume.outputVolume()
+        run { state in
+            state.isSessionLive = true
+            guard let route = state.pendingRoute else { return [] }
+            return self.changeRoute(to: route, volume: volume, &state, at: now)
         }
     }
 
@@ -277,6 +377,38 @@ public final class VolumeButtonsEngine: Sendable {
             return state.classifier.tick(at: now).map(Work.emit)
                 + self.translate(state.steps.tick(at: now), &state, at: now)
         }
+    }
+
+    /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or
+    /// `nil` (the record is dropped when the rule discards it).
+    private func recoveredUserVolume(_ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]) -> Float? {
+        guard let record = state.records.byRoute[route] else { return nil }
+        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now) {
+        case .restore(let userVolume):
+            return userVolume
+        case .discard:
+            state.records.byRoute[route] = nil
+            work.append(.save(state.records))
+            return nil
+        }
+    }
+
+    /// Keeps the current route's record in step with the machine (crash and kill safety): a record exists
+    /// while VolumeKit holds the volume (a press may move it at any moment) or has left it away from the
+    /// user's, and is written before any set it covers (saves are carried out first).
+    private func syncRecord(_ state: inout State, at now: Instant) -> Work? {
+        guard configuration.mode == .capture, configuration.strategy != .captureEvents, state.isViewReady else { return nil }
+        let steps = state.steps
+        let existing = state.records.byRoute[state.route]
+        guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
+            guard existing != nil else { return nil }
+            state.records.byRoute[state.route] = nil
+            return .save(state.records)
+        }
+        let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
+        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
+        state.records.byRoute[state.route] = PendingRestore(userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now)
+        return .save(state.records)
     }
 
     // MARK: - Carrying out actions
@@ -306,7 +438,8 @@ public final class VolumeButtonsEngine: Sendable {
         var cancelled: Cancellable?
         var scheduleDelay: TimeInterval?
         let work: [Work] = state.withLock { state in
-            let work = body(&state)
+            var work = body(&state)
+            if let save = syncRecord(&state, at: now) { work.insert(save, at: 0) }
             let deadline = [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min()
             if deadline != state.timerDeadline {
                 cancelled = state.timer
@@ -321,20 +454,28 @@ public final class VolumeButtonsEngine: Sendable {
             let timer = clients.clock.schedule(scheduleDelay) { [weak self] in self?.tick() }
             state.withLock { if $0.timer == nil { $0.timer = timer } else { timer.cancel() } }
         }
-        for item in work {
+        // Records are saved before the sets they cover, the system is told before the app's callbacks run,
+        // and teardown comes last: a callback that calls back into the engine (a handler that stops capture
+        // on a press) then acts after this input's own sets.
+        let ordered = work.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        for item in ordered {
             switch item {
             case .setVolume(let value): clients.systemVolume.setVolume(value)
             case .emit(let event): onEvent(event)
             case .userVolume(let value): onUserVolume(value)
             case .diagnose(let diagnostic): onDiagnostic(diagnostic)
+            case .save(let records): records.save(to: clients.keyValueStore)
+            case .ready(let action): action()
             case .tearDown: tearDown()
             }
         }
     }
 
     private func tearDown() {
-        let leftovers = state.withLock { state -> (subscriptions: [Cancellable], view: Cancellable?, timer: Cancellable?, activated: Bool, previous: AudioSessionConfiguration?) in
+        let leftovers = state.withLock { state -> (subscriptions: [Cancellable], view: Cancellable?, timer: Cancellable?, activated: Bool, previous: AudioSessionConfiguration?, stopped: (@Sendable () -> Void)?) in
             defer {
+                state.onStopped = nil
+                state.onReady = nil
                 state.subscriptions = []
                 state.volumeView = nil
                 state.timer = nil
@@ -343,7 +484,7 @@ public final class VolumeButtonsEngine: Sendable {
                 state.activatedSession = false
                 state.previousSession = nil
             }
-            return (state.subscriptions, state.volumeView, state.timer, state.activatedSession, state.previousSession)
+            return (state.subscriptions, state.volumeView, state.timer, state.activatedSession, state.previousSession, state.onStopped)
         }
         leftovers.subscriptions.forEach { $0.cancel() }
         leftovers.view?.cancel()
@@ -351,5 +492,6 @@ public final class VolumeButtonsEngine: Sendable {
         if let previous = leftovers.previous { try? clients.audioSession.setConfiguration(previous) }
         // Deactivate only a session we activated, and let other apps resume (`.notifyOthersOnDeactivation`).
         if leftovers.activated { try? clients.audioSession.setActive(false, true) }
+        leftovers.stopped?()
     }
 }

@@ -128,20 +128,36 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether a set of ours is still waiting to be confirmed.
     public var isSettling: Bool { wanted != nil }
 
-    /// Starts capturing. `volume` is the system volume now, which is the user's.
-    public mutating func start(volume: Float, at time: Instant) -> Actions {
+    /// Starts capturing. `volume` is the system volume now; `userVolume` the user's own (a recovered one
+    /// after a crash, see ``RecoveryRule``), by default the volume now.
+    public mutating func start(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
         phase = .running
-        userVolume = volume
+        self.userVolume = userVolume ?? volume
         believedVolume = volume
         echoes = SmallList()
-        return hold(anchorFor(volume), at: time)
+        return hold(anchorFor(self.userVolume), at: time)
     }
+
+    /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
+    public var holdsVolumeAwayFromUser: Bool { abs(believedVolume - userVolume) > Self.sameValue || wanted != nil }
 
     /// Pauses: puts the user's volume back; later changes are the user's.
     public mutating func suspend(at time: Instant) -> Actions {
         guard phase == .running else { return [] }
         phase = .suspended
         return hold(userVolume, at: time)
+    }
+
+    /// Observations stop for a while (the app is suspended in the background, or an interruption holds the
+    /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
+    /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
+    public mutating func assumeSetsLanded(at time: Instant) -> Actions {
+        if let target = wanted { believedVolume = target }
+        wanted = nil
+        settleAt = nil
+        attempts = 0
+        echoes = SmallList()
+        return doneIfRestored()
     }
 
     /// Resumes after ``suspend(at:)``. `volume` is the system volume now: the user's, unless our restore
@@ -158,18 +174,20 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return actions + hold(anchorFor(userVolume), at: time)
     }
 
-    /// The output moved to another route, whose volume is `volume`: that is the user's volume there, and the
-    /// anchor is re-chosen for it. Sets in flight belonged to the old route and are forgotten.
-    public mutating func routeChanged(volume: Float, at time: Instant) -> Actions {
-        echoes = SmallList()
+    /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
+    /// (a saved one, see ``RecoveryRule``), by default `volume`; the anchor is re-chosen for it.
+    public mutating func routeChanged(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
+        // Sets still in flight may land on the new route: their echoes stay known (never taken for the user's
+        // changes), and the target below is set again so that it lands after them.
         wanted = nil
         settleAt = nil
         believedVolume = volume
-        userVolume = volume
+        let user = userVolume ?? volume
+        self.userVolume = user
         switch phase {
-        case .running: return [.userVolumeChanged(volume)] + hold(anchorFor(volume), at: time)
-        case .stopping: phase = .idle; return [.userVolumeChanged(volume), .restored]
-        case .idle, .suspended: return [.userVolumeChanged(volume)]
+        case .running: return [.userVolumeChanged(user)] + hold(anchorFor(user), at: time)
+        case .stopping, .suspended: return [.userVolumeChanged(user)] + hold(user, at: time) + doneIfRestored()
+        case .idle: return [.userVolumeChanged(user)]
         }
     }
 
@@ -187,6 +205,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// A value observed through KVO or the system notification.
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
+        // Before start the machine knows nothing to compare with: start reads the volume itself.
+        guard phase != .idle || !echoes.isEmpty else { return [] }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             echoes.removeFirst(index + 1)
             believedVolume = value
@@ -200,6 +220,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
             userVolume = value
             if phase == .stopping { return [.userVolumeChanged(value)] + hold(value, at: time) + doneIfRestored() }
             return [.userVolumeChanged(value)]
+        }
+        let atRail = value <= 0 || value >= 1
+        if abs(value - old) <= Self.sameValue, !(configuration.reportsPressesAtRails && atRail) {
+            // Nothing moved (a route's KVO after the machine already read the new route's volume).
+            return []
         }
         guard let (button, count) = classify(from: old, to: value) else {
             // Off the 1/16 grid: the user's own change (Control Center slider, another app).
@@ -253,8 +278,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
         if phase == .running { anchor = target }
         attempts = 0
+        // A set still in flight would land after this moment: set the target again so it lands last.
         guard configuration.mode == .capture || phase != .running,
-              abs(believedVolume - target) > Self.sameValue else {
+              abs(believedVolume - target) > Self.sameValue || !echoes.isEmpty else {
             wanted = nil
             settleAt = nil
             return []
@@ -265,7 +291,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     private mutating func set(_ value: Float, at time: Instant) -> Actions {
-        guard abs(believedVolume - value) > Self.sameValue else { return [] }
+        guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty else { return [] }
         // Only a few sets are ever unconfirmed at once; past that, the oldest is forgotten.
         if echoes.isFull { echoes.removeFirst(1) }
         echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))

@@ -93,6 +93,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     private var otherAudio = false
     private var persistentStore: [String: Data] = [:]
     private var entries: [DeviceLogEntry] = []
+    /// App actions that came due while the app was suspended in the background.
+    private var suspendedActions: [() -> Void] = []
     /// Sound playback state (the Ring/Silent switch and system sounds live in `SimulatedDevice+Sounds.swift`).
     var sounds = SimulatedSounds()
 
@@ -203,13 +205,19 @@ public final class SimulatedDevice: @unchecked Sendable {
         timeline.schedule(at: currentTime + max(0, delay), action)
     }
 
-    /// Schedules an action in the app's process: dropped if the app crashes or relaunches first.
+    /// Schedules an action in the app's process: dropped if the app crashes or relaunches first, and held
+    /// while the app is in the background — a suspended app runs no code, its timers fire when it comes back
+    /// (Apple, "Managing your app's life cycle": suspended apps remain in memory but do not execute code).
     @discardableResult
     func inApp(after delay: TimeInterval, _ action: @escaping () -> Void) -> Int {
         let launched = generation
         return after(delay) { [unowned self] in
             guard self.generation == launched, self.app != nil else { return }
-            action()
+            if self.app?.state == .background {
+                self.suspendedActions.append(action)
+            } else {
+                action()
+            }
         }
     }
 
@@ -378,6 +386,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             guard app != nil else { return }
             app = nil
             generation += 1
+            suspendedActions = []
             record(.appEnded(currentTime))
         }
     }
@@ -478,7 +487,11 @@ public final class SimulatedDevice: @unchecked Sendable {
             // A suspended app's session is deactivated; KVO stays silent until it re-activates (seed 002).
             deactivateSessionBySystem()
             deliver(.didEnterBackground)
-        case (.background, .inactive): deliver(.willEnterForeground)
+        case (.background, .inactive):
+            deliver(.willEnterForeground)
+            let held = suspendedActions
+            suspendedActions = []
+            for action in held { action() }
         case (.inactive, .active): deliver(.didBecomeActive)
         default: break
         }
@@ -516,7 +529,9 @@ public final class SimulatedDevice: @unchecked Sendable {
             return
         }
         let target = Self.clamp(value)
-        inApp(after: configuration.sliderLatency) { [unowned self] in
+        // The slider hands the value to the system, which applies it a moment later whether or not the app is
+        // still running then (a device-side action, not an app timer).
+        after(configuration.sliderLatency) { [unowned self] in
             if self.configuration.osVersion >= Self.downPressRefusalSince,
                let held = self.heldButton, held.button == .down, !self.callInProgress,
                target >= held.valueBeforePress, target != 0 {

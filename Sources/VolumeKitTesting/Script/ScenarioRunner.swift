@@ -205,6 +205,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             hud = nil
         case .launch:
             device.launch()
+            recoverAtLaunch(on: device)
             mute = nil
             engine = nil
             baseline = nil
@@ -227,6 +228,14 @@ public final class ScenarioRunner: @unchecked Sendable {
         )
         mute = engine
         engine.start()
+    }
+
+    /// The app's launch code calls `VolumeKit.recoverVolumeIfNeeded()`; the script's next line comes after it.
+    private func recoverAtLaunch(on device: SimulatedDevice) {
+        let done = Locked(false)
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in done.withLock { $0 = true } }
+        let deadline = device.now + 2
+        while !done.current, device.now < deadline { device.advance(by: 0.01) }
     }
 
     private func startApp(on device: SimulatedDevice) {

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Decides whether a saved user volume is given back when VolumeKit next runs on a route.
+///
+/// The rule (README, "Your users' volume is safe"):
+/// 1. only on the route the record is for — volumes are per route, and a speaker volume is never put on
+///    headphones;
+/// 2. only if the device has not restarted since (its uptime went back): after a restart the record is stale;
+/// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, which
+///    covers its own sub-step nudges). Anything else means the user (Control Center, another app, a button
+///    press) chose a new volume since, and their choice wins.
+///
+/// Limit: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
+/// from the held value; that is taken as the user's choice.
+///
+/// A record that fails rule 2 or 3 is discarded; one for another route waits until that route is current.
+public enum RecoveryRule {
+    /// How far from the held value the volume may be and still count as "where VolumeKit left it": more than
+    /// VolumeKit's own nudges below a down press (at most 1/512 in all), less than one button step (1/16).
+    public static let tolerance: Float = 0.01
+
+    /// What to do with a record.
+    public enum Decision: Sendable, Equatable {
+        /// Set the user's volume back.
+        case restore(Float)
+        /// Forget the record, for this reason.
+        case discard(Reason)
+    }
+
+    /// Why a record was discarded.
+    public enum Reason: Sendable, Equatable {
+        /// The device restarted since the record was written.
+        case deviceRestarted
+        /// The volume moved away from what VolumeKit held: the user's newer choice wins.
+        case userChangedVolume
+        /// The volume already is the user's.
+        case alreadyRestored
+    }
+
+    /// Decides for the current route's record, given the volume and the uptime now.
+    public static func decide(_ record: PendingRestore, currentVolume: Float, uptime: TimeInterval) -> Decision {
+        if uptime < record.savedAtUptime { return .discard(.deviceRestarted) }
+        if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
+        if abs(currentVolume - record.heldVolume) > tolerance { return .discard(.userChangedVolume) }
+        return .restore(record.userVolume)
+    }
+}

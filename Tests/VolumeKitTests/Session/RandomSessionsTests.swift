@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// A small seeded generator (SplitMix64), so every run of the randomized test is the same.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// One randomized session: a simulated device, an app that captures with VolumeKit, and a user who presses,
+/// holds, drags Control Center's slider, switches apps, takes calls, plugs headphones in and out, and whose
+/// app crashes. `truth` is the user's own volume per route, kept from what the device did, independently of
+/// VolumeKit: it changes only when the user moves the volume while VolumeKit is not holding it.
+final class RandomSession {
+    let device: SimulatedDevice
+    let strategy: SimulatedStrategy
+    var truth: [AudioRoute: Float]
+    private var engine: VolumeButtonsEngine?
+    private var rng: SeededGenerator
+    private var seenLog = 0
+    private(set) var script: [String] = []
+    private var inCall = false
+    /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
+    private var lastRunRoute: AudioRoute?
+    private var interrupted = false
+
+    init(seed: UInt64) {
+        rng = SeededGenerator(seed: seed)
+        let versions = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)]
+        let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
+        let speaker = levels.randomElement(using: &rng)!
+        let headphones = levels.randomElement(using: &rng)!
+        let device = SimulatedDevice(.init(osVersion: versions.randomElement(using: &rng)!, volume: speaker, headphonesVolume: headphones))
+        self.device = device
+        strategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(using: &rng)!
+        truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
+        script.append("ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(strategy)")
+    }
+
+    /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
+    func run(length: Int) {
+        start()
+        for _ in 0..<length { randomAction() }
+        if inCall { act("call end") { $0.phoneCall(began: false) } }
+        if Bool.random(using: &rng) {
+            if device.appState == .background { act("foreground") { $0.foreground() } }
+            act("stop") { [self] device in
+                if engine?.isStarted == true { lastRunRoute = device.route }
+                engine?.stop()
+            }
+        } else {
+            crashAndLaunch()
+        }
+        act("wait 3") { $0.advance(by: 3) }
+    }
+
+    private func start() {
+        act("start") { [self] device in
+            let engine = VolumeButtonsEngine(configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in })
+            self.engine = engine
+            try? engine.start()
+            device.advance(by: 0.4)
+        }
+    }
+
+    private func crashAndLaunch() {
+        act("crash") { $0.crash() }
+        engine = nil
+        interrupted = false
+        if Bool.random(using: &rng) { userPresses() }
+        act("launch + recoverVolumeIfNeeded") { device in
+            device.launch()
+            lastRunRoute = device.route
+            VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+            device.advance(by: 0.6)
+        }
+    }
+
+    private func randomAction() {
+        switch Int.random(in: 0..<100, using: &rng) {
+        case 0..<35: userPresses()
+        case 35..<45:
+            let seconds = Double.random(in: 0.3...1.6, using: &rng)
+            let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
+            withTruth { device in device.hold(button, for: seconds); device.advance(by: seconds + 0.1) }
+        case 45..<55:
+            let value = Float(Int.random(in: 0...100, using: &rng)) / 100
+            act("slider \(value)") { $0.controlCenterSlider(value); $0.advance(by: 0.7) }
+        case 55..<65:
+            act("background") { $0.background(); $0.advance(by: 0.2) }
+            if Bool.random(using: &rng) { userPresses() }
+            act("foreground") { $0.foreground(); $0.advance(by: 0.2) }
+        case 65..<72:
+            if interrupted {
+                act("interrupt end") { $0.interruption(began: false); $0.advance(by: 0.2) }
+                interrupted = false
+            } else {
+                act("interrupt begin") { $0.interruption(began: true); $0.advance(by: 0.2) }
+                interrupted = true
+            }
+        case 72..<78:
+            act(inCall ? "call end" : "call begin") { [inCall] in $0.phoneCall(began: !inCall); $0.advance(by: 0.2) }
+            inCall.toggle()
+        case 78..<88:
+            let route: AudioRoute = device.route == .speaker ? .headphones : .speaker
+            act("route \(route)") { $0.connect(route); $0.advance(by: 0.3) }
+        case 88..<94:
+            crashAndLaunch()
+            if Bool.random(using: &rng) { start() }
+        default:
+            let seconds = Double.random(in: 0.05...1.5, using: &rng)
+            act("wait \(seconds)") { $0.advance(by: seconds) }
+        }
+    }
+
+    private func userPresses() {
+        let count = Int.random(in: 1...6, using: &rng)
+        let every = Double.random(in: 0.05...0.4, using: &rng)
+        let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
+        script.append("press \(button) x\(count) every \(every)")
+        withTruth { device in
+            for _ in 0..<count {
+                device.press(button)
+                device.advance(by: every)
+            }
+            device.advance(by: 0.1)
+        }
+    }
+
+    /// Runs a user action and updates `truth` from the volume changes it caused: the user's own only when
+    /// VolumeKit was not holding the volume (not capturing, or passive).
+    private func withTruth(_ body: (SimulatedDevice) -> Void) {
+        let holding = engine?.isHoldingVolume ?? false
+        body(device)
+        for entry in device.log.dropFirst(seenLog) {
+            guard case .volume(_, let route, let value, let cause) = entry else { continue }
+            switch cause {
+            case .controlCenter: truth[route] = value
+            case .button: if !holding || !device.isAppRunning { truth[route] = value }
+            case .app: break
+            }
+        }
+        seenLog = device.log.count
+    }
+
+    private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
+        script.append(line)
+        withTruth(body)
+    }
+
+    /// Routes whose volume is not the user's, by the documented rule: the route VolumeKit last ran on (its
+    /// stop, or its recovery at launch) holds the user's volume; any other route either holds it too or has a
+    /// saved record that gives it back the next time VolumeKit runs on that route.
+    func violations() -> [String] {
+        let records = PendingRestores.load(from: device.clients.keyValueStore).byRoute
+        var problems = [String]()
+        for route in AudioRoute.allCases {
+            let actual = device.volume(on: route)
+            let wanted = truth[route]!
+            if abs(actual - wanted) < 1e-4 { continue }
+            let reached = route == device.route && route == lastRunRoute
+            if !reached, let record = records[route], abs(record.userVolume - wanted) < 1e-4,
+               RecoveryRule.decide(record, currentVolume: actual, uptime: device.now) == .restore(wanted) {
+                continue
+            }
+            problems.append("\(route): volume \(actual), user's \(wanted)")
+        }
+        return problems
+    }
+}
+
+@Suite("The user's volume is never lost")
+struct RandomSessionsTests {
+    @Test("1,000 seeded random sessions end with every route at the user's volume (by the documented rule)")
+    func randomSessions() {
+        var violations = [String]()
+        let sessions = 1_000
+        for seed in 0..<UInt64(sessions) {
+            let session = RandomSession(seed: seed)
+            session.run(length: 14)
+            let problems = session.violations()
+            if !problems.isEmpty {
+                violations.append("seed \(seed): \(problems.joined(separator: "; "))\n  " + session.script.joined(separator: "\n  "))
+            }
+        }
+        print("random sessions: \(sessions), violations: \(violations.count)")
+        #expect(violations.count == 0, "\(violations.prefix(2).joined(separator: "\n"))")
+    }
+}
