@@ -439,7 +439,13 @@ public final class VolumeButtonsEngine: Sendable {
         var scheduleDelay: TimeInterval?
         let work: [Work] = state.withLock { state in
             var work = body(&state)
-            if let save = syncRecord(&state, at: now) { work.insert(save, at: 0) }
+            let synced = syncRecord(&state, at: now) != nil
+            // One write of the final records, whatever changed them during this input.
+            let saves = work.count { if case .save = $0 { return true } else { return false } }
+            if synced || saves > 0 {
+                work.removeAll { if case .save = $0 { return true } else { return false } }
+                work.insert(.save(state.records), at: 0)
+            }
             let deadline = [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min()
             if deadline != state.timerDeadline {
                 cancelled = state.timer

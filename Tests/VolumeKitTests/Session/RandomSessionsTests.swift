@@ -73,15 +73,19 @@ final class RandomSession {
     }
 
     private func crashAndLaunch() {
-        act("crash") { $0.crash() }
+        // People act a human moment after anything happens (0.1 s): not within the 10 ms in which a set the
+        // app issued just before dying still reaches the system.
+        act("crash") { $0.crash(); $0.advance(by: 0.1) }
         engine = nil
         interrupted = false
         if Bool.random(using: &rng) { userPresses() }
         act("launch + recoverVolumeIfNeeded") { device in
             device.launch()
-            lastRunRoute = device.route
-            VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+            let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+            VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
             device.advance(by: 0.6)
+            // A recovery the session refused (a call holds the audio) keeps its record for the next run.
+            if case .failed = outcome.current {} else { lastRunRoute = device.route }
         }
     }
 
@@ -180,10 +184,10 @@ final class RandomSession {
 
 @Suite("The user's volume is never lost")
 struct RandomSessionsTests {
-    @Test("1,000 seeded random sessions end with every route at the user's volume (by the documented rule)")
+    @Test("2,000 seeded random sessions end with every route at the user's volume (by the documented rule)")
     func randomSessions() {
         var violations = [String]()
-        let sessions = 1_000
+        let sessions = 2_000
         for seed in 0..<UInt64(sessions) {
             let session = RandomSession(seed: seed)
             session.run(length: 14)
