@@ -21,7 +21,7 @@ public enum RemoteVolumeUpdate: Sendable, Equatable, Hashable {
 /// let renderer = try await UPnPRenderer.connect(to: descriptionURL)
 /// let controller = RemoteVolumeController(device: renderer)
 /// try await controller.start()
-/// Task { for await update in await controller.updates() { hud.show(update) } }
+/// Task { for await level in await controller.hudLevels() { hud.show(level: level) } }
 /// await controller.press(.up)
 /// ```
 public actor RemoteVolumeController {
