@@ -96,22 +96,29 @@ struct RendererIntegrationTests {
         try await other.setMuted(false)
     }
 
-    @Test("a 16-press burst reaches the renderer in at most 3 SetVolume, exactly")
+    @Test("a 16-press burst reaches the renderer in one SetVolume per interval (3 for 400 ms), exactly")
     func burst() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(20)
-        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 2))
+        let configuration = RemoteVolumeSync.Configuration(step: 2)
+        let controller = RemoteVolumeController(device: renderer, configuration: configuration)
         try await controller.start()
         let updates = await controller.updates()
+        let started = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<16 {
             await controller.press(.up)
             try await Task.sleep(nanoseconds: 25_000_000)
         }
+        // Real time: on a loaded machine the 400 ms burst stretches, and the bound is one request per
+        // interval over the burst as it really ran (3 when it ran in 400 ms; the exact 3 is checked in
+        // virtual time by the sync machine's tests and measured by volumekit-bench).
+        let burst = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 - 0.025
+        let allowed = 1 + Int((burst / configuration.minimumInterval).rounded(.up))
         #expect(await waitUntilIdle(controller))
         await controller.stop()
         var sent = 0
         for await update in updates { if case .requestSent = update { sent += 1 } }
-        #expect(sent <= 3)
+        #expect(sent <= allowed, "burst took \(burst) s")
         #expect(try await renderer.volume() == 52)
     }
 

@@ -17,11 +17,17 @@ public struct ButtonTiming: Sendable, Equatable {
     /// See ``releaseAfterPress``; after a repeat.
     public var releaseAfterRepeat: TimeInterval { repeatInterval + tolerance }
 
-    /// Creates timing rules.
-    public init(firstRepeatDelay: TimeInterval = 0.65, repeatInterval: TimeInterval = 0.2, tolerance: TimeInterval = 0.1) {
-        self.firstRepeatDelay = firstRepeatDelay
-        self.repeatInterval = repeatInterval
-        self.tolerance = tolerance
+    /// Creates timing rules. Values are kept sensible: delays of at least 50 ms, and a tolerance below half
+    /// the repeat interval (so one step can never count as two repeats).
+    ///
+    /// The default tolerance is 50 ms: taps made exactly on iOS's repeat rhythm (0.65 s apart, then 0.2 s)
+    /// cannot be told from a hold without real press and release events (``ButtonStrategy/captureEvents``).
+    public init(firstRepeatDelay: TimeInterval = 0.65, repeatInterval: TimeInterval = 0.2, tolerance: TimeInterval = 0.05) {
+        let first = firstRepeatDelay.isFinite ? max(0.05, firstRepeatDelay) : 0.65
+        let interval = repeatInterval.isFinite ? max(0.05, repeatInterval) : 0.2
+        self.firstRepeatDelay = first
+        self.repeatInterval = interval
+        self.tolerance = tolerance.isFinite ? min(max(0, tolerance), interval / 2 - 0.001) : 0.05
     }
 
     /// iOS's own rhythm.

@@ -91,7 +91,7 @@ public struct PressClassifier: Sendable, Equatable {
             held?.lastEvent = time - timing.repeatInterval * Double(Self.maximumCatchUp)
             held?.repeats = max(current.repeats, 1)
         }
-        while let deadline = nextDeadline, deadline <= time, let current = held {
+        while events.count <= Self.maximumCatchUp, let deadline = nextDeadline, deadline <= time, let current = held {
             if current.isPhysicallyDown {
                 held?.repeats += 1
                 held?.lastEvent = deadline

@@ -37,6 +37,8 @@ public final class VolumeButtonsEngine: Sendable {
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
         var onStopped: (@Sendable () -> Void)?
+        /// Keeps the engine alive from `stop()` until its teardown, even if the app lets go of it.
+        var keepAlive: VolumeButtonsEngine?
     }
 
     private enum Work {
@@ -82,14 +84,19 @@ public final class VolumeButtonsEngine: Sendable {
         self.onEvent = onEvent
         self.onUserVolume = onUserVolume
         self.onDiagnostic = onDiagnostic
+        state = Locked(State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)))
+    }
+
+    private static func steps(for configuration: VolumeButtonsConfiguration) -> VolumeStepMachine {
         let usesNotification = configuration.strategy == .systemNotification
-        let steps = VolumeStepMachine(configuration: .init(
+        return VolumeStepMachine(configuration: .init(
             mode: configuration.mode,
             headroomSteps: usesNotification ? 0 : configuration.headroomSteps,
             reportsPressesAtRails: usesNotification
         ))
-        state = Locked(State(steps: steps, classifier: PressClassifier(timing: configuration.timing)))
     }
+
+    private func freshSteps() -> VolumeStepMachine { Self.steps(for: configuration) }
 
     /// Whether capture is running (from ``start()`` until ``stop()``).
     public var isStarted: Bool { state.withLock { $0.isStarted } }
@@ -121,6 +128,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// ``RecoveryRule``'s rule.
     public func start(onReady: (@Sendable () -> Void)? = nil) throws {
         guard !isStarted else { return }
+        // A stop whose restore has not landed yet leaves its view and subscriptions: end them now. Its record
+        // (kept while the volume is away from the user's) lets the new run get the user's volume right.
+        if state.withLock({ $0.volumeView != nil || !$0.subscriptions.isEmpty }) { tearDown() }
         if configuration.strategy == .systemNotification, !configuration.allowsPrivateAPI {
             throw VolumeButtonsError.privateAPINotAllowed
         }
@@ -144,14 +154,18 @@ public final class VolumeButtonsEngine: Sendable {
         session.primeOutput()
         let records = PendingRestores.load(from: clients.keyValueStore)
         let route = clients.audioSession.currentRoute()
+        let appState = clients.lifecycle.state()
+        let fresh = freshSteps()
         state.withLock {
+            $0.steps = fresh
+            $0.classifier = PressClassifier(timing: configuration.timing)
             $0.isStarted = true
             $0.records = records
             $0.route = route
             $0.onReady = onReady
             $0.activatedSession = true
             $0.previousSession = previous != configuration.session ? previous : nil
-            $0.isAppActive = clients.lifecycle.state() == .active
+            $0.isAppActive = appState == .active
             $0.isInterrupted = false
             $0.isSessionLive = true
             $0.pendingRoute = nil
@@ -191,6 +205,7 @@ public final class VolumeButtonsEngine: Sendable {
             guard state.isStarted else { return [] }
             state.isStarted = false
             state.onStopped = onStopped
+            state.keepAlive = self
             var work = state.classifier.release(at: now).map(Work.emit)
             if state.steps.phase == .idle || state.stopBlind {
                 work.append(.tearDown)
@@ -480,6 +495,7 @@ public final class VolumeButtonsEngine: Sendable {
     private func tearDown() {
         let leftovers = state.withLock { state -> (subscriptions: [Cancellable], view: Cancellable?, timer: Cancellable?, activated: Bool, previous: AudioSessionConfiguration?, stopped: (@Sendable () -> Void)?) in
             defer {
+                state.keepAlive = nil
                 state.onStopped = nil
                 state.onReady = nil
                 state.subscriptions = []

@@ -292,6 +292,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     private mutating func set(_ value: Float, at time: Instant) -> Actions {
         guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty else { return [] }
+        // One entry per value: a set repeated while refused must not leave stale entries that would swallow a
+        // later press landing on the same value (at a rail).
+        echoes.removeAll { abs($0.value - value) < Self.sameValue }
         // Only a few sets are ever unconfirmed at once; past that, the oldest is forgotten.
         if echoes.isFull { echoes.removeFirst(1) }
         echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))

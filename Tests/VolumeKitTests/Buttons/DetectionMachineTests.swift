@@ -12,7 +12,7 @@ struct DetectionMachineTests {
         #expect(phases(classifier.step(.up, at: 0.65)) == ["up repeated"])
         #expect(phases(classifier.step(.up, at: 0.85)) == ["up repeated"])
         #expect(phases(classifier.step(.up, at: 0.9)) == ["up released", "up pressed"], "50 ms later is a new tap")
-        #expect(classifier.nextDeadline == 0.9 + 0.75)
+        #expect(classifier.nextDeadline == 0.9 + ButtonTiming.standard.releaseAfterPress)
         #expect(phases(classifier.tick(at: 2)) == ["up released"])
         #expect(classifier.heldButton == nil)
     }
