@@ -11,14 +11,15 @@ extension View {
     ///     }
     /// ```
     ///
-    /// Built on `.task`: capture starts when the view appears and stops (restoring the user's volume) when
-    /// it disappears. Errors starting capture are passed to `onError`.
+    /// Built on `.task(id:)`: capture starts when the view appears, restarts when `configuration` changes,
+    /// and stops (restoring the user's volume) when the view disappears. Errors starting capture are passed
+    /// to `onError`.
     public func onVolumeButton(
         _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         onError: @escaping @MainActor (VolumeButtonsError) -> Void = { _ in },
         perform action: @escaping @MainActor (VolumeButtonEvent) -> Void
     ) -> some View {
-        task { @MainActor in
+        task(id: configuration) { @MainActor in
             let buttons = VolumeButtons(configuration)
             do {
                 try buttons.start()

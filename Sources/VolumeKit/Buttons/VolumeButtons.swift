@@ -25,6 +25,12 @@ public final class VolumeButtons {
     private let hub = EventHub()
     private var handlers: [UUID: (VolumeButtonEvent) -> Void] = [:]
 
+    /// Called with problems that did not stop capture (a volume set that could not be confirmed, a session
+    /// that could not be re-activated, an unreadable private notification).
+    public var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
+    /// Called when the user's own volume changes (Control Center, passive presses, another route).
+    public var onUserVolumeChange: ((Float) -> Void)?
+
     /// Creates capture with `configuration`. For ``ButtonStrategy/captureEvents`` pass the camera screen's
     /// view as `captureView`.
     public init(_ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), captureView: UIView? = nil) {
@@ -33,9 +39,19 @@ public final class VolumeButtons {
         engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: .live(captureView: captureView),
-            onEvent: { event in onMain { hub.send(event) } }
+            onEvent: { event in onMain { hub.send(event) } },
+            onUserVolume: { volume in onMain { hub.sendVolume(volume) } },
+            onDiagnostic: { diagnostic in onMain { hub.sendDiagnostic(diagnostic) } }
         )
         hub.onEvent = { [weak self] event in self?.handlers.values.forEach { $0(event) } }
+        hub.onVolume = { [weak self] volume in self?.onUserVolumeChange?(volume) }
+        hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }
+    }
+
+    /// Stopping is part of letting go: an app that drops its `VolumeButtons` gets the user's volume back and
+    /// the system HUD returned (the engine finishes its stop on its own).
+    deinit {
+        engine.stop()
     }
 
     /// Creates capture that calls `onEvent` for each event: the UIKit-friendly form.
@@ -89,6 +105,10 @@ public final class VolumeButtons {
 @MainActor
 private final class EventHub: Sendable {
     var onEvent: ((VolumeButtonEvent) -> Void)?
+    var onVolume: ((Float) -> Void)?
+    var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
     func send(_ event: VolumeButtonEvent) { onEvent?(event) }
+    func sendVolume(_ volume: Float) { onVolume?(volume) }
+    func sendDiagnostic(_ diagnostic: VolumeButtonsDiagnostic) { onDiagnostic?(diagnostic) }
 }
 #endif

@@ -34,6 +34,13 @@ extension AppLifecycleClient {
                       let type = AVAudioSession.InterruptionType(rawValue: raw) else { return }
                 switch type {
                 case .began:
+                    // iOS delivers a late "began" for the time the app was suspended when it comes back
+                    // (reason `.appWasSuspended`, iOS 14.5+): the session was not taken, nothing to pause.
+                    if #available(iOS 14.5, *),
+                       let reason = note.userInfo?[AVAudioSessionInterruptionReasonKey] as? UInt,
+                       AVAudioSession.InterruptionReason(rawValue: reason) == .appWasSuspended {
+                        return
+                    }
                     handler(.interruptionBegan)
                 case .ended:
                     let options = (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt).map(AVAudioSession.InterruptionOptions.init(rawValue:)) ?? []

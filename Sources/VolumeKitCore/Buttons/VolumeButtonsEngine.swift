@@ -456,8 +456,8 @@ public final class VolumeButtonsEngine: Sendable {
             var work = body(&state)
             let synced = syncRecord(&state, at: now) != nil
             // One write of the final records, whatever changed them during this input.
-            let saves = work.count { if case .save = $0 { return true } else { return false } }
-            if synced || saves > 0 {
+            let saves = work.contains { if case .save = $0 { return true } else { return false } }
+            if synced || saves {
                 work.removeAll { if case .save = $0 { return true } else { return false } }
                 work.insert(.save(state.records), at: 0)
             }

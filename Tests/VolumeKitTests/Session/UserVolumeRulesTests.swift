@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// Each rule of "the user's volume is never lost", on the simulated device.
+@Suite("The user's volume: rules")
+struct UserVolumeRulesTests {
+    private func capture(_ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init()) throws -> VolumeButtonsEngine {
+        let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients, onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 0.4)
+        return engine
+    }
+
+    private func records(_ device: SimulatedDevice) -> [AudioRoute: PendingRestore] {
+        PendingRestores.load(from: device.clients.keyValueStore).byRoute
+    }
+
+    private func recover(_ device: SimulatedDevice) -> VolumeRecovery.Outcome? {
+        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
+        device.advance(by: 0.6)
+        return outcome.current
+    }
+
+    @Test("The user's volume is saved before VolumeKit's first change to it")
+    func savedBeforeFirstChange() throws {
+        let device = SimulatedDevice(.init(volume: 0))
+        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 0.105)   // the view is ready, the anchor set issued but not landed
+        #expect(device.volume == 0)
+        #expect(records(device)[.speaker] == PendingRestore(userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1))
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.125)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(device.volume == 0 && records(device).isEmpty, "restored and cleared on stop")
+    }
+
+    @Test("Presses and VolumeKit's own nudges never change the user's volume")
+    func nudgesAreNotTheUsers() throws {
+        let device = SimulatedDevice(.init(volume: 0.0625))
+        let engine = try capture(device)
+        for _ in 0..<12 { device.press(.down); device.advance(by: 0.05) }
+        device.hold(.up, for: 1.2)
+        device.advance(by: 2)
+        #expect(abs(engine.userVolume - 0.0625) < 1e-6)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(abs(device.volume - 0.0625) < 1e-6)
+    }
+
+    @Test("Resign-active gives the user's volume back; become-active re-applies the headroom; a Control Center change is the user's")
+    func resignAndBecomeActive() throws {
+        let device = SimulatedDevice(.init(volume: 1))
+        let engine = try capture(device)
+        #expect(device.volume == 0.875)
+        device.controlCenterSlider(0.95)
+        device.advance(by: 0.2)
+        #expect(device.volume == 1, "while Control Center is open the user sees their own volume")
+        device.advance(by: 0.8)
+        #expect(abs(engine.userVolume - 0.95) < 1e-6)
+        #expect(device.volume == 0.875, "headroom again once active")
+        engine.stop()
+        device.advance(by: 1)
+        #expect(abs(device.volume - 0.95) < 1e-6)
+    }
+
+    @Test("After a crash, the next launch gives the user's volume back and clears the record")
+    func crashThenLaunchRecovers() throws {
+        let device = SimulatedDevice(.init(volume: 0))
+        _ = try capture(device)
+        device.crash()
+        #expect(device.volume == 0.125)
+        device.launch()
+        #expect(recover(device) == .handled)
+        #expect(device.volume == 0)
+        #expect(records(device).isEmpty)
+        #expect(recover(device) == .nothingPending)
+    }
+
+    @Test("start() recovers by itself")
+    func startRecovers() throws {
+        let device = SimulatedDevice(.init(volume: 1))
+        _ = try capture(device)
+        device.crash()
+        device.launch()
+        let engine = try capture(device)
+        #expect(engine.userVolume == 1)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(device.volume == 1)
+    }
+
+    @Test("A volume the user set since the crash is kept: the record is discarded")
+    func userChangeSinceCrashWins() throws {
+        let device = SimulatedDevice(.init(volume: 0))
+        _ = try capture(device)
+        device.crash()
+        device.controlCenterSlider(0.6)
+        device.advance(by: 1)
+        device.launch()
+        #expect(recover(device) == .handled)
+        #expect(abs(device.volume - 0.6) < 1e-6)
+        #expect(records(device).isEmpty)
+    }
+
+    @Test("A record older than the device's last restart is stale")
+    func restartMakesRecordsStale() {
+        let record = PendingRestore(userVolume: 0.2, heldVolume: 0.5, savedAtUptime: 5000)
+        #expect(RecoveryRule.decide(record, currentVolume: 0.5, uptime: 30) == .discard(.deviceRestarted))
+        #expect(RecoveryRule.decide(record, currentVolume: 0.5, uptime: 6000) == .restore(0.2))
+        #expect(RecoveryRule.decide(record, currentVolume: 0.4375, uptime: 6000) == .discard(.userChangedVolume))
+    }
+
+    @Test("Volumes are per route: a speaker volume is never put on headphones, and waits for the speaker")
+    func perRoute() throws {
+        let device = SimulatedDevice(.init(volume: 0, headphonesVolume: 0.4))
+        _ = try capture(device)
+        device.crash()
+        device.connect(.headphones)
+        device.launch()
+        #expect(recover(device) == .nothingPending)
+        #expect(device.volume(on: .headphones) == 0.4)
+        device.connect(.speaker)
+        #expect(recover(device) == .handled)
+        #expect(device.volume(on: .speaker) == 0)
+    }
+
+    @Test("A route change mid-session records the new route's volume as the user's there")
+    func routeChangeRecordsNewBaseline() throws {
+        let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 1))
+        let engine = try capture(device)
+        device.connect(.headphones)
+        device.advance(by: 0.5)
+        #expect(engine.userVolume == 1)
+        #expect(device.volume(on: .headphones) == 0.875)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(device.volume(on: .headphones) == 1 && device.volume(on: .speaker) == 0.5)
+    }
+
+    @Test("No resets while a call holds the session; capture resumes when it ends")
+    func noResetsDuringCall() throws {
+        let device = SimulatedDevice(.init(volume: 0.5))
+        let engine = try capture(device)
+        device.phoneCall(began: true)
+        let before = device.log.count
+        for _ in 0..<3 { device.press(.up); device.advance(by: 0.3) }
+        device.advance(by: 2)
+        #expect(!device.log.dropFirst(before).contains { if case .programmaticSet = $0 { return true } else { return false } })
+        device.phoneCall(began: false)
+        device.advance(by: 0.3)
+        #expect(engine.isCapturing)
+    }
+
+    @Test("An interruption with no end: capture resumes on the next foreground")
+    func interruptionWithoutEnd() throws {
+        let device = SimulatedDevice(.init(volume: 0.5))
+        let engine = try capture(device)
+        device.interruption(began: true)
+        device.advance(by: 0.5)
+        #expect(!engine.isCapturing)
+        device.background()
+        device.advance(by: 1)
+        device.foreground()
+        device.advance(by: 0.3)
+        #expect(engine.isCapturing && device.isSessionActive)
+    }
+
+    @Test("Other apps' audio keeps playing; the session VolumeKit activated is deactivated with notifyOthers")
+    func otherAudio() throws {
+        let device = SimulatedDevice(.init(volume: 0.5))
+        device.isOtherAudioPlaying = true
+        let engine = try capture(device)
+        #expect(device.isOtherAudioPlaying)
+        engine.stop()
+        device.advance(by: 1)
+        let notified = device.log.contains { entry in
+            if case .sessionDeactivated(_, bySystem: false, notifiedOthers: true) = entry { return true }
+            return false
+        }
+        #expect(notified)
+        #expect(device.isOtherAudioPlaying)
+    }
+
+    @Test("volumekit simulate: crash then launch ends at the user's volume")
+    func scriptCrashLaunch() throws {
+        let records = ScenarioRunner(scenario: try Scenario(parsing: "volume 0\nstart\npress down x3\ncrash\nlaunch")).run()
+        #expect(records.last == ScenarioRecord(time: nil, kind: .end(volume: 0)))
+    }
+}
