@@ -9,15 +9,19 @@ enum SimulateCommand: Subcommand {
         USAGE: volumekit simulate [--strategy NAME] [--json] [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
-        prints each button event the app received, each time the system volume HUD appeared, and the
-        device's volume at the end. With no SCRIPT it runs a built-in demo of the interesting cases.
+        prints each button event the app received, each time the system volume HUD appeared, the app's
+        custom HUD and Ring/Silent state changes, and the device's volume at the end. `launch` runs the
+        app's VolumeKit.recoverVolumeIfNeeded(). With no SCRIPT it runs a built-in demo.
 
         OPTIONS:
           --strategy NAME  \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: " | "))
                            (default outputVolume; baseline is the approach most libraries ship)
           --json           one JSON object a line:
                            {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
-                           {"t":…, "type":"systemHUD"}   and last   {"type":"end", "volume":V}
+                           {"t":…, "type":"systemHUD"}
+                           {"t":…, "type":"hud", "level":L, "visible":true|false}   (the app's custom HUD)
+                           {"t":…, "type":"mute", "state":"silent"|"ringing"|"unknown"|"unavailable"}
+                           and last {"type":"end", "volume":V}
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V       (setup, before anything else)
