@@ -19,8 +19,7 @@ public final class VolumeButtonsEngine: Sendable {
         var classifier: PressClassifier
         var subscriptions: [Cancellable] = []
         var volumeView: Cancellable?
-        var timer: Cancellable?
-        var timerDeadline: Instant?
+        var timer = DeadlineTimer()
         var isStarted = false
         var isViewReady = false
         var isAppActive = true
@@ -387,8 +386,7 @@ public final class VolumeButtonsEngine: Sendable {
     private func tick() {
         let now = clients.clock.now()
         run { state in
-            state.timer = nil
-            state.timerDeadline = nil
+            state.timer.fired()
             return state.classifier.tick(at: now).map(Work.emit)
                 + self.translate(state.steps.tick(at: now), &state, at: now)
         }
@@ -450,8 +448,7 @@ public final class VolumeButtonsEngine: Sendable {
     /// Runs `body` under the lock, reschedules the timer, then carries out the work outside the lock.
     private func run(_ body: (inout State) -> [Work]) {
         let now = clients.clock.now()
-        var cancelled: Cancellable?
-        var scheduleDelay: TimeInterval?
+        var change: DeadlineTimer.Change?
         let work: [Work] = state.withLock { state in
             var work = body(&state)
             let synced = syncRecord(&state, at: now) != nil
@@ -461,20 +458,10 @@ public final class VolumeButtonsEngine: Sendable {
                 work.removeAll { if case .save = $0 { return true } else { return false } }
                 work.insert(.save(state.records), at: 0)
             }
-            let deadline = [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min()
-            if deadline != state.timerDeadline {
-                cancelled = state.timer
-                state.timer = nil
-                state.timerDeadline = deadline
-                if let deadline { scheduleDelay = max(0, deadline - now) }
-            }
+            change = state.timer.retarget([state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min(), now: now)
             return work
         }
-        cancelled?.cancel()
-        if let scheduleDelay {
-            let timer = clients.clock.schedule(scheduleDelay) { [weak self] in self?.tick() }
-            state.withLock { if $0.timer == nil { $0.timer = timer } else { timer.cancel() } }
-        }
+        clients.clock.apply(change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
         // Records are saved before the sets they cover, the system is told before the app's callbacks run,
         // and teardown comes last: a callback that calls back into the engine (a handler that stops capture
         // on a press) then acts after this input's own sets.
@@ -500,13 +487,11 @@ public final class VolumeButtonsEngine: Sendable {
                 state.onReady = nil
                 state.subscriptions = []
                 state.volumeView = nil
-                state.timer = nil
-                state.timerDeadline = nil
                 state.isViewReady = false
                 state.activatedSession = false
                 state.previousSession = nil
             }
-            return (state.subscriptions, state.volumeView, state.timer, state.activatedSession, state.previousSession, state.onStopped)
+            return (state.subscriptions, state.volumeView, state.timer.reset(), state.activatedSession, state.previousSession, state.onStopped)
         }
         leftovers.subscriptions.forEach { $0.cancel() }
         leftovers.view?.cancel()

@@ -28,8 +28,7 @@ public final class MuteSwitchEngine: Sendable {
         var requests: [MuteMonitor.RequestID: @Sendable (MuteState) -> Void] = [:]
         var nextRequest = 0
         var subscriptions: [Cancellable] = []
-        var timer: Cancellable?
-        var timerDeadline: Instant?
+        var timer = DeadlineTimer()
         var activatedSession = false
         var previousSession: AudioSessionConfiguration?
     }
@@ -179,8 +178,7 @@ public final class MuteSwitchEngine: Sendable {
         let now = clients.clock.now()
         let conditions = currentConditions()
         run { state in
-            state.timer = nil
-            state.timerDeadline = nil
+            state.timer.fired()
             return state.monitor.tick(at: now, conditions: conditions)
         }
     }
@@ -260,26 +258,15 @@ public final class MuteSwitchEngine: Sendable {
 
     private func perform(_ body: (inout State) -> [Work]) {
         let now = clients.clock.now()
-        var cancelled: Cancellable?
-        var scheduleDelay: TimeInterval?
+        var change: DeadlineTimer.Change?
         var soundID: SystemSoundID?
         let work: [Work] = state.withLock { state in
             let work = body(&state)
             soundID = state.soundID
-            let deadline = state.monitor.nextDeadline
-            if deadline != state.timerDeadline {
-                cancelled = state.timer
-                state.timer = nil
-                state.timerDeadline = deadline
-                if let deadline { scheduleDelay = max(0, deadline - now) }
-            }
+            change = state.timer.retarget(state.monitor.nextDeadline, now: now)
             return work
         }
-        cancelled?.cancel()
-        if let scheduleDelay {
-            let timer = clients.clock.schedule(scheduleDelay) { [weak self] in self?.tick() }
-            state.withLock { if $0.timer == nil { $0.timer = timer } else { timer.cancel() } }
-        }
+        clients.clock.apply(change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
         for item in work {
             switch item {
             case .play(let id):

@@ -3,19 +3,6 @@ import Testing
 import VolumeKitCore
 import VolumeKitTesting
 
-/// A small seeded generator (SplitMix64), so every run of the randomized test is the same.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One randomized session: a simulated device, an app that captures with VolumeKit, and a user who presses,
 /// holds, drags Control Center's slider, switches apps, takes calls, plugs headphones in and out, and whose
 /// app crashes. `truth` is the user's own volume per route, kept from what the device did, independently of
@@ -25,7 +12,7 @@ final class RandomSession {
     let strategy: SimulatedStrategy
     var truth: [AudioRoute: Float]
     private var engine: VolumeButtonsEngine?
-    private var rng: SeededGenerator
+    private var rng: SeededRandom
     private var seenLog = 0
     private(set) var script: [String] = []
     private var inCall = false
@@ -34,7 +21,7 @@ final class RandomSession {
     private var interrupted = false
 
     init(seed: UInt64) {
-        rng = SeededGenerator(seed: seed)
+        rng = SeededRandom(seed: seed)
         let versions = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!

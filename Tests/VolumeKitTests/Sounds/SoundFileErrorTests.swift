@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VolumeKitTesting
 @testable import VolumeKitCore
 
 @Suite("Malformed and unplayable sound files fail with the specific error")
@@ -134,7 +135,7 @@ struct SoundFileErrorTests {
 
     @Test("every prefix and thousands of byte mutations give facts or a typed error")
     func robustness() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for file in [Self.wav, Self.caf, Self.aiff] {
             for length in 0...min(file.count, 200) { _ = readResult(file.prefix(length)) }
             for _ in 0..<2_000 {
@@ -151,15 +152,3 @@ struct SoundFileErrorTests {
     }
 }
 
-/// A small deterministic random generator for reproducible mutations.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
