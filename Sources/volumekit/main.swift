@@ -20,9 +20,13 @@ let toolHelp = """
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+guard let first = arguments.first else {
+    printError("volumekit: missing subcommand (see 'volumekit --help')")
+    exit(2)
+}
+if first == "--help" || first == "-h" || first == "help" {
     print(toolHelp)
-    exit(arguments.isEmpty ? 2 : 0)
+    exit(0)
 }
 guard let command = subcommands.first(where: { $0.name == first }) else {
     printError("volumekit: unknown subcommand '\(first)' (see 'volumekit --help')")

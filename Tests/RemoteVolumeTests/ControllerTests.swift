@@ -14,7 +14,7 @@ final class ManualClock: Sendable {
             schedule: { [state] delay, action in
                 let cancelled = Locked(false)
                 state.withLock { $0.entries.append(Entry(due: $0.now + delay, action: action, cancelled: cancelled)) }
-                return Cancellable { cancelled.withLock { $0 = true } }
+                return CancellationHandle { cancelled.withLock { $0 = true } }
             }
         )
     }

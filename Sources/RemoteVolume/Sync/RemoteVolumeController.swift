@@ -29,7 +29,7 @@ public actor RemoteVolumeController {
     public nonisolated let device: any RemoteVolumeDevice
     private let clock: ClockClient
     private var machine: RemoteVolumeSync
-    private var wake: Cancellable?
+    private var wake: CancellationHandle?
     private var subscribers: [Int: AsyncStream<RemoteVolumeUpdate>.Continuation] = [:]
     private var nextSubscriber = 0
     private var eventsTask: Task<Void, Never>?
@@ -58,7 +58,7 @@ public actor RemoteVolumeController {
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, delay)) {
                 if !cancelled.current { action() }
             }
-            return Cancellable { cancelled.withLock { $0 = true } }
+            return CancellationHandle { cancelled.withLock { $0 = true } }
         }
     )
 

@@ -94,10 +94,10 @@ public final class VolumeButtons {
 
     /// Calls `handler` for each event until the returned token is cancelled.
     @discardableResult
-    public func onEvent(_ handler: @escaping @MainActor (VolumeButtonEvent) -> Void) -> Cancellable {
+    public func onEvent(_ handler: @escaping @MainActor (VolumeButtonEvent) -> Void) -> CancellationHandle {
         let id = UUID()
         handlers[id] = handler
-        return Cancellable { Task { @MainActor [weak self] in self?.handlers[id] = nil } }
+        return CancellationHandle { Task { @MainActor [weak self] in self?.handlers[id] = nil } }
     }
 }
 

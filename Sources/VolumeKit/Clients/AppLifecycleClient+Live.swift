@@ -53,7 +53,7 @@ extension AppLifecycleClient {
                 handler(.routeChanged(AudioRoute(AVAudioSession.sharedInstance().currentRoute)))
             })
             nonisolated(unsafe) let observers = tokens
-            return Cancellable { observers.forEach(center.removeObserver) }
+            return CancellationHandle { observers.forEach(center.removeObserver) }
         }
     )
 }

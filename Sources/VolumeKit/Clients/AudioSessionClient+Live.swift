@@ -14,7 +14,8 @@ extension AudioSessionClient {
         },
         setConfiguration: { configuration in
             let session = AVAudioSession.sharedInstance()
-            try session.setCategory(configuration.category.avCategory, mode: .default, options: configuration.options.avOptions)
+            // The app's mode (e.g. `.videoRecording` on a camera screen) is kept: only category and options change.
+            try session.setCategory(configuration.category.avCategory, mode: session.mode, options: configuration.options.avOptions)
             if session.allowHapticsAndSystemSoundsDuringRecording != configuration.allowsSystemSoundsDuringRecording {
                 try session.setAllowHapticsAndSystemSoundsDuringRecording(configuration.allowsSystemSoundsDuringRecording)
             }
@@ -73,6 +74,7 @@ extension AudioCategoryOptions {
     private static let pairs: [(AudioCategoryOptions, AVAudioSession.CategoryOptions)] = [
         (.mixWithOthers, .mixWithOthers), (.duckOthers, .duckOthers), (.allowBluetooth, .allowBluetooth),
         (.defaultToSpeaker, .defaultToSpeaker), (.allowBluetoothA2DP, .allowBluetoothA2DP),
+        (.allowAirPlay, .allowAirPlay), (.interruptSpokenAudioAndMixWithOthers, .interruptSpokenAudioAndMixWithOthers),
     ]
 
     init(_ options: AVAudioSession.CategoryOptions) {

@@ -26,7 +26,7 @@ extension CaptureEventClient {
                     host.addInteraction(made)
                     interaction.withLock { $0 = made }
                 }
-                return Cancellable {
+                return CancellationHandle {
                     onMain {
                         // Removing the interaction restores the system's button behaviour.
                         if let made = interaction.current { made.view?.removeInteraction(made) }

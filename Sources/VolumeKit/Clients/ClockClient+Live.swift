@@ -13,7 +13,7 @@ extension ClockClient {
             DispatchQueue.main.asyncAfter(deadline: .now() + max(0, delay)) {
                 if !cancelled.current { action() }
             }
-            return Cancellable { cancelled.withLock { $0 = true } }
+            return CancellationHandle { cancelled.withLock { $0 = true } }
         }
     )
 }

@@ -12,7 +12,7 @@ extension SystemVolumeClient {
                 guard let value = change.newValue else { return }
                 onMain { handler(value) }
             }
-            return Cancellable { observation.invalidate() }
+            return CancellationHandle { observation.invalidate() }
         },
         observeSystemNotifications: { handler in
             let center = NotificationCenter.default
@@ -23,7 +23,7 @@ extension SystemVolumeClient {
                 }
             }
             nonisolated(unsafe) let observers = tokens
-            return Cancellable { observers.forEach(center.removeObserver) }
+            return CancellationHandle { observers.forEach(center.removeObserver) }
         },
         setVolume: { value in onMain { VolumeViewHost.shared.setVolume(value) } },
         installVolumeView: { onReady in
@@ -34,7 +34,7 @@ extension SystemVolumeClient {
                 let installed = VolumeViewHost.shared.install(onReady: onReady)
                 id.withLock { $0 = installed }
             }
-            return Cancellable {
+            return CancellationHandle {
                 removed.withLock { $0 = true }
                 onMain { if let installed = id.current { VolumeViewHost.shared.remove(installed) } }
             }

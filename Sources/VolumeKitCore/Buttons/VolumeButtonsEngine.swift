@@ -17,8 +17,8 @@ public final class VolumeButtonsEngine: Sendable {
     private struct State {
         var steps: VolumeStepMachine
         var classifier: PressClassifier
-        var subscriptions: [Cancellable] = []
-        var volumeView: Cancellable?
+        var subscriptions: [CancellationHandle] = []
+        var volumeView: CancellationHandle?
         var timer = DeadlineTimer()
         var isStarted = false
         var isViewReady = false
@@ -480,7 +480,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tearDown() {
-        let leftovers = state.withLock { state -> (subscriptions: [Cancellable], view: Cancellable?, timer: Cancellable?, activated: Bool, previous: AudioSessionConfiguration?, stopped: (@Sendable () -> Void)?) in
+        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, activated: Bool, previous: AudioSessionConfiguration?, stopped: (@Sendable () -> Void)?) in
             defer {
                 state.keepAlive = nil
                 state.onStopped = nil

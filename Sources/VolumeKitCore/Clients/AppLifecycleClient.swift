@@ -33,12 +33,12 @@ public struct AppLifecycleClient: Sendable {
     /// The app's state now.
     public var state: @Sendable () -> AppState
     /// Delivers every lifecycle event until the handle is cancelled.
-    public var observe: @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Cancellable
+    public var observe: @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle
 
     /// Creates a client from its operations.
     public init(
         state: @escaping @Sendable () -> AppState,
-        observe: @escaping @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Cancellable
+        observe: @escaping @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle
     ) {
         self.state = state
         self.observe = observe

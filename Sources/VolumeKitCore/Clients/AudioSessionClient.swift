@@ -71,6 +71,10 @@ public struct AudioCategoryOptions: OptionSet, Sendable, Hashable, Codable {
     public static let defaultToSpeaker = AudioCategoryOptions(rawValue: 1 << 3)
     /// `.allowBluetoothA2DP`.
     public static let allowBluetoothA2DP = AudioCategoryOptions(rawValue: 1 << 5)
+    /// `.allowAirPlay`.
+    public static let allowAirPlay = AudioCategoryOptions(rawValue: 1 << 6)
+    /// `.interruptSpokenAudioAndMixWithOthers`.
+    public static let interruptSpokenAudioAndMixWithOthers = AudioCategoryOptions(rawValue: 1 << 4)
 }
 
 /// A category with its options.

@@ -41,12 +41,12 @@ public struct CaptureEventClient: Sendable {
     public var isAvailable: @Sendable () -> Bool
     /// Attaches an interaction and delivers its events until the handle is cancelled, which restores the
     /// system's button behaviour.
-    public var observe: @Sendable (_ handler: @escaping @Sendable (CaptureEvent) -> Void) -> Cancellable
+    public var observe: @Sendable (_ handler: @escaping @Sendable (CaptureEvent) -> Void) -> CancellationHandle
 
     /// Creates a client from its operations.
     public init(
         isAvailable: @escaping @Sendable () -> Bool,
-        observe: @escaping @Sendable (_ handler: @escaping @Sendable (CaptureEvent) -> Void) -> Cancellable
+        observe: @escaping @Sendable (_ handler: @escaping @Sendable (CaptureEvent) -> Void) -> CancellationHandle
     ) {
         self.isAvailable = isAvailable
         self.observe = observe

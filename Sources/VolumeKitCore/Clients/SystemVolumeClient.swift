@@ -13,26 +13,26 @@ public struct SystemVolumeClient: Sendable {
     /// Key-value observation of `outputVolume`: the handler receives each new value.
     ///
     /// iOS only reports *changes*: a press at 0 or 1 that cannot move the volume is not reported (seed 000).
-    public var observeOutputVolume: @Sendable (_ handler: @escaping @Sendable (Float) -> Void) -> Cancellable
+    public var observeOutputVolume: @Sendable (_ handler: @escaping @Sendable (Float) -> Void) -> CancellationHandle
     /// The private system-volume change notification, as raw name and payload.
     ///
     /// Only used by the opt-in ``ButtonStrategy/systemNotification`` strategy; see ``SystemVolumeNotification``.
-    public var observeSystemNotifications: @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> Cancellable
+    public var observeSystemNotifications: @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> CancellationHandle
     /// Sets the volume through the `MPVolumeView` slider. Takes effect asynchronously, and only once the
     /// volume view is ready; iOS may refuse it during a volume-down press (seed 000).
     public var setVolume: @Sendable (Float) -> Void
     /// Puts an `MPVolumeView` in a window of the active scene (never hidden, tiny alpha), which hides the
     /// system volume HUD and is needed for ``setVolume``. `onReady` runs once the view is usable.
     /// Cancelling the returned handle removes the view.
-    public var installVolumeView: @Sendable (_ onReady: @escaping @Sendable () -> Void) -> Cancellable
+    public var installVolumeView: @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle
 
     /// Creates a client from its operations.
     public init(
         outputVolume: @escaping @Sendable () -> Float,
-        observeOutputVolume: @escaping @Sendable (_ handler: @escaping @Sendable (Float) -> Void) -> Cancellable,
-        observeSystemNotifications: @escaping @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> Cancellable,
+        observeOutputVolume: @escaping @Sendable (_ handler: @escaping @Sendable (Float) -> Void) -> CancellationHandle,
+        observeSystemNotifications: @escaping @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> CancellationHandle,
         setVolume: @escaping @Sendable (Float) -> Void,
-        installVolumeView: @escaping @Sendable (_ onReady: @escaping @Sendable () -> Void) -> Cancellable
+        installVolumeView: @escaping @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle
     ) {
         self.outputVolume = outputVolume
         self.observeOutputVolume = observeOutputVolume

@@ -27,7 +27,7 @@ public final class MuteSwitchEngine: Sendable {
         var soundFailed = false
         var requests: [MuteMonitor.RequestID: @Sendable (MuteState) -> Void] = [:]
         var nextRequest = 0
-        var subscriptions: [Cancellable] = []
+        var subscriptions: [CancellationHandle] = []
         var timer = DeadlineTimer()
         var activatedSession = false
         var previousSession: AudioSessionConfiguration?
@@ -106,7 +106,7 @@ public final class MuteSwitchEngine: Sendable {
     /// Stops periodic checks and reports, and puts the session back as it was.
     public func stop() {
         let now = clients.clock.now()
-        let leftovers = state.withLock { state -> (subscriptions: [Cancellable], activated: Bool, previous: AudioSessionConfiguration?) in
+        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], activated: Bool, previous: AudioSessionConfiguration?) in
             defer {
                 state.subscriptions = []
                 state.activatedSession = false

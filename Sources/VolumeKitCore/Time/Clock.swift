@@ -9,7 +9,7 @@ public typealias Instant = TimeInterval
 /// A handle that stops an observation or a scheduled action when cancelled.
 ///
 /// Cancelling twice is harmless. Dropping the handle does **not** cancel: keep it and call `cancel()`.
-public final class Cancellable: Sendable {
+public final class CancellationHandle: Sendable {
     private let action: Locked<(@Sendable () -> Void)?>
 
     /// Creates a handle that runs `onCancel` the first time it is cancelled.
@@ -18,7 +18,7 @@ public final class Cancellable: Sendable {
     }
 
     /// A handle with nothing to cancel.
-    public static var none: Cancellable { Cancellable {} }
+    public static var none: CancellationHandle { CancellationHandle {} }
 
     /// Stops what this handle stands for. Only the first call does anything.
     public func cancel() {
@@ -38,12 +38,12 @@ public struct ClockClient: Sendable {
     /// The current monotonic time in seconds.
     public var now: @Sendable () -> Instant
     /// Runs `action` once, `delay` seconds from now, unless the returned handle is cancelled first.
-    public var schedule: @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Cancellable
+    public var schedule: @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
 
     /// Creates a clock client from its two operations.
     public init(
         now: @escaping @Sendable () -> Instant,
-        schedule: @escaping @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> Cancellable
+        schedule: @escaping @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
     ) {
         self.now = now
         self.schedule = schedule

@@ -8,12 +8,12 @@ public struct DeadlineTimer: Sendable {
     /// What changed: the old timer to cancel, and the delay after which a new one must fire.
     public struct Change: Sendable {
         /// The timer to cancel, if one was running.
-        public var cancel: Cancellable?
+        public var cancel: CancellationHandle?
         /// The delay for the new timer, `nil` when nothing is due any more.
         public var delay: TimeInterval?
     }
 
-    private var timer: Cancellable?
+    private var timer: CancellationHandle?
     private var deadline: Instant?
 
     /// No timer.
@@ -30,7 +30,7 @@ public struct DeadlineTimer: Sendable {
     }
 
     /// Under the owner's lock: keeps `newTimer` unless a newer change came first (then the caller cancels it).
-    public mutating func adopt(_ newTimer: Cancellable) -> Bool {
+    public mutating func adopt(_ newTimer: CancellationHandle) -> Bool {
         guard timer == nil else { return false }
         timer = newTimer
         return true
@@ -43,7 +43,7 @@ public struct DeadlineTimer: Sendable {
     }
 
     /// Forgets everything and returns the timer to cancel (on teardown).
-    public mutating func reset() -> Cancellable? {
+    public mutating func reset() -> CancellationHandle? {
         defer { fired() }
         return timer
     }
@@ -52,7 +52,7 @@ public struct DeadlineTimer: Sendable {
 extension ClockClient {
     /// Outside the owner's lock: cancels the old timer and schedules `fire` after the new delay; `adopt`
     /// hands the new timer back to the owner under its lock (see ``DeadlineTimer/adopt(_:)``).
-    public func apply(_ change: DeadlineTimer.Change?, fire: @escaping @Sendable () -> Void, adopt: (Cancellable) -> Bool) {
+    public func apply(_ change: DeadlineTimer.Change?, fire: @escaping @Sendable () -> Void, adopt: (CancellationHandle) -> Bool) {
         guard let change else { return }
         change.cancel?.cancel()
         guard let delay = change.delay else { return }

@@ -24,7 +24,7 @@ extension SimulatedDevice {
             now: { [unowned self] in self.now },
             schedule: { [unowned self] delay, action in
                 let id = self.locked { self.inApp(after: delay) { action() } }
-                return Cancellable { [unowned self] in self.cancelScheduled(id) }
+                return CancellationHandle { [unowned self] in self.cancelScheduled(id) }
             }
         )
     }
@@ -40,11 +40,11 @@ extension SimulatedDevice {
     /// Adds an `MPVolumeView` with explicit visibility, to check the HUD suppression rule itself.
     /// The client's `installVolumeView` adds a visible one (alpha 0.01, not hidden, in the active scene).
     @discardableResult
-    public func addVolumeView(alpha: Float = 0.01, hidden: Bool = false, inActiveSceneWindow: Bool = true) -> Cancellable {
+    public func addVolumeView(alpha: Float = 0.01, hidden: Bool = false, inActiveSceneWindow: Bool = true) -> CancellationHandle {
         let launched = locked { currentGeneration }
         guard let id = locked({ appInstallVolumeView(alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow, onReady: nil) })
         else { return .none }
-        return Cancellable { [unowned self] in self.removeVolumeView(id, launched) }
+        return CancellationHandle { [unowned self] in self.removeVolumeView(id, launched) }
     }
 
     private func systemVolumeClient(_ launched: Int) -> SystemVolumeClient {
@@ -64,7 +64,7 @@ extension SimulatedDevice {
                     guard self.isCurrent(launched) else { return nil }
                     return self.appInstallVolumeView(alpha: 0.01, hidden: false, inActiveSceneWindow: true, onReady: onReady)
                 }) else { return .none }
-                return Cancellable { [unowned self] in self.removeVolumeView(id, launched) }
+                return CancellationHandle { [unowned self] in self.removeVolumeView(id, launched) }
             }
         )
     }
@@ -116,14 +116,14 @@ extension SimulatedDevice {
         _ launched: Int,
         _ keyPath: WritableKeyPath<AppProcess, [Int: Handler]>,
         _ handler: Handler
-    ) -> Cancellable {
+    ) -> CancellationHandle {
         locked {
             guard isCurrent(launched) else { return .none }
             let id = newObserverID()
             app?[keyPath: keyPath][id] = handler
             // Key paths into the device's own state, used under its lock only.
             nonisolated(unsafe) let path = keyPath
-            return Cancellable { [unowned self] in
+            return CancellationHandle { [unowned self] in
                 self.locked { if self.isCurrent(launched) { self.app?[keyPath: path][id] = nil } }
             }
         }

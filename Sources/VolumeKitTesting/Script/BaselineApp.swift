@@ -15,8 +15,8 @@ final class BaselineApp: Sendable {
     private struct State {
         var last: Float = 0
         var isActive = true
-        var subscriptions: [Cancellable] = []
-        var view: Cancellable?
+        var subscriptions: [CancellationHandle] = []
+        var view: CancellationHandle?
     }
 
     private let clients: VolumeKitClients

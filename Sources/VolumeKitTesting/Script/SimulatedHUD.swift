@@ -6,13 +6,13 @@ import VolumeKitCore
 final class SimulatedHUD: Sendable {
     private struct State {
         var model: VolumeHUDModel
-        var timer: Cancellable?
+        var timer: CancellationHandle?
     }
 
     private let clients: VolumeKitClients
     private let onDisplay: @Sendable (VolumeHUDDisplay, Instant) -> Void
     private let state: Locked<State>
-    private let lifecycle: Locked<Cancellable?> = Locked(nil)
+    private let lifecycle: Locked<CancellationHandle?> = Locked(nil)
 
     init(clients: VolumeKitClients, level: Float, onDisplay: @escaping @Sendable (VolumeHUDDisplay, Instant) -> Void) {
         self.clients = clients
@@ -52,7 +52,7 @@ final class SimulatedHUD: Sendable {
                 let timer = clients.clock.schedule(max(0, due - now)) { [weak self] in
                     self?.apply { $0.tick(at: $1) }
                 }
-                let old = state.withLock { state -> Cancellable? in
+                let old = state.withLock { state -> CancellationHandle? in
                     defer { state.timer = timer }
                     return state.timer
                 }

@@ -7,7 +7,7 @@ final class AppProbe: Sendable {
     let kvo = Locked([Float]())
     let notifications = Locked([SystemVolumeNotification]())
     let lifecycle = Locked([AppLifecycleEvent]())
-    private let subscriptions: Locked<[Cancellable]>
+    private let subscriptions: Locked<[CancellationHandle]>
 
     init(_ device: SimulatedDevice) {
         let clients = device.clients
