@@ -24,8 +24,12 @@ extension VolumeKitClients {
             lifecycle: .live,
             systemSounds: .live,
             keyValueStore: .live,
-            captureEvents: .live(attachingTo: captureView)
+            captureEvents: .live(attachingTo: captureView),
+            sessionLease: sharedSessionLease
         )
     }
+
+    /// The app has one audio session, so every live bundle shares one lease.
+    private static let sharedSessionLease = AudioSessionLease()
 }
 #endif

@@ -30,8 +30,7 @@ public final class VolumeButtonsEngine: Sendable {
         var pendingRoute: AudioRoute?
         /// Stopping without live reads: nothing can be restored safely now.
         var stopBlind = false
-        var activatedSession = false
-        var previousSession: AudioSessionConfiguration?
+        var holdsLease = false
         var route: AudioRoute = .speaker
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
@@ -137,18 +136,13 @@ public final class VolumeButtonsEngine: Sendable {
             throw VolumeButtonsError.strategyUnavailable(.captureEvents)
         }
         let session = clients.audioSession
-        let previous = session.configuration()
         var failure: VolumeButtonsError?
         do {
-            if previous != configuration.session { try session.setConfiguration(configuration.session) }
-            try session.setActive(true, false)
+            try clients.sessionLease.acquire(configuration.session, on: session)
         } catch {
             failure = .audioSession(String(describing: error))
         }
-        if let failure {
-            if previous != configuration.session { try? session.setConfiguration(previous) }
-            throw failure
-        }
+        if let failure { throw failure }
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
         let records = PendingRestores.load(from: clients.keyValueStore)
@@ -162,8 +156,7 @@ public final class VolumeButtonsEngine: Sendable {
             $0.records = records
             $0.route = route
             $0.onReady = onReady
-            $0.activatedSession = true
-            $0.previousSession = previous != configuration.session ? previous : nil
+            $0.holdsLease = true
             $0.isAppActive = appState == .active
             $0.isInterrupted = false
             $0.isSessionLive = true
@@ -480,7 +473,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tearDown() {
-        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, activated: Bool, previous: AudioSessionConfiguration?, stopped: (@Sendable () -> Void)?) in
+        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, lease: Bool, stopped: (@Sendable () -> Void)?) in
             defer {
                 state.keepAlive = nil
                 state.onStopped = nil
@@ -488,17 +481,15 @@ public final class VolumeButtonsEngine: Sendable {
                 state.subscriptions = []
                 state.volumeView = nil
                 state.isViewReady = false
-                state.activatedSession = false
-                state.previousSession = nil
+                state.holdsLease = false
             }
-            return (state.subscriptions, state.volumeView, state.timer.reset(), state.activatedSession, state.previousSession, state.onStopped)
+            return (state.subscriptions, state.volumeView, state.timer.reset(), state.holdsLease, state.onStopped)
         }
         leftovers.subscriptions.forEach { $0.cancel() }
         leftovers.view?.cancel()
         leftovers.timer?.cancel()
-        if let previous = leftovers.previous { try? clients.audioSession.setConfiguration(previous) }
-        // Deactivate only a session we activated, and let other apps resume (`.notifyOthersOnDeactivation`).
-        if leftovers.activated { try? clients.audioSession.setActive(false, true) }
+        // The last VolumeKit user gives the app's session back (see AudioSessionLease).
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
         leftovers.stopped?()
     }
 }

@@ -75,6 +75,8 @@ public struct VolumeKitClients: Sendable {
     public var keyValueStore: KeyValueStoreClient
     /// Camera capture events (iOS 17.2+).
     public var captureEvents: CaptureEventClient
+    /// VolumeKit's shared hold on the audio session (one per app process).
+    public var sessionLease: AudioSessionLease
 
     /// Creates the bundle.
     public init(
@@ -85,7 +87,8 @@ public struct VolumeKitClients: Sendable {
         lifecycle: AppLifecycleClient,
         systemSounds: SystemSoundClient,
         keyValueStore: KeyValueStoreClient,
-        captureEvents: CaptureEventClient
+        captureEvents: CaptureEventClient,
+        sessionLease: AudioSessionLease
     ) {
         self.device = device
         self.clock = clock
@@ -95,5 +98,6 @@ public struct VolumeKitClients: Sendable {
         self.systemSounds = systemSounds
         self.keyValueStore = keyValueStore
         self.captureEvents = captureEvents
+        self.sessionLease = sessionLease
     }
 }

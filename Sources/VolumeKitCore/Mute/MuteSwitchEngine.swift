@@ -29,8 +29,7 @@ public final class MuteSwitchEngine: Sendable {
         var nextRequest = 0
         var subscriptions: [CancellationHandle] = []
         var timer = DeadlineTimer()
-        var activatedSession = false
-        var previousSession: AudioSessionConfiguration?
+        var holdsLease = false
     }
 
     private enum Work {
@@ -106,14 +105,13 @@ public final class MuteSwitchEngine: Sendable {
     /// Stops periodic checks and reports, and puts the session back as it was.
     public func stop() {
         let now = clients.clock.now()
-        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], activated: Bool, previous: AudioSessionConfiguration?) in
+        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], lease: Bool) in
             defer {
                 state.subscriptions = []
-                state.activatedSession = false
-                state.previousSession = nil
+                state.holdsLease = false
                 state.volume = RealVolumeTracker()
             }
-            return (state.subscriptions, state.activatedSession, state.previousSession)
+            return (state.subscriptions, state.holdsLease)
         }
         run { state in state.monitor.stop(at: now) }
         // The sound is disposed once nothing plays it (a later check creates it again); the anchors leaked
@@ -125,8 +123,7 @@ public final class MuteSwitchEngine: Sendable {
         }
         if let sound { clients.systemSounds.dispose(sound) }
         leftovers.subscriptions.forEach { $0.cancel() }
-        if let previous = leftovers.previous { try? clients.audioSession.setConfiguration(previous) }
-        if leftovers.activated { try? clients.audioSession.setActive(false, true) }
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
     }
 
     /// Checks the switch once, started or not; concurrent checks share one probe. `completion` runs once.
@@ -191,19 +188,14 @@ public final class MuteSwitchEngine: Sendable {
 
     private func prepareSession() {
         let session = clients.audioSession
-        let previous = session.configuration()
-        var changed = false
-        if previous == .systemDefault {
-            // `.soloAmbient` would interrupt other apps' audio on activation; `.ambient` mixes.
-            changed = (try? session.setConfiguration(AudioSessionConfiguration(category: .ambient))) != nil
-        }
-        let activated = (try? session.setActive(true, false)) != nil
+        // `.soloAmbient` (iOS's default) would interrupt other apps' audio on activation; `.ambient` mixes.
+        // An app's own category is left alone.
+        let wanted: AudioSessionConfiguration? = session.configuration() == .systemDefault
+            ? AudioSessionConfiguration(category: .ambient) : nil
+        let joined = (try? clients.sessionLease.acquire(wanted, on: session)) != nil
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
-        state.withLock {
-            $0.activatedSession = activated && changed
-            $0.previousSession = changed ? previous : nil
-        }
+        state.withLock { $0.holdsLease = joined }
     }
 
     private func reactivateSession() {

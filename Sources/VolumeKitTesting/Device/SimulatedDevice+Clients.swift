@@ -14,7 +14,8 @@ extension SimulatedDevice {
             lifecycle: lifecycleClient(launched),
             systemSounds: systemSoundClient(launched),
             keyValueStore: keyValueStore,
-            captureEvents: captureEventClient(launched)
+            captureEvents: captureEventClient(launched),
+            sessionLease: locked { app?.sessionLease ?? AudioSessionLease() }
         )
     }
 

@@ -133,6 +133,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         var captureObservers: [Int: @Sendable (CaptureEvent) -> Void] = [:]
         var volumeViews: [Int: VolumeView] = [:]
         var sequenceNumber = 1000
+        /// The app's VolumeKit session lease: app-process state, new at each launch.
+        let sessionLease = AudioSessionLease()
     }
 
     /// Creates a device; the app is launched at time 0.
