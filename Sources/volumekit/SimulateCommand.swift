@@ -86,7 +86,10 @@ enum SimulateCommand: Subcommand {
             throw UsageError("\(paths.first ?? "demo"): \(error)")
         }
         let records = ScenarioRunner(scenario: scenario, strategy: strategy).run()
-        for record in records { print(json ? record.json : record.text) }
+        for record in records {
+            if json, case .command = record.kind { continue }   // the JSON stream carries observations only
+            print(json ? record.json : record.text)
+        }
         return 0
     }
 }

@@ -70,6 +70,15 @@ public struct Scenario: Sendable, Equatable {
         public var number: Int
         /// The command.
         public var command: Command
+        /// The line as written, without its comment.
+        public var text: String = ""
+
+        /// Creates a line.
+        public init(number: Int, command: Command, text: String = "") {
+            self.number = number
+            self.command = command
+            self.text = text
+        }
     }
 
     /// The commands, in order.
@@ -92,7 +101,7 @@ public struct Scenario: Sendable, Equatable {
                 throw ScenarioError(line: number, message: "'\(words[0])' must come before the other commands")
             }
             if !command.isSetup { setupAllowed = false }
-            lines.append(Line(number: number, command: command))
+            lines.append(Line(number: number, command: command, text: words.joined(separator: " ")))
         }
         self.lines = lines
     }

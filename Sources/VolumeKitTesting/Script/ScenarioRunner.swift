@@ -38,6 +38,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case hud(level: Float, visible: Bool, bump: VolumeHUDBump?)
         /// The app could not start capture.
         case error(String)
+        /// A script line, as it starts (shown to people, not in JSON).
+        case command(String)
         /// The mute monitor reported a new Ring/Silent switch state.
         case mute(MuteState)
         /// The end of the scenario, with the device's output volume.
@@ -68,6 +70,8 @@ public struct ScenarioRecord: Sendable, Equatable {
             return "{\(t)\"type\":\"hud\", \"level\":\(Self.format(Double(level))), \"visible\":\(visible)\(bumpText)}"
         case .error(let message):
             return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
+        case .command(let line):
+            return "{\(t)\"type\":\"command\", \"line\":\"\(Self.escape(line))\"}"
         case .mute(let state):
             return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
         case .end(let volume):
@@ -84,6 +88,7 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .hud(let level, let visible, let bump):
             return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))" + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
+        case .command(let line): return "\(t) > \(line)"
         case .mute(let state): return "\(t) mute \(state)"
         case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
         }
@@ -149,7 +154,13 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         let device = SimulatedDevice(configuration)
         self.device = device
-        for line in scenario.lines { perform(line.command, on: device) }
+        for line in scenario.lines {
+            if !line.command.isSetup {
+                let record = ScenarioRecord(time: device.now, kind: .command(line.text))
+                records.withLock { $0.append(record) }
+            }
+            perform(line.command, on: device)
+        }
         device.advance(by: settleTime)
         var all = records.current
         all += device.log.compactMap { entry in
