@@ -177,14 +177,12 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .ios, .device, .volume:
             break
         case .start:
+            // A second `start` restarts the app's features rather than leaving the first ones running.
+            stopApp()
             startMute(on: device)
             startApp(on: device)
         case .stop:
-            mute?.stop()
-            engine?.stop()
-            baseline?.stop()
-            hud?.stop()
-            hud = nil
+            stopApp()
         case .press(let button, let count, let every):
             for _ in 0..<count {
                 device.press(button)
@@ -247,6 +245,14 @@ public final class ScenarioRunner: @unchecked Sendable {
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in done.withLock { $0 = true } }
         let deadline = device.now + 2
         while !done.current, device.now < deadline { device.advance(by: 0.01) }
+    }
+
+    private func stopApp() {
+        mute?.stop()
+        engine?.stop()
+        baseline?.stop()
+        hud?.stop()
+        hud = nil
     }
 
     private func startApp(on device: SimulatedDevice) {
