@@ -22,6 +22,25 @@ final class VolumeViewHost {
 
     private var views: [Int: MPVolumeView] = [:]
     private var nextID = 0
+    private var sceneObserver: NSObjectProtocol?
+
+    private init() {
+        // When another scene becomes active (iPad multitasking, a second window) or the app's window changes,
+        // the views move to the now-active window: suppression only works from a window of the active scene.
+        sceneObserver = NotificationCenter.default.addObserver(
+            forName: UIScene.didActivateNotification, object: nil, queue: .main
+        ) { _ in
+            MainActor.assumeIsolated { VolumeViewHost.shared.moveToActiveWindow() }
+        }
+    }
+
+    private func moveToActiveWindow() {
+        guard let window = Self.activeWindow() else { return }
+        for view in views.values where view.window !== window || view.isHidden {
+            view.isHidden = false
+            window.addSubview(view)
+        }
+    }
 
     /// Adds a view; `onReady` runs once it is in a window and usable. Returns an id for ``remove(_:)``.
     func install(onReady: @escaping @Sendable () -> Void) -> Int {
