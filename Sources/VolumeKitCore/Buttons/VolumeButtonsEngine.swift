@@ -280,16 +280,13 @@ public final class VolumeButtonsEngine: Sendable {
         case .willResignActive:
             run { state in
                 state.isAppActive = false
-                return state.classifier.release(at: now).map(Work.emit)
-                    + self.translate(state.steps.suspend(at: now), &state, at: now)
+                return self.pause(&state, at: now)
             }
         case .interruptionBegan:
             run { state in
                 state.isInterrupted = true
                 state.isSessionLive = false
-                return state.classifier.release(at: now).map(Work.emit)
-                    + self.translate(state.steps.suspend(at: now), &state, at: now)
-                    + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
+                return self.pause(&state, at: now) + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
         case .willEnterForeground:
             reactivate()
@@ -321,6 +318,11 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// Capture pauses: a held button is released and the user's volume put back.
+    private func pause(_ state: inout State, at now: Instant) -> [Work] {
+        state.classifier.release(at: now).map(Work.emit) + translate(state.steps.suspend(at: now), &state, at: now)
+    }
+
     /// The output moved to `route`, whose volume is `volume` (a live read).
     private func changeRoute(to route: AudioRoute, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
         state.pendingRoute = nil
@@ -341,38 +343,39 @@ public final class VolumeButtonsEngine: Sendable {
     private func reactivate() {
         guard isStarted else { return }
         do {
-            try clients.audioSession.setActive(true, false)
+            try makeReadsLive { state, volume, now in
+                state.isInterrupted = false
+                guard state.isStarted, state.isAppActive, state.isViewReady else { return [] }
+                return self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
+            }
         } catch {
             onDiagnostic(.sessionActivationFailed(String(describing: error)))
-            return
         }
+    }
+
+    private func refreshForStop() {
+        do {
+            try makeReadsLive { _, _, _ in [] }
+        } catch {
+            state.withLock { $0.stopBlind = true }
+        }
+    }
+
+    /// Activates the session and primes output so `outputVolume` reads are live again (seed 001), handles a
+    /// route change seen while they were stale, then runs `then` with the live volume. Throws what the session
+    /// throws (a call holds the audio).
+    private func makeReadsLive(then: @escaping (inout State, Float, Instant) -> [Work]) throws {
+        try clients.audioSession.setActive(true, false)
         clients.audioSession.primeOutput()
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
         run { state in
-            state.isInterrupted = false
             state.isSessionLive = true
             var work = [Work]()
             if let route = state.pendingRoute {
                 work += self.changeRoute(to: route, volume: volume, &state, at: now)
             }
-            guard state.isStarted, state.isAppActive, state.isViewReady else { return work }
-            return work + self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
-        }
-    }
-
-    private func refreshForStop() {
-        guard (try? clients.audioSession.setActive(true, false)) != nil else {
-            state.withLock { $0.stopBlind = true }
-            return
-        }
-        clients.audioSession.primeOutput()
-        let now = clients.clock.now()
-        let volume = clients.systemVolume.outputVolume()
-        run { state in
-            state.isSessionLive = true
-            guard let route = state.pendingRoute else { return [] }
-            return self.changeRoute(to: route, volume: volume, &state, at: now)
+            return work + then(&state, volume, now)
         }
     }
 

@@ -37,7 +37,8 @@ public struct VolumeHUDDisplay: Sendable, Equatable, Hashable, CustomStringConve
     }
 
     /// One JSON line for event logs: `{"t":1.5,"type":"hud","level":0.5,"visible":true}`, plus
-    /// `"bump":"maximum"` while a bump shows. This is the line `volumekit simulate` prints (issue 6 §7).
+    /// `"bump":"maximum"` while a bump shows. (`volumekit simulate` prints the same fields through its own
+    /// record formatter, `ScenarioRecord`, so that all its lines share one layout.)
     public func jsonLine(at time: Instant) -> String {
         var line = "{\"t\":\(VolumeHUDDisplay.number(time)),\"type\":\"hud\",\"level\":\(VolumeHUDDisplay.number(Double(level))),\"visible\":\(isVisible)"
         if let bump { line += ",\"bump\":\"\(bump.rawValue)\"" }

@@ -5,19 +5,17 @@ import VolumeKitCore
 struct Timeline {
     private struct Entry {
         let time: Instant
-        let order: Int
         let id: Int
         let action: () -> Void
     }
 
     private var entries: [Entry] = []
-    private var nextOrder = 0
-    private var cancelled: Set<Int> = []
+    private var nextID = 0
 
     /// Schedules `action` at `time`; returns an id for `cancel`.
     mutating func schedule(at time: Instant, _ action: @escaping () -> Void) -> Int {
-        nextOrder += 1
-        let entry = Entry(time: time, order: nextOrder, id: nextOrder, action: action)
+        nextID += 1
+        let entry = Entry(time: time, id: nextID, action: action)
         // Keep entries sorted by (time, order); new entries go after equal times.
         let index = entries.firstIndex { $0.time > time } ?? entries.endIndex
         entries.insert(entry, at: index)

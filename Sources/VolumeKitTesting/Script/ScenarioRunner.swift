@@ -243,8 +243,13 @@ public final class ScenarioRunner: @unchecked Sendable {
     private func recoverAtLaunch(on device: SimulatedDevice) {
         let done = Locked(false)
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in done.withLock { $0 = true } }
-        let deadline = device.now + 2
-        while !done.current, device.now < deadline { device.advance(by: 0.01) }
+        advance(device, until: { done.current }, atMost: 2)
+    }
+
+    /// Lets virtual time pass in small steps until `condition` holds, for at most `seconds`.
+    private func advance(_ device: SimulatedDevice, until condition: () -> Bool, atMost seconds: TimeInterval) {
+        let deadline = device.now + seconds
+        while !condition(), device.now < deadline { device.advance(by: 0.01) }
     }
 
     private func stopApp() {
@@ -291,7 +296,6 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line
         // happens after that, as an app would await readiness before relying on capture.
-        let deadline = device.now + 1
-        while !engine.isCapturing, device.now < deadline { device.advance(by: 0.01) }
+        advance(device, until: { engine.isCapturing }, atMost: 1)
     }
 }
