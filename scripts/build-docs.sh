@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds VolumeKit's API documentation as one static website with the toolchain's own `docc`:
+#   1. symbol graphs of the library modules from the debug build (`swift package dump-symbol-graph`,
+#      which reuses .build, so after `swift build` this costs seconds);
+#   2. one `docc convert` per module with its catalog (Sources/<Module>/<Module>.docc), in dependency order,
+#      so that VolumeKit, VolumeKitTesting and RemoteVolume articles can link VolumeKitCore symbols as
+#      ``/VolumeKitCore/Symbol``;
+#   3. `docc merge` of the four archives into one site, transformed for static hosting.
+# It FAILS on any DocC warning (a broken link, an undocumented parameter, a bad directive…), and when a
+# public top-level symbol is in no topic group of its module's catalog.
+#
+# usage: scripts/build-docs.sh [output-dir]        (default .build/docs-site; open <dir>/documentation/)
+# env:   DOCS_HOSTING_BASE_PATH  e.g. /VolumeKit when the site is served from example.com/VolumeKit/
+#
+# On Linux the VolumeKit module's files are all `#if os(iOS)`, so its symbol graph is empty: its catalog
+# holds articles whose iOS types appear in code listings and code voice, never as symbol links.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+out=${1:-.build/docs-site}
+work=.build/docs
+modules=(VolumeKitCore VolumeKitTesting RemoteVolume VolumeKit)
+declare -A deps=(
+  [VolumeKitCore]=""
+  [VolumeKitTesting]="VolumeKitCore"
+  [RemoteVolume]="VolumeKitCore"
+  [VolumeKit]="VolumeKitCore VolumeKitTesting RemoteVolume"
+)
+
+command -v docc >/dev/null || { echo "build-docs: no 'docc' in PATH (it ships with the Swift toolchain)" >&2; exit 1; }
+
+echo "== symbol graphs"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! swift package dump-symbol-graph --skip-synthesized-members >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "build-docs: the package does not build, so there are no symbol graphs (see above)." >&2
+  exit 1
+fi
+graphs=$(sed -n 's/^Files written to //p' "$log" | tail -1)
+[ -d "$graphs" ] || { cat "$log" >&2; echo "build-docs: no symbol graph folder reported" >&2; exit 1; }
+
+rm -rf "$work" "$out"
+mkdir -p "$work"
+problems=0
+for m in "${modules[@]}"; do
+  catalog=Sources/$m/$m.docc
+  [ -d "$catalog" ] || { echo "build-docs: $catalog is missing" >&2; exit 1; }
+  mkdir -p "$work/graphs/$m"
+  cp "$graphs/$m.symbols.json" "$work/graphs/$m/"
+  for extension in "$graphs/$m@"*.symbols.json; do
+    [ -e "$extension" ] && cp "$extension" "$work/graphs/$m/"
+  done
+
+  args=(convert "$catalog"
+    --additional-symbol-graph-dir "$work/graphs/$m"
+    --output-dir "$work/$m.doccarchive"
+    --fallback-display-name "$m"
+    --fallback-bundle-identifier "org.volumekit.$m"
+    --enable-experimental-external-link-support
+    --transform-for-static-hosting)
+  [ -n "${DOCS_HOSTING_BASE_PATH:-}" ] && args+=(--hosting-base-path "$DOCS_HOSTING_BASE_PATH")
+  for d in ${deps[$m]}; do args+=(--dependency "$work/$d.doccarchive"); done
+
+  echo "== docc convert $m"
+  docc "${args[@]}" >"$work/$m.log" 2>&1 || { cat "$work/$m.log" >&2; echo "build-docs: docc failed on $m" >&2; exit 1; }
+  n=$(grep -cE "^(warning|error):" "$work/$m.log" || true)
+  if [ "$n" -gt 0 ]; then
+    echo "---- $m: $n DocC diagnostic(s). A path under Sources/*.docc is a catalog page; any other path is a"
+    echo "---- '///' doc comment in that Swift file (write cross-module links as \`\`/VolumeKitCore/Name\`\`, and"
+    echo "---- document every parameter once one is documented)."
+    grep -vE "^(Finished|Generated|Output)" "$work/$m.log" | sed 's/^/    /'
+    problems=$((problems + n))
+  fi
+
+  # Every public top-level symbol belongs to a topic group somewhere in its catalog.
+  missing=$(python3 - "$work/graphs/$m/$m.symbols.json" "$catalog" <<'EOF'
+import json, pathlib, re, sys
+graph = json.load(open(sys.argv[1]))
+names = sorted({s["pathComponents"][0] for s in graph["symbols"] if len(s["pathComponents"]) == 1})
+text = "\n".join(p.read_text() for p in pathlib.Path(sys.argv[2]).rglob("*.md"))
+curated = set(re.findall(r"^\s*- ``([^`/]+)``", text, re.M))
+print(" ".join(n for n in names if n not in curated))
+EOF
+)
+  if [ -n "$missing" ]; then
+    echo "---- $m: public symbols in no topic group: $missing"
+    echo "---- add each as '- \`\`Name\`\`' under a '### …' group in $catalog/$m.md (or in the article that owns it)."
+    problems=$((problems + $(wc -w <<<"$missing")))
+  fi
+done
+
+echo "== docc merge"
+archives=()
+for m in "${modules[@]}"; do archives+=("$work/$m.doccarchive"); done
+docc merge "${archives[@]}" --synthesized-landing-page-name "VolumeKit package" \
+  --synthesized-landing-page-kind Package -o "$out" >"$work/merge.log" 2>&1 \
+  || { cat "$work/merge.log" >&2; echo "build-docs: docc merge failed" >&2; exit 1; }
+
+if [ "$problems" -gt 0 ]; then
+  echo "build-docs: FAILED — $problems documentation problem(s) above; the site in $out is incomplete." >&2
+  exit 1
+fi
+echo "build-docs: 0 warnings; site in $out (start at $out/documentation/)"
