@@ -28,6 +28,10 @@ declare -A deps=(
   [VolumeKit]="VolumeKitCore VolumeKitTesting RemoteVolume"
 )
 
+declare -A assets=(
+  [VolumeKit]="docs/hud/*.svg"
+)
+
 command -v docc >/dev/null || { echo "build-docs: no 'docc' in PATH (it ships with the Swift toolchain)" >&2; exit 1; }
 
 echo "== symbol graphs"
@@ -45,8 +49,14 @@ rm -rf "$work" "$out"
 mkdir -p "$work"
 problems=0
 for m in "${modules[@]}"; do
-  catalog=Sources/$m/$m.docc
-  [ -d "$catalog" ] || { echo "build-docs: $catalog is missing" >&2; exit 1; }
+  source_catalog=Sources/$m/$m.docc
+  [ -d "$source_catalog" ] || { echo "build-docs: $source_catalog is missing" >&2; exit 1; }
+  # A scratch copy, so that images kept once elsewhere in the repository join the catalog (the HUD
+  # previews in docs/hud/ are shown by the README and by the HUD article).
+  catalog=$work/catalogs/$m.docc
+  mkdir -p "$work/catalogs"
+  cp -R "$source_catalog" "$catalog"
+  for asset in ${assets[$m]:-}; do cp "$asset" "$catalog/"; done
   mkdir -p "$work/graphs/$m"
   cp "$graphs/$m.symbols.json" "$work/graphs/$m/"
   for extension in "$graphs/$m@"*.symbols.json; do
@@ -67,9 +77,9 @@ for m in "${modules[@]}"; do
   docc "${args[@]}" >"$work/$m.log" 2>&1 || { cat "$work/$m.log" >&2; echo "build-docs: docc failed on $m" >&2; exit 1; }
   n=$(grep -cE "^(warning|error):" "$work/$m.log" || true)
   if [ "$n" -gt 0 ]; then
-    echo "---- $m: $n DocC diagnostic(s). A path under Sources/*.docc is a catalog page; any other path is a"
-    echo "---- '///' doc comment in that Swift file (write cross-module links as \`\`/VolumeKitCore/Name\`\`, and"
-    echo "---- document every parameter once one is documented)."
+    echo "---- $m: $n DocC diagnostic(s). A path under $work/catalogs/ is a page of Sources/$m/$m.docc; a"
+    echo "---- path under Sources/ is a '///' doc comment in that Swift file (write a link to another module's"
+    echo "---- symbol as \`\`/VolumeKitCore/Name\`\`, and document every parameter once one is documented)."
     grep -vE "^(Finished|Generated|Output)" "$work/$m.log" | sed 's/^/    /'
     problems=$((problems + n))
   fi
@@ -86,10 +96,34 @@ EOF
 )
   if [ -n "$missing" ]; then
     echo "---- $m: public symbols in no topic group: $missing"
-    echo "---- add each as '- \`\`Name\`\`' under a '### …' group in $catalog/$m.md (or in the article that owns it)."
+    echo "---- add each as '- \`\`Name\`\`' under a '### …' group in $source_catalog/$m.md (or in the article that owns it)."
     problems=$((problems + $(wc -w <<<"$missing")))
   fi
 done
+
+# VolumeKit's iOS declarations are not in the Linux symbol graph: each public name must appear in the
+# catalog's IOSAPI.md listing instead, so that a new iOS API cannot land undocumented.
+ios_missing=$(python3 - Sources/VolumeKit Sources/VolumeKit/VolumeKit.docc/IOSAPI.md <<'PY'
+import pathlib, re, sys
+listing_path = pathlib.Path(sys.argv[2])
+listing = listing_path.read_text() if listing_path.exists() else ""
+pattern = re.compile(r"\bpublic\b(?:\s+(?:final|static|class|convenience|nonisolated|private\(set\)|@\w+))*\s+"
+                     r"(?:class|struct|enum|protocol|actor|func|var|let|typealias)\s+([A-Za-z_]\w*)")
+for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.swift")):
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if "override" in line or line.lstrip().startswith("//"):
+            continue
+        for name in pattern.findall(line):
+            if name != "body" and not re.search(r"\b%s\b" % re.escape(name), listing):
+                print(f"{path}:{number}: {name}")
+PY
+)
+if [ -n "$ios_missing" ]; then
+  echo "---- VolumeKit (iOS): public declarations missing from Sources/VolumeKit/VolumeKit.docc/IOSAPI.md"
+  echo "---- (the iOS files are not in the Linux symbol graph, so that page lists them; add each to its feature):"
+  printf '%s\n' "$ios_missing" | sed 's/^/    /'
+  problems=$((problems + $(wc -l <<<"$ios_missing")))
+fi
 
 echo "== docc merge"
 archives=()
