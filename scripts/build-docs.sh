@@ -80,7 +80,7 @@ for m in "${modules[@]}"; do
     echo "---- $m: $n DocC diagnostic(s). A path under $work/catalogs/ is a page of Sources/$m/$m.docc; a"
     echo "---- path under Sources/ is a '///' doc comment in that Swift file (write a link to another module's"
     echo "---- symbol as \`\`/VolumeKitCore/Name\`\`, and document every parameter once one is documented)."
-    grep -vE "^(Finished|Generated|Output)" "$work/$m.log" | sed 's/^/    /'
+    grep -vE "^(Finished|Generated|Output)" "$work/$m.log" | sed -E 's#(\.\./)+Sources/#Sources/#; s/^/    /'
     problems=$((problems + n))
   fi
 
