@@ -21,18 +21,28 @@ cd "$root"
 out=${1:-.build/docs-site}
 work=.build/docs
 modules=(VolumeKitCore VolumeKitTesting RemoteVolume VolumeKit)
-declare -A deps=(
-  [VolumeKitCore]=""
-  [VolumeKitTesting]="VolumeKitCore"
-  [RemoteVolume]="VolumeKitCore"
-  [VolumeKit]="VolumeKitCore VolumeKitTesting RemoteVolume"
-)
+# The archives a module's catalog links into (built before it), and files kept elsewhere in the repository
+# that join its catalog. (Functions rather than associative arrays: macOS's bash 3.2 has none.)
+deps_of() {
+  case $1 in
+    VolumeKitTesting | RemoteVolume) echo VolumeKitCore ;;
+    VolumeKit) echo VolumeKitCore VolumeKitTesting RemoteVolume ;;
+  esac
+}
+assets_of() {
+  case $1 in
+    VolumeKit) echo docs/hud/*.svg ;;   # the HUD previews, shown by the README and the HUD article
+  esac
+}
 
-declare -A assets=(
-  [VolumeKit]="docs/hud/*.svg"
-)
-
-command -v docc >/dev/null || { echo "build-docs: no 'docc' in PATH (it ships with the Swift toolchain)" >&2; exit 1; }
+if command -v docc >/dev/null; then
+  docc=(docc)
+elif command -v xcrun >/dev/null && xcrun --find docc >/dev/null 2>&1; then
+  docc=(xcrun docc)
+else
+  echo "build-docs: no 'docc' (it ships with the Swift toolchain; on macOS, with Xcode)" >&2
+  exit 1
+fi
 
 echo "== symbol graphs"
 log=$(mktemp)
@@ -56,7 +66,7 @@ for m in "${modules[@]}"; do
   catalog=$work/catalogs/$m.docc
   mkdir -p "$work/catalogs"
   cp -R "$source_catalog" "$catalog"
-  for asset in ${assets[$m]:-}; do cp "$asset" "$catalog/"; done
+  for asset in $(assets_of "$m"); do cp "$asset" "$catalog/"; done
   mkdir -p "$work/graphs/$m"
   cp "$graphs/$m.symbols.json" "$work/graphs/$m/"
   for extension in "$graphs/$m@"*.symbols.json; do
@@ -71,10 +81,10 @@ for m in "${modules[@]}"; do
     --enable-experimental-external-link-support
     --transform-for-static-hosting)
   [ -n "${DOCS_HOSTING_BASE_PATH:-}" ] && args+=(--hosting-base-path "$DOCS_HOSTING_BASE_PATH")
-  for d in ${deps[$m]}; do args+=(--dependency "$work/$d.doccarchive"); done
+  for d in $(deps_of "$m"); do args+=(--dependency "$work/$d.doccarchive"); done
 
   echo "== docc convert $m"
-  docc "${args[@]}" >"$work/$m.log" 2>&1 || { cat "$work/$m.log" >&2; echo "build-docs: docc failed on $m" >&2; exit 1; }
+  "${docc[@]}" "${args[@]}" >"$work/$m.log" 2>&1 || { cat "$work/$m.log" >&2; echo "build-docs: docc failed on $m" >&2; exit 1; }
   n=$(grep -cE "^(warning|error):" "$work/$m.log" || true)
   if [ "$n" -gt 0 ]; then
     echo "---- $m: $n DocC diagnostic(s). A path under $work/catalogs/ is a page of Sources/$m/$m.docc; a"
@@ -128,7 +138,7 @@ fi
 echo "== docc merge"
 archives=()
 for m in "${modules[@]}"; do archives+=("$work/$m.doccarchive"); done
-docc merge "${archives[@]}" --synthesized-landing-page-name "VolumeKit package" \
+"${docc[@]}" merge "${archives[@]}" --synthesized-landing-page-name "VolumeKit package" \
   --synthesized-landing-page-kind Package -o "$out" >"$work/merge.log" 2>&1 \
   || { cat "$work/merge.log" >&2; echo "build-docs: docc merge failed" >&2; exit 1; }
 
