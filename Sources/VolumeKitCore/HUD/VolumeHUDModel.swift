@@ -90,6 +90,9 @@ public struct VolumeHUDModel: Sendable, Equatable {
     public private(set) var isAppActive: Bool
     /// Whether ``display``'s level came from a real reading (a press cannot be judged against a guess).
     public private(set) var isLevelKnown: Bool
+    /// The language of the ``VolumeHUDAction/announce(_:)`` texts (English unless given: a pure machine
+    /// never reads the user's settings; ``VolumeHUDEngine`` passes the user's language).
+    public var strings: VolumeKitStrings
 
     /// A level this close to 0 or 1 counts as the rail (the system reports exact 0 and 1; remote devices may round).
     public static let railTolerance: Float = 0.0005
@@ -99,7 +102,9 @@ public struct VolumeHUDModel: Sendable, Equatable {
     ///   - level: the current level if known (e.g. `AVAudioSession.outputVolume` at start), else `nil`.
     ///   - hideDelay: seconds the HUD stays after the last change (default 1.5 s).
     ///   - isAppActive: whether the app is active now.
-    public init(level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true) {
+    ///   - strings: the language of the announcements (English by default).
+    public init(level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true, strings: VolumeKitStrings = .english) {
+        self.strings = strings
         self.hideDelay = max(0, hideDelay.isFinite ? hideDelay : 1.5)
         let clean = level.flatMap(VolumeHUDModel.clean)
         display = .hidden(level: clean ?? 0)
@@ -156,6 +161,18 @@ public struct VolumeHUDModel: Sendable, Equatable {
         event.phase == .released ? [] : buttonPressed(event.button, at: event.time)
     }
 
+    /// The level is known to be `level` without the user changing it (a fresh reading, a hand-off from
+    /// button capture): recorded without showing the HUD or announcing; a HUD already on screen is redrawn
+    /// at that level and keeps its hide time.
+    public mutating func levelKnown(_ level: Float) -> [VolumeHUDAction] {
+        guard let level = VolumeHUDModel.clean(level) else { return [] }
+        isLevelKnown = true
+        guard level != display.level else { return [] }
+        display.level = level
+        display.bump = nil
+        return display.isVisible ? [.display(display)] : []
+    }
+
     /// The app became active. `level` is the volume read now, if any: it may have moved in Control Center
     /// while the app was inactive; it is recorded without showing the HUD.
     public mutating func appBecameActive(level: Float? = nil, at time: Instant) -> [VolumeHUDAction] {
@@ -188,7 +205,7 @@ public struct VolumeHUDModel: Sendable, Equatable {
         let due = time + hideDelay
         deadline = due
         var actions: [VolumeHUDAction] = [.display(next)]
-        if announce { actions.append(.announce(VolumeHUDAccessibility.announcement(level: next.level, bump: next.bump))) }
+        if announce { actions.append(.announce(strings.announcement(level: next.level, bump: next.bump))) }
         actions.append(.scheduleTick(at: due))
         return actions
     }
