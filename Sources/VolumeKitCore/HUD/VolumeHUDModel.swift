@@ -93,6 +93,18 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// The language of the ``VolumeHUDAction/announce(_:)`` texts (English unless given: a pure machine
     /// never reads the user's settings; ``VolumeHUDEngine`` passes the user's language).
     public var strings: VolumeKitStrings
+    /// The last level change that reached a rail, and when: the press that caused it may be reported
+    /// just after it (passive button detection sees a press *through* the change) and is no bump.
+    private var railReached: RailReached?
+    private struct RailReached: Sendable, Equatable {
+        var button: VolumeButton
+        var time: Instant
+    }
+
+    /// How soon after a change that reached a rail a press toward that rail counts as the press that caused
+    /// it. Passive detection reports the press in the same main-queue turn as the change (VolumeKit's own
+    /// KVO latency is ≈ 5 ms in the simulator); a person cannot press twice within 30 ms.
+    public static let causingPressWindow: TimeInterval = 0.03
 
     /// A level this close to 0 or 1 counts as the rail (the system reports exact 0 and 1; remote devices may round).
     public static let railTolerance: Float = 0.0005
@@ -122,6 +134,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
         let wasKnown = isLevelKnown
         isLevelKnown = true
         if wasKnown, level == display.level { return [] }
+        let old = display.level
+        railReached = nil
+        if wasKnown, level >= 1 - VolumeHUDModel.railTolerance, level > old { railReached = RailReached(button: .up, time: time) }
+        if wasKnown, level <= VolumeHUDModel.railTolerance, level < old { railReached = RailReached(button: .down, time: time) }
         guard isAppActive else {
             display.level = level
             return []
@@ -146,6 +162,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// level change the press causes.
     public mutating func buttonPressed(_ button: VolumeButton, at time: Instant) -> [VolumeHUDAction] {
         guard isAppActive, isLevelKnown else { return [] }
+        if let reached = railReached, reached.button == button, time - reached.time <= VolumeHUDModel.causingPressWindow, time >= reached.time {
+            railReached = nil
+            return []
+        }
         let bump: VolumeHUDBump
         switch button {
         case .down where display.level <= VolumeHUDModel.railTolerance: bump = .minimum

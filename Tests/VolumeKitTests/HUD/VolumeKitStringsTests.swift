@@ -110,3 +110,30 @@ struct VolumeKitStringsTests {
         #expect(StringsTable.parse("/* open") == nil)
     }
 }
+
+@Suite("VolumeHUDModel: the press that reached a rail")
+struct CausingPressTests {
+    @Test("a press reported just after the change it caused is no bump, in either order")
+    func causingPress() {
+        var model = VolumeHUDModel(level: 0.9375)
+        _ = model.levelChanged(1, at: 1)
+        #expect(model.buttonPressed(.up, at: 1.005).isEmpty)
+        #expect(model.display.bump == nil)
+        // The next press at the top is a real one.
+        #expect(model.buttonPressed(.up, at: 1.3).contains(.display(VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum))))
+
+        var reversed = VolumeHUDModel(level: 0.9375)
+        #expect(reversed.buttonPressed(.up, at: 1).isEmpty)
+        _ = reversed.levelChanged(1, at: 1.005)
+        #expect(reversed.display == VolumeHUDDisplay(isVisible: true, level: 1))
+    }
+
+    @Test("a press toward the other rail, or later than the window, still bumps")
+    func otherPresses() {
+        var model = VolumeHUDModel(level: 0.0625)
+        _ = model.levelChanged(0, at: 1)
+        #expect(model.buttonPressed(.down, at: 1 + VolumeHUDModel.causingPressWindow + 0.01).contains {
+            if case .display(let display) = $0 { return display.bump == .minimum } else { return false }
+        })
+    }
+}
