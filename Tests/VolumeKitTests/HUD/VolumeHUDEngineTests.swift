@@ -305,3 +305,55 @@ struct VolumeHUDEngineTests {
         hud.stop()
     }
 }
+
+@Suite("The hold hand-off between capture and the HUD")
+struct VolumeHoldTests {
+    @Test("one board per app process: the same for every clients value, a new one after a relaunch")
+    func boardPerProcess() {
+        let device = SimulatedDevice()
+        let first = VolumeHoldBoard.board(for: device.clients)
+        #expect(VolumeHoldBoard.board(for: device.clients) === first)
+        device.crash()
+        device.launch()
+        #expect(VolumeHoldBoard.board(for: device.clients) !== first)
+        #expect(VolumeHoldBoard.board(for: SimulatedDevice().clients) !== first)
+    }
+
+    @Test("holds nest, and the user's level is known only while held")
+    func nesting() {
+        let board = VolumeHoldBoard()
+        let seen = Locked([VolumeHoldEvent]())
+        let observation = board.observe { event in seen.withLock { $0.append(event) } }
+        board.publish(.began(userVolume: 0.5))
+        board.publish(.began(userVolume: nil))
+        board.publish(.userVolume(0.25, byUser: true))
+        board.publish(.ended(userVolume: nil))
+        #expect(board.isHeld)
+        #expect(board.heldUserVolume == 0.25)
+        board.publish(.ended(userVolume: nil))
+        #expect(!board.isHeld)
+        #expect(board.heldUserVolume == nil)
+        // An end without a hold, or a level while nobody holds, is ignored.
+        board.publish(.ended(userVolume: 1))
+        board.publish(.userVolume(1, byUser: true))
+        observation.cancel()
+        board.publish(.began(userVolume: 0.1))
+        #expect(seen.current.count == 5)
+    }
+
+    @Test("only configurations that move the volume report a hold", arguments: [
+        (VolumeButtonsConfiguration(), true),
+        (VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true), true),
+        (VolumeButtonsConfiguration(mode: .passive), false),
+        (VolumeButtonsConfiguration(strategy: .captureEvents), false),
+    ])
+    func whichConfigurationsHold(configuration: VolumeButtonsConfiguration, holds: Bool) {
+        let device = SimulatedDevice()
+        let reporter = VolumeHoldReporter(configuration: configuration, clients: device.clients)
+        reporter.started()
+        #expect(VolumeHoldBoard.board(for: device.clients).isHeld == holds)
+        reporter.started()
+        reporter.stopped()
+        #expect(!VolumeHoldBoard.board(for: device.clients).isHeld)
+    }
+}
