@@ -75,8 +75,8 @@ public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {
 /// Rules:
 /// - the level is the user's: with ``VolumeHUDLevelSource/systemVolume`` it follows `outputVolume`, except
 ///   while VolumeKit's button capture holds the volume (``VolumeHoldBoard``): then it shows the user's own
-///   level capture reports, ignores `outputVolume` (VolumeKit's anchor and its ±1/16 nudges) and ignores
-///   presses (they are the app's input, not volume changes);
+///   level capture reports and ignores `outputVolume` (VolumeKit's anchor and its ±1/16 nudges); while
+///   capture takes presses as input (capture mode, capture events included) it ignores them: no bump;
 /// - button events (``handle(_:)``) give the bump at a rail; the levels the app gives (``show(level:)``) always show;
 /// - it reacts only while the app is active (seed 002 "问题二"); resigning active hides it at once;
 /// - the system HUD is hidden through the shared volume view (`installVolumeView`), one for all of VolumeKit;
@@ -218,11 +218,11 @@ public final class VolumeHUDEngine: Sendable {
     }
 
     /// Feeds a hardware button event: a press at a rail shows the bump. Its instant is replaced by the
-    /// clients' clock. Ignored while capture holds the system volume and the level is the system's (the
-    /// press was the app's input, the user's level did not move).
+    /// clients' clock. Ignored while capture takes presses as input and the level is the system's (the
+    /// press was the app's — a shutter, a page turn —, the user's level did not move).
     public func handle(_ event: VolumeButtonEvent) {
         guard event.phase != .released else { return }
-        if options.levelSource == .systemVolume, board.isHeld { return }
+        if options.levelSource == .systemVolume, board.isCapturingPresses || board.isHeld { return }
         run { $0.buttonPressed(event.button, at: $1) }
     }
 

@@ -26,6 +26,7 @@ public enum VolumeHoldEvent: Sendable, Equatable {
 public final class VolumeHoldBoard: Sendable {
     private struct State {
         var holders = 0
+        var pressCaptures = 0
         var userVolume: Float?
         var observers: [Int: @Sendable (VolumeHoldEvent) -> Void] = [:]
         var nextID = 0
@@ -38,6 +39,17 @@ public final class VolumeHoldBoard: Sendable {
 
     /// Whether capture holds the volume now.
     public var isHeld: Bool { state.withLock { $0.holders > 0 } }
+
+    /// Whether capture takes the presses as the app's input now (``ButtonCaptureMode/capture`` with any
+    /// strategy, capture events included): a press then is no volume change, and no bump at a rail either.
+    public var isCapturingPresses: Bool { state.withLock { $0.pressCaptures > 0 } }
+
+    /// Capture began (`true`) or stopped (`false`) taking presses as input. Nests like holds.
+    public func setCapturingPresses(_ capturing: Bool) {
+        state.withLock { state in
+            if capturing { state.pressCaptures += 1 } else if state.pressCaptures > 0 { state.pressCaptures -= 1 }
+        }
+    }
 
     /// The user's level while capture holds the volume and knows it; `nil` otherwise.
     public var heldUserVolume: Float? { state.withLock { $0.holders > 0 ? $0.userVolume : nil } }
@@ -101,16 +113,21 @@ public final class VolumeHoldBoard: Sendable {
 /// Call ``started()`` after a successful `start`, ``ready(userVolume:)`` from its `onReady`,
 /// ``userVolumeChanged(_:)`` from its `onUserVolume`, and ``stopped()`` from its `onStopped` (or after a
 /// failed `start`). For configurations that never hold the volume (passive mode, capture events) it reports
-/// nothing, so a HUD keeps following `outputVolume` — there the user's own presses move it.
+/// no hold, so a HUD keeps following `outputVolume` — there the user's own presses move it (passive mode) or
+/// nothing moves it (capture events); in capture mode it reports that presses are input
+/// (``VolumeHoldBoard/isCapturingPresses``), so a HUD on the user's volume shows no bump for them.
 public final class VolumeHoldReporter: Sendable {
     private let board: VolumeHoldBoard
     private let holdsVolume: Bool
+    private let capturesPresses: Bool
     private let isHolding = Locked(false)
+    private let isRunning = Locked(false)
 
     /// A reporter for an engine with `configuration` running on `clients`.
     public init(configuration: VolumeButtonsConfiguration, clients: VolumeKitClients) {
         board = VolumeHoldBoard.board(for: clients)
         holdsVolume = VolumeHoldReporter.holdsVolume(configuration)
+        capturesPresses = configuration.mode == .capture
     }
 
     /// Whether an engine with `configuration` moves the system volume away from the user's while it captures.
@@ -120,7 +137,10 @@ public final class VolumeHoldReporter: Sendable {
 
     /// The engine started (its volume may move from now on).
     public func started() {
-        guard holdsVolume, isHolding.withLock({ holding in defer { holding = true }; return !holding }) else { return }
+        guard isRunning.withLock({ running in defer { running = true }; return !running }) else { return }
+        if capturesPresses { board.setCapturingPresses(true) }
+        guard holdsVolume else { return }
+        isHolding.withLock { $0 = true }
         board.publish(.began(userVolume: nil))
     }
 
@@ -138,6 +158,8 @@ public final class VolumeHoldReporter: Sendable {
 
     /// The engine finished stopping (the user's volume is back), or failed to start.
     public func stopped(userVolume: Float? = nil) {
+        guard isRunning.withLock({ running in defer { running = false }; return running }) else { return }
+        if capturesPresses { board.setCapturingPresses(false) }
         guard isHolding.withLock({ holding in defer { holding = false }; return holding }) else { return }
         board.publish(.ended(userVolume: userVolume))
     }

@@ -129,5 +129,9 @@ struct HUDScenarioCorpusTests {
         let chosen = driver.userChosenLevels
         let foreign = driver.recorder.shownLevels.filter { !chosen.contains($0) }
         #expect(foreign.isEmpty, "\(file.lastPathComponent): shown \(driver.recorder.shownLevels), user chose \(chosen.sorted())")
+        // Captured presses are the app's input: the HUD never bumps for them.
+        if strategy != .passive {
+            #expect(!driver.recorder.displays.current.contains { $0.display.bump != nil }, "\(file.lastPathComponent)")
+        }
     }
 }

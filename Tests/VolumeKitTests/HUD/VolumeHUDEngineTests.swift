@@ -350,10 +350,33 @@ struct VolumeHoldTests {
     func whichConfigurationsHold(configuration: VolumeButtonsConfiguration, holds: Bool) {
         let device = SimulatedDevice()
         let reporter = VolumeHoldReporter(configuration: configuration, clients: device.clients)
+        let board = VolumeHoldBoard.board(for: device.clients)
         reporter.started()
-        #expect(VolumeHoldBoard.board(for: device.clients).isHeld == holds)
+        #expect(board.isHeld == holds)
+        #expect(board.isCapturingPresses == (configuration.mode == .capture))
         reporter.started()
         reporter.stopped()
-        #expect(!VolumeHoldBoard.board(for: device.clients).isHeld)
+        #expect(!board.isHeld)
+        #expect(!board.isCapturingPresses)
+    }
+
+    @Test("with capture events the HUD follows the volume but shows no bump for the app's presses")
+    func captureEventsNoBump() throws {
+        let device = SimulatedDevice(.init(volume: 1))
+        let recorder = HUDRecorder()
+        let hud = recorder.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
+        hud.start()
+        let app = CaptureApp(VolumeButtonsConfiguration(strategy: .captureEvents), clients: device.clients, hud: hud)
+        try app.start()
+        device.advance(by: 0.5)
+        device.press(.up)
+        device.advance(by: 0.5)
+        #expect(app.events.current.map(\.phase).contains(.pressed))
+        #expect(recorder.displays.current.isEmpty)
+        app.stop()
+        device.advance(by: 0.5)
+        hud.handle(VolumeButtonEvent(button: .up, phase: .pressed, time: device.now))
+        #expect(recorder.last?.bump == .maximum)
+        hud.stop()
     }
 }
