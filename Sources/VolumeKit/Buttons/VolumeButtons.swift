@@ -27,6 +27,7 @@ public final class VolumeButtons {
     public let configuration: VolumeButtonsConfiguration
     private let engine: VolumeButtonsEngine
     private let reporter: VolumeHoldReporter
+    private let readiness: ReadinessWatch
     private let hub = EventHub()
     private var handlers: [UUID: (VolumeButtonEvent) -> Void] = [:]
 
@@ -35,6 +36,12 @@ public final class VolumeButtons {
     public var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
     /// Called when the user's own volume changes (Control Center, passive presses, another route).
     public var onUserVolumeChange: ((Float) -> Void)?
+    /// Called when capture is still not ready ``readinessTimeout`` seconds after ``start()``: no window of the
+    /// app's foreground scene could host the volume view yet (a launch into the background, a permission
+    /// alert, Face ID). Capture begins by itself as soon as one exists.
+    public var onNotReady: ((_ seconds: TimeInterval) -> Void)?
+    /// How long ``start()`` may take to become ready before ``onNotReady`` is called (default 5 s).
+    public var readinessTimeout: TimeInterval = 5
 
     /// Creates capture with `configuration`.
     /// - Parameters:
@@ -53,6 +60,7 @@ public final class VolumeButtons {
         // Tells a VolumeHUD on the same clients that `outputVolume` is VolumeKit's anchor while capture holds it.
         let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
         self.reporter = reporter
+        readiness = ReadinessWatch(clock: clients.clock)
         engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
@@ -66,11 +74,13 @@ public final class VolumeButtons {
         hub.onEvent = { [weak self] event in self?.handlers.values.forEach { $0(event) } }
         hub.onVolume = { [weak self] volume in self?.onUserVolumeChange?(volume) }
         hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }
+        hub.onNotReady = { [weak self] seconds in self?.onNotReady?(seconds) }
     }
 
     /// Stopping is part of letting go: an app that drops its `VolumeButtons` gets the user's volume back and
     /// the system HUD returned (the engine finishes its stop on its own).
     deinit {
+        readiness.cancel()
         engine.stop(onStopped: { [reporter] in reporter.stopped() })
     }
 
@@ -96,10 +106,17 @@ public final class VolumeButtons {
         guard !engine.isStarted else { return }
         let engine = self.engine
         let reporter = self.reporter
+        let readiness = self.readiness
+        let timeout = readinessTimeout
+        readiness.start(timeout: timeout) { [hub] in onMain { hub.sendNotReady(timeout) } }
         do {
-            try engine.start(onReady: { reporter.ready(userVolume: engine.userVolume) })
+            try engine.start(onReady: {
+                readiness.ready()
+                reporter.ready(userVolume: engine.userVolume)
+            })
             reporter.started()
         } catch {
+            readiness.cancel()
             reporter.stopped()
             throw error
         }
@@ -108,6 +125,7 @@ public final class VolumeButtons {
     /// Stops capture and returns everything to normal: the user's volume restored, the volume view
     /// removed, the session deactivated if VolumeKit activated it.
     public func stop() {
+        readiness.cancel()
         engine.stop(onStopped: { [reporter] in reporter.stopped() })
     }
 
@@ -137,7 +155,9 @@ private final class EventHub: Sendable {
     var onEvent: ((VolumeButtonEvent) -> Void)?
     var onVolume: ((Float) -> Void)?
     var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
+    var onNotReady: ((TimeInterval) -> Void)?
     func send(_ event: VolumeButtonEvent) { onEvent?(event) }
+    func sendNotReady(_ seconds: TimeInterval) { onNotReady?(seconds) }
     func sendVolume(_ volume: Float) { onVolume?(volume) }
     func sendDiagnostic(_ diagnostic: VolumeButtonsDiagnostic) { onDiagnostic?(diagnostic) }
 }

@@ -88,7 +88,6 @@ public final class VolumeHUDEngine: Sendable {
         var timer = DeadlineTimer()
         var subscriptions: [CancellationHandle] = []
         var volumeView: CancellationHandle?
-        var readinessCheck: CancellationHandle?
         var isViewReady = false
         var isRunning = false
         var holdsLease = false
@@ -102,6 +101,7 @@ public final class VolumeHUDEngine: Sendable {
     private let onAnnouncement: @Sendable (String) -> Void
     private let onDiagnostic: @Sendable (VolumeHUDDiagnostic) -> Void
     private let state: Locked<State>
+    private let readiness: ReadinessWatch
 
     /// Creates a stopped HUD.
     /// - Parameters:
@@ -124,6 +124,7 @@ public final class VolumeHUDEngine: Sendable {
         self.onAnnouncement = onAnnouncement
         self.onDiagnostic = onDiagnostic
         board = VolumeHoldBoard.board(for: clients)
+        readiness = ReadinessWatch(clock: clients.clock)
         let strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
         state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: strings)))
     }
@@ -174,18 +175,15 @@ public final class VolumeHUDEngine: Sendable {
         }
         state.withLock { $0.subscriptions = subscriptions }
         guard options.suppressesSystemHUD else { return }
+        let timeout = options.readinessTimeout
+        readiness.start(timeout: timeout) { [weak self] in self?.onDiagnostic(.volumeViewNotReady(after: timeout)) }
         let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
-        let check = clients.clock.schedule(options.readinessTimeout) { [weak self] in self?.checkReadiness() }
         let kept = state.withLock { state -> Bool in
             guard state.isRunning, state.volumeView == nil else { return false }
             state.volumeView = view
-            state.readinessCheck = check
             return true
         }
-        if !kept {
-            view.cancel()
-            check.cancel()
-        }
+        if !kept { view.cancel() }
     }
 
     /// Hides the HUD, gives the system HUD back and stops following.
@@ -198,14 +196,14 @@ public final class VolumeHUDEngine: Sendable {
             defer {
                 state.subscriptions = []
                 state.volumeView = nil
-                state.readinessCheck = nil
                 state.isViewReady = false
                 state.holdsLease = false
             }
-            let handles = state.subscriptions + [state.volumeView, state.readinessCheck, state.timer.reset()].compactMap { $0 }
+            let handles = state.subscriptions + [state.volumeView, state.timer.reset()].compactMap { $0 }
             return (handles, state.holdsLease, actions)
         }
         guard let leftovers else { return }
+        readiness.cancel()
         leftovers.handles.forEach { $0.cancel() }
         carryOut(leftovers.actions.filter { if case .display = $0 { return true } else { return false } }, at: now)
         if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
@@ -291,21 +289,12 @@ public final class VolumeHUDEngine: Sendable {
     }
 
     private func volumeViewReady() {
-        let check = state.withLock { state -> CancellationHandle? in
-            guard state.isRunning else { return nil }
+        let running = state.withLock { state -> Bool in
+            guard state.isRunning else { return false }
             state.isViewReady = true
-            defer { state.readinessCheck = nil }
-            return state.readinessCheck
+            return true
         }
-        check?.cancel()
-    }
-
-    private func checkReadiness() {
-        let late = state.withLock { state -> Bool in
-            defer { state.readinessCheck = nil }
-            return state.isRunning && !state.isViewReady
-        }
-        if late { onDiagnostic(.volumeViewNotReady(after: options.readinessTimeout)) }
+        if running { readiness.ready() }
     }
 
     private func tick() {

@@ -380,3 +380,29 @@ struct VolumeHoldTests {
         hud.stop()
     }
 }
+
+@Suite("ReadinessWatch")
+struct ReadinessWatchTests {
+    @Test("reports once when readiness is late, never when it comes in time or the watch is cancelled")
+    func reports() {
+        let device = SimulatedDevice()
+        let late = Locked(0)
+        let watch = ReadinessWatch(clock: device.clock)
+        watch.start(timeout: 1) { late.withLock { $0 += 1 } }
+        device.advance(by: 0.9)
+        #expect(late.current == 0)
+        device.advance(by: 0.2)
+        #expect(late.current == 1)
+        device.advance(by: 5)
+        #expect(late.current == 1)
+        watch.start(timeout: 1) { late.withLock { $0 += 1 } }
+        device.advance(by: 0.5)
+        watch.ready()
+        #expect(watch.isReady)
+        device.advance(by: 2)
+        watch.start(timeout: 1) { late.withLock { $0 += 1 } }
+        watch.cancel()
+        device.advance(by: 2)
+        #expect(late.current == 1)
+    }
+}
