@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "VolumeKit",
+    defaultLocalization: "en",
     platforms: [.iOS(.v15), .macOS(.v13)],
     products: [
         .library(name: "VolumeKit", targets: ["VolumeKit"]),
@@ -14,7 +15,7 @@ let package = Package(
     ],
     targets: [
         // Foundation only, platform-free: state machines, value types and the clients.
-        .target(name: "VolumeKitCore"),
+        .target(name: "VolumeKitCore", resources: [.process("HUD/Resources")]),
         // The iOS live layer. Every file is wrapped in `#if os(iOS)`; on Linux it only re-exports Core.
         .target(
             name: "VolumeKit",

@@ -6,9 +6,13 @@ import UIKit
 /// ```swift
 /// let buttons = VolumeButtons()
 /// try buttons.start()
-/// for await event in buttons.events() where event.phase == .pressed {
-///     speaker.nudge(event.button == .up ? +1 : -1)
+/// let task = Task {
+///     for await event in buttons.events() where event.phase == .pressed {
+///         speaker.nudge(event.button == .up ? +1 : -1)
+///     }
 /// }
+/// // later, when the screen goes away:
+/// task.cancel()
 /// buttons.stop()   // the user's own volume comes back
 /// ```
 ///
@@ -22,6 +26,8 @@ public final class VolumeButtons {
     /// The configuration in force.
     public let configuration: VolumeButtonsConfiguration
     private let engine: VolumeButtonsEngine
+    private let reporter: VolumeHoldReporter
+    private let readiness: ReadinessWatch
     private let hub = EventHub()
     private var handlers: [UUID: (VolumeButtonEvent) -> Void] = [:]
 
@@ -30,37 +36,62 @@ public final class VolumeButtons {
     public var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
     /// Called when the user's own volume changes (Control Center, passive presses, another route).
     public var onUserVolumeChange: ((Float) -> Void)?
+    /// Called when capture is still not ready ``readinessTimeout`` seconds after ``start()``: no window of the
+    /// app's foreground scene could host the volume view yet (a launch into the background, a permission
+    /// alert, Face ID). Capture begins by itself as soon as one exists.
+    public var onNotReady: ((_ seconds: TimeInterval) -> Void)?
+    /// How long ``start()`` may take to become ready before ``onNotReady`` is called (default 5 s).
+    public var readinessTimeout: TimeInterval = 5
 
-    /// Creates capture with `configuration`. For ``ButtonStrategy/captureEvents`` pass the camera screen's
-    /// view as `captureView`.
-    public init(_ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), captureView: UIView? = nil) {
+    /// Creates capture with `configuration`.
+    /// - Parameters:
+    ///   - configuration: strategy, mode, session, timing.
+    ///   - captureView: for ``ButtonStrategy/captureEvents``, the camera screen's view (with the live clients).
+    ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to
+    ///     drive capture from your app's tests).
+    public init(
+        _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
+        captureView: UIView? = nil,
+        clients: VolumeKitClients? = nil
+    ) {
         self.configuration = configuration
         let hub = self.hub
+        let clients = clients ?? .live(captureView: captureView)
+        // Tells a VolumeHUD on the same clients that `outputVolume` is VolumeKit's anchor while capture holds it.
+        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
+        self.reporter = reporter
+        readiness = ReadinessWatch(clock: clients.clock)
         engine = VolumeButtonsEngine(
             configuration: configuration,
-            clients: .live(captureView: captureView),
+            clients: clients,
             onEvent: { event in onMain { hub.send(event) } },
-            onUserVolume: { volume in onMain { hub.sendVolume(volume) } },
+            onUserVolume: { volume in
+                reporter.userVolumeChanged(volume)
+                onMain { hub.sendVolume(volume) }
+            },
             onDiagnostic: { diagnostic in onMain { hub.sendDiagnostic(diagnostic) } }
         )
         hub.onEvent = { [weak self] event in self?.handlers.values.forEach { $0(event) } }
         hub.onVolume = { [weak self] volume in self?.onUserVolumeChange?(volume) }
         hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }
+        hub.onNotReady = { [weak self] seconds in self?.onNotReady?(seconds) }
     }
 
     /// Stopping is part of letting go: an app that drops its `VolumeButtons` gets the user's volume back and
     /// the system HUD returned (the engine finishes its stop on its own).
     deinit {
-        engine.stop()
+        readiness.cancel()
+        engine.stop(onStopped: { [reporter] in reporter.stopped() })
     }
 
     /// Creates capture that calls `onEvent` for each event: the UIKit-friendly form.
     public convenience init(
         _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         captureView: UIView? = nil,
+        clients: VolumeKitClients? = nil,
         onEvent: @escaping @MainActor (VolumeButtonEvent) -> Void
     ) {
-        self.init(configuration, captureView: captureView)
+        self.init(configuration, captureView: captureView, clients: clients)
         handlers[UUID()] = onEvent
     }
 
@@ -72,13 +103,30 @@ public final class VolumeButtons {
 
     /// Starts capture; throws ``VolumeButtonsError`` when the strategy cannot run here.
     public func start() throws {
-        try engine.start()
+        guard !engine.isStarted else { return }
+        let engine = self.engine
+        let reporter = self.reporter
+        let readiness = self.readiness
+        let timeout = readinessTimeout
+        readiness.start(timeout: timeout) { [hub] in onMain { hub.sendNotReady(timeout) } }
+        do {
+            try engine.start(onReady: {
+                readiness.ready()
+                reporter.ready(userVolume: engine.userVolume)
+            })
+            reporter.started()
+        } catch {
+            readiness.cancel()
+            reporter.stopped()
+            throw error
+        }
     }
 
     /// Stops capture and returns everything to normal: the user's volume restored, the volume view
     /// removed, the session deactivated if VolumeKit activated it.
     public func stop() {
-        engine.stop()
+        readiness.cancel()
+        engine.stop(onStopped: { [reporter] in reporter.stopped() })
     }
 
     /// Every event from now on, until the task consuming it is cancelled.
@@ -107,7 +155,9 @@ private final class EventHub: Sendable {
     var onEvent: ((VolumeButtonEvent) -> Void)?
     var onVolume: ((Float) -> Void)?
     var onDiagnostic: ((VolumeButtonsDiagnostic) -> Void)?
+    var onNotReady: ((TimeInterval) -> Void)?
     func send(_ event: VolumeButtonEvent) { onEvent?(event) }
+    func sendNotReady(_ seconds: TimeInterval) { onNotReady?(seconds) }
     func sendVolume(_ volume: Float) { onVolume?(volume) }
     func sendDiagnostic(_ diagnostic: VolumeButtonsDiagnostic) { onDiagnostic?(diagnostic) }
 }

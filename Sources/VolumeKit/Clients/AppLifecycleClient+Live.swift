@@ -49,6 +49,15 @@ extension AppLifecycleClient {
                     break
                 }
             })
+            // A media-services reset loses the session's category and activation and silences KVO
+            // (`shared/facts/envelope.md`). Until `AppLifecycleEvent` has a case of its own it is delivered as an
+            // interruption that ended: every engine then re-activates and re-primes; the category VolumeKit set
+            // is applied again first (the volume observation and the volume views renew themselves).
+            tokens.append(center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main) { _ in
+                LiveSessionMemory.shared.reapplyAfterReset()
+                handler(.interruptionBegan)
+                handler(.interruptionEnded(shouldResume: true))
+            })
             tokens.append(center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: .main) { _ in
                 handler(.routeChanged(AudioRoute(AVAudioSession.sharedInstance().currentRoute)))
             })

@@ -7,18 +7,15 @@ extension AudioSessionClient {
     public static let live = AudioSessionClient(
         configuration: {
             let session = AVAudioSession.sharedInstance()
-            return AudioSessionConfiguration(
+            let configuration = AudioSessionConfiguration(
                 category: AudioCategory(session.category),
                 options: AudioCategoryOptions(session.categoryOptions),
                 allowsSystemSoundsDuringRecording: session.allowHapticsAndSystemSoundsDuringRecording)
+            LiveSessionMemory.shared.read(configuration, options: session.categoryOptions)
+            return configuration
         },
         setConfiguration: { configuration in
-            let session = AVAudioSession.sharedInstance()
-            // The app's mode (e.g. `.videoRecording` on a camera screen) is kept: only category and options change.
-            try session.setCategory(configuration.category.avCategory, mode: session.mode, options: configuration.options.avOptions)
-            if session.allowHapticsAndSystemSoundsDuringRecording != configuration.allowsSystemSoundsDuringRecording {
-                try session.setAllowHapticsAndSystemSoundsDuringRecording(configuration.allowsSystemSoundsDuringRecording)
-            }
+            try LiveSessionMemory.shared.apply(configuration)
         },
         setActive: { active, notifyOthers in
             try AVAudioSession.sharedInstance().setActive(active, options: notifyOthers ? .notifyOthersOnDeactivation : [])
@@ -27,6 +24,56 @@ extension AudioSessionClient {
         currentRoute: { AudioRoute(AVAudioSession.sharedInstance().currentRoute) },
         primeOutput: { onMain { SilentPrimer.shared.play() } }
     )
+}
+
+/// What the live session client read and set.
+///
+/// - Restoring the app's configuration keeps every option it had, also those VolumeKit's
+///   ``AudioCategoryOptions`` has no name for (e.g. `.overrideMutedMicrophoneInterruption`): the options
+///   read with a configuration are the ones written back for an equal configuration.
+/// - After a media-services reset the session's category is lost (`shared/facts/envelope.md`, Apple
+///   "Responding to audio session interruptions"): the configuration VolumeKit last set is applied again.
+final class LiveSessionMemory: Sendable {
+    static let shared = LiveSessionMemory()
+
+    private struct State {
+        /// The last options read for each configuration (a handful at most).
+        var reads: [(configuration: AudioSessionConfiguration, options: UInt)] = []
+        /// The configuration VolumeKit set last, and its exact options.
+        var applied: (configuration: AudioSessionConfiguration, options: UInt)?
+    }
+
+    private let state = Locked(State())
+
+    func read(_ configuration: AudioSessionConfiguration, options: AVAudioSession.CategoryOptions) {
+        state.withLock { state in
+            state.reads.removeAll { $0.configuration == configuration }
+            state.reads.append((configuration, options.rawValue))
+            if state.reads.count > 8 { state.reads.removeFirst() }
+        }
+    }
+
+    func apply(_ configuration: AudioSessionConfiguration) throws {
+        let raw = state.withLock { state in state.reads.last { $0.configuration == configuration }?.options }
+        let options = raw.map(AVAudioSession.CategoryOptions.init(rawValue:)) ?? configuration.options.avOptions
+        try set(configuration, options: options)
+        state.withLock { $0.applied = (configuration, options.rawValue) }
+    }
+
+    /// Re-applies the configuration VolumeKit set last, if any (after a media-services reset).
+    func reapplyAfterReset() {
+        guard let applied = state.withLock({ $0.applied }) else { return }
+        try? set(applied.configuration, options: AVAudioSession.CategoryOptions(rawValue: applied.options))
+    }
+
+    private func set(_ configuration: AudioSessionConfiguration, options: AVAudioSession.CategoryOptions) throws {
+        let session = AVAudioSession.sharedInstance()
+        // The app's mode (e.g. `.videoRecording` on a camera screen) is kept: only category and options change.
+        try session.setCategory(configuration.category.avCategory, mode: session.mode, options: options)
+        if session.allowHapticsAndSystemSoundsDuringRecording != configuration.allowsSystemSoundsDuringRecording {
+            try session.setAllowHapticsAndSystemSoundsDuringRecording(configuration.allowsSystemSoundsDuringRecording)
+        }
+    }
 }
 
 /// Plays a short silent buffer once so `outputVolume` and its KVO become live (seed 001), mixing with

@@ -8,11 +8,27 @@ extension SystemVolumeClient {
     public static let live = SystemVolumeClient(
         outputVolume: { AVAudioSession.sharedInstance().outputVolume },
         observeOutputVolume: { handler in
-            let observation = AVAudioSession.sharedInstance().observe(\.outputVolume, options: [.new]) { _, change in
-                guard let value = change.newValue else { return }
-                onMain { handler(value) }
+            // After a media-services reset the old observation goes silent for good: observe anew
+            // (`shared/facts/envelope.md`, Apple "Responding to audio session interruptions").
+            let observation = Locked<NSKeyValueObservation?>(nil)
+            let observe: @Sendable () -> Void = {
+                let made = AVAudioSession.sharedInstance().observe(\.outputVolume, options: [.new]) { _, change in
+                    guard let value = change.newValue else { return }
+                    onMain { handler(value) }
+                }
+                observation.withLock { old in
+                    old?.invalidate()
+                    old = made
+                }
             }
-            return CancellationHandle { observation.invalidate() }
+            observe()
+            let center = NotificationCenter.default
+            let reset = center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main) { _ in observe() }
+            nonisolated(unsafe) let token = reset
+            return CancellationHandle {
+                center.removeObserver(token)
+                observation.withLock { $0?.invalidate(); $0 = nil }
+            }
         },
         observeSystemNotifications: { handler in
             let center = NotificationCenter.default

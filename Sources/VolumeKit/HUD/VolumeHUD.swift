@@ -1,40 +1,40 @@
 #if os(iOS)
-import AVFoundation
 import Combine
-import MediaPlayer
 @preconcurrency import UIKit
 import VolumeKitCore
 
 /// Replaces the system volume HUD with VolumeKit's own, drawn in an overlay window above the app.
 ///
-/// A thin shell around ``VolumeHUDModel`` (all timing and state rules live there and are tested on Linux):
-/// it feeds the model the system volume (key-value observation of `AVAudioSession.outputVolume`), the
-/// levels and button events you push (``show(level:)``, ``handle(_:)``) and the app's active state, and
-/// carries out its actions: draw, animate, announce to VoiceOver, re-arm the hide timer.
+/// A thin shell around ``VolumeHUDEngine`` (all rules live there and in ``VolumeHUDModel``, tested on Linux
+/// against the simulated device): the engine follows the user's volume through the clients every VolumeKit
+/// feature uses, and this class draws what it reports, animates, and speaks its announcements to VoiceOver.
 ///
 /// ```swift
 /// let hud = VolumeHUD(style: .island)
 /// hud.start()      // e.g. in scene(_:willConnectTo:options:) or viewDidAppear
 /// ```
 ///
-/// - The window is attached to the foreground-active `UIWindowScene`, never becomes key, passes every touch
-///   through and sits above the app only while the HUD shows (see `VolumeHUDWindow`;
-///   `shared/facts/volume-hud.md` §5). It follows rotation and moves to the scene that becomes active.
-/// - While running, an `MPVolumeView` in that window hides the system HUD for that scene (§4).
+/// - The level is the user's. With ``VolumeButtons`` capturing at the same time, the HUD shows the user's own
+///   level, never the anchor capture holds the system volume at — automatically (``VolumeHoldBoard``).
+/// - The window is attached to the app's foreground `UIWindowScene` (`session.role == .windowApplication`),
+///   never becomes key, passes every touch through and sits above the app only while the HUD shows
+///   (see `VolumeHUDWindow`; `shared/facts/volume-hud.md` §5). It follows rotation and moves to the scene
+///   that becomes active.
+/// - The system HUD is hidden through VolumeKit's one shared volume view, in every foreground scene (§4).
 /// - It reacts only while the app is active (seed 002 "问题二"): resigning active hides the HUD at once.
 /// - Reduce Motion turns slides into fades; Increase Contrast switches to the style's high-contrast colours;
-///   VoiceOver hears "Volume 50 percent" on each change.
+///   VoiceOver hears "Volume 50 percent" on each change, in the user's language.
 /// - `outputVolume` only changes while the app's audio session is active (seed 002 §1). VolumeKit does not
 ///   touch your session unless you pass `activatesAudioSession: true`: activating a non-mixing session
 ///   stops other apps' audio (VolumeBar #1), so choose your category first.
 /// - iOS reports no change for a press at 0 or 1; push button events with ``handle(_:)`` (e.g. from
-///   VolumeKit's button detection) to get the bump feedback there.
+///   ``VolumeButtons`` in passive mode, or with a remote level) to get the bump feedback there.
 @MainActor
 public final class VolumeHUD: ObservableObject {
     /// The look. Changing it applies at once (hide delay from the next change).
     public var style: VolumeHUDStyle {
         didSet {
-            model.hideDelay = style.autoHideDelay
+            engine.hideDelay = style.autoHideDelay
             hudView?.style = style
             layoutHUD()
         }
@@ -42,42 +42,77 @@ public final class VolumeHUD: ObservableObject {
     /// What the HUD shows now.
     @Published public private(set) var display: VolumeHUDDisplay
     /// Whether ``start()`` was called without a matching ``stop()``.
-    public private(set) var isRunning = false
+    public var isRunning: Bool { engine.isRunning }
+    /// Called with problems that did not stop the HUD (the session could not be activated, no window for the
+    /// volume view in time).
+    public var onDiagnostic: ((VolumeHUDDiagnostic) -> Void)?
 
-    private let observesSystemVolume: Bool
-    private let suppressesSystemHUD: Bool
-    private let activatesAudioSession: Bool
-    private var model: VolumeHUDModel
+    /// The options in force.
+    public var options: VolumeHUDOptions { engine.options }
+
+    private let engine: VolumeHUDEngine
+    private let strings: VolumeKitStrings
+    private let hub = HUDHub()
     private var window: VolumeHUDWindow?
     private var rootController: VolumeHUDRootViewController?
     private var hudView: VolumeHUDUIView?
-    private var volumeView: MPVolumeView?
-    private var volumeObservation: NSKeyValueObservation?
     private var notificationTokens: [NSObjectProtocol] = []
-    private var tickTask: Task<Void, Never>?
     private var continuations: [UUID: AsyncStream<VolumeHUDDisplay>.Continuation] = [:]
     private var lastLayout: VolumeHUDLayout?
 
     /// Creates a stopped HUD.
     /// - Parameters:
     ///   - style: the look (``VolumeHUDStyle/classic`` by default).
-    ///   - observesSystemVolume: follow `AVAudioSession.outputVolume`; pass `false` to drive the HUD only
-    ///     with ``show(level:)`` (e.g. for a remote speaker's level).
+    ///   - options: the level source, suppression, session activation and language (the hide delay is the style's).
+    ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to drive
+    ///     the HUD from your app's tests).
+    public init(style: VolumeHUDStyle = .classic, options: VolumeHUDOptions = VolumeHUDOptions(), clients: VolumeKitClients? = nil) {
+        self.style = style
+        var options = options
+        options.hideDelay = style.autoHideDelay
+        strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
+        let hub = self.hub
+        engine = VolumeHUDEngine(
+            options: options,
+            clients: clients ?? .live(),
+            onDisplay: { display, _ in onMain { hub.display(display) } },
+            onAnnouncement: { text in onMain { hub.announce(text) } },
+            onDiagnostic: { diagnostic in onMain { hub.diagnose(diagnostic) } }
+        )
+        display = engine.display
+        hub.onDisplay = { [weak self] display in self?.apply(display) }
+        hub.onAnnounce = { text in
+            guard UIAccessibility.isVoiceOverRunning else { return }
+            let speech = NSAttributedString(string: text, attributes: [.accessibilitySpeechQueueAnnouncement: false])
+            UIAccessibility.post(notification: .announcement, argument: speech)
+        }
+        hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }
+    }
+
+    /// Creates a stopped HUD the way earlier versions did.
+    /// - Parameters:
+    ///   - style: the look.
+    ///   - observesSystemVolume: follow the user's volume; `false` drives the HUD only with ``show(level:)``
+    ///     (``VolumeHUDLevelSource/external``, e.g. for a remote speaker's level).
     ///   - suppressesSystemHUD: hide the system volume HUD while running.
-    ///   - activatesAudioSession: call `AVAudioSession.setActive(true)` on start and on each return to the
-    ///     foreground (seed 002 §1). Off by default: your session, your category.
-    public init(
+    ///   - activatesAudioSession: join VolumeKit's hold on the audio session on start and re-activate it on
+    ///     each return to the foreground (seed 002 §1). Off by default: your session, your category.
+    public convenience init(
         style: VolumeHUDStyle = .classic,
-        observesSystemVolume: Bool = true,
+        observesSystemVolume: Bool,
         suppressesSystemHUD: Bool = true,
         activatesAudioSession: Bool = false
     ) {
-        self.style = style
-        self.observesSystemVolume = observesSystemVolume
-        self.suppressesSystemHUD = suppressesSystemHUD
-        self.activatesAudioSession = activatesAudioSession
-        model = VolumeHUDModel(hideDelay: style.autoHideDelay)
-        display = model.display
+        self.init(style: style, options: VolumeHUDOptions(
+            levelSource: observesSystemVolume ? .systemVolume : .external,
+            suppressesSystemHUD: suppressesSystemHUD,
+            activatesAudioSession: activatesAudioSession
+        ))
+    }
+
+    /// Stopping is part of letting go: a dropped HUD gives the system HUD and the session back.
+    deinit {
+        engine.stop()
     }
 
     /// Every display change, as an `AsyncStream` (a new stream per call; it ends when the task iterating it
@@ -92,49 +127,28 @@ public final class VolumeHUD: ObservableObject {
         }
     }
 
-    /// Creates the overlay window in the active scene, starts hiding the system HUD and observing the volume.
+    /// Creates the overlay window in the app's foreground scene, starts hiding the system HUD and following
+    /// the volume.
     public func start() {
         guard !isRunning else { return }
-        isRunning = true
-        if activatesAudioSession { try? AVAudioSession.sharedInstance().setActive(true) }
-        let session = AVAudioSession.sharedInstance()
-        model = VolumeHUDModel(
-            level: observesSystemVolume ? session.outputVolume : nil,
-            hideDelay: style.autoHideDelay,
-            isAppActive: UIApplication.shared.applicationState == .active
-        )
-        publish(model.display)
-        attachWindow(to: VolumeHUD.activeWindowScene())
-        if observesSystemVolume {
-            volumeObservation = session.observe(\.outputVolume, options: [.new]) { [weak self] _, change in
-                guard let level = change.newValue else { return }
-                Task { @MainActor in self?.systemVolumeChanged(level) }
-            }
-        }
-        observe(UIApplication.didBecomeActiveNotification) { hud, _ in hud.appBecameActive() }
-        observe(UIApplication.willResignActiveNotification) { hud, _ in hud.apply(hud.model.appResignedActive(at: VolumeHUD.now())) }
-        observe(UIApplication.willEnterForegroundNotification) { hud, _ in
-            if hud.activatesAudioSession { try? AVAudioSession.sharedInstance().setActive(true) }
-        }
+        attachWindow(to: VolumeHUD.hostScene())
+        engine.start()
+        publish(engine.display)
         observe(UIScene.didActivateNotification) { hud, scene in
-            if let scene = scene as? UIWindowScene { hud.move(to: scene) }
+            if let scene = scene as? UIWindowScene, scene.session.role == .windowApplication { hud.move(to: scene) }
+        }
+        observe(UIApplication.didBecomeActiveNotification) { hud, _ in
+            if let scene = VolumeHUD.hostScene() { hud.move(to: scene) }
         }
         observe(UIAccessibility.darkerSystemColorsStatusDidChangeNotification) { hud, _ in hud.hudView?.setNeedsDisplay() }
     }
 
-    /// Removes the window (the system HUD comes back) and stops observing.
+    /// Removes the window (the system HUD comes back) and stops following.
     public func stop() {
         guard isRunning else { return }
-        isRunning = false
-        volumeObservation?.invalidate()
-        volumeObservation = nil
+        engine.stop()
         notificationTokens.forEach(NotificationCenter.default.removeObserver)
         notificationTokens = []
-        tickTask?.cancel()
-        tickTask = nil
-        apply(model.dismiss(at: VolumeHUD.now()))
-        volumeView?.removeFromSuperview()
-        volumeView = nil
         window?.isHidden = true
         window = nil
         rootController = nil
@@ -144,31 +158,30 @@ public final class VolumeHUD: ObservableObject {
     /// Shows the HUD at `level` (0…1) from any source — your own slider, a remote speaker — even if it equals
     /// the level shown.
     public func show(level: Float) {
-        apply(model.showLevel(level, at: VolumeHUD.now()))
+        engine.show(level: level)
     }
 
     /// Feeds a hardware button event: a press at 0 or 1 shows the bump state. Its instant is replaced by
-    /// this shell's clock, so events from any clock work.
+    /// the clients' clock, so events from any clock work.
     public func handle(_ event: VolumeButtonEvent) {
-        guard event.phase != .released else { return }
-        apply(model.buttonPressed(event.button, at: VolumeHUD.now()))
+        engine.handle(event)
     }
 
     /// Hides the HUD now.
     public func dismiss() {
-        apply(model.dismiss(at: VolumeHUD.now()))
+        engine.dismiss()
     }
 
-    // MARK: - Inputs
+    // MARK: - Carrying out what the engine reports
 
-    private func systemVolumeChanged(_ level: Float) {
-        apply(model.levelChanged(level, at: VolumeHUD.now()))
+    private func apply(_ next: VolumeHUDDisplay) {
+        render(next)
+        publish(next)
     }
 
-    private func appBecameActive() {
-        let level: Float? = observesSystemVolume ? AVAudioSession.sharedInstance().outputVolume : nil
-        apply(model.appBecameActive(level: level, at: VolumeHUD.now()))
-        if let scene = VolumeHUD.activeWindowScene() { move(to: scene) }
+    private func publish(_ next: VolumeHUDDisplay) {
+        display = next
+        for continuation in continuations.values { continuation.yield(next) }
     }
 
     private func observe(_ name: Notification.Name, _ handler: @escaping @MainActor (VolumeHUD, Any?) -> Void) {
@@ -183,49 +196,16 @@ public final class VolumeHUD: ObservableObject {
         notificationTokens.append(token)
     }
 
-    // MARK: - Actions
-
-    private func apply(_ actions: [VolumeHUDAction]) {
-        for action in actions {
-            switch action {
-            case .display(let next):
-                render(next)
-                publish(next)
-            case .announce(let text):
-                guard UIAccessibility.isVoiceOverRunning else { continue }
-                let speech = NSAttributedString(string: text, attributes: [.accessibilitySpeechQueueAnnouncement: false])
-                UIAccessibility.post(notification: .announcement, argument: speech)
-            case .scheduleTick(let due):
-                tickTask?.cancel()
-                let delay = max(0, due - VolumeHUD.now())
-                tickTask = Task { @MainActor [weak self] in
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-                    guard !Task.isCancelled, let self else { return }
-                    self.apply(self.model.tick(at: VolumeHUD.now()))
-                }
-            case .cancelTick:
-                tickTask?.cancel()
-                tickTask = nil
-            }
-        }
-    }
-
-    private func publish(_ next: VolumeHUDDisplay) {
-        display = next
-        for continuation in continuations.values { continuation.yield(next) }
-    }
-
     // MARK: - Window
 
-    /// The foreground-active window scene, else a foreground-inactive one, else `nil` (non-scene app).
-    private static func activeWindowScene() -> UIWindowScene? {
-        let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
-        return scenes.first { $0.activationState == .foregroundActive }
-            ?? scenes.first { $0.activationState == .foregroundInactive }
+    /// The app's foreground window scene (`session.role == .windowApplication`, active first), else `nil`.
+    private static func hostScene() -> UIWindowScene? {
+        VolumeViewHost.hostScenes().first
     }
 
     private func attachWindow(to scene: UIWindowScene?) {
         let hudView = VolumeHUDUIView(style: style)
+        hudView.strings = strings
         let controller = VolumeHUDRootViewController(hudView: hudView)
         controller.onLayout = { [weak self] in self?.layoutHUD() }
         let window: VolumeHUDWindow
@@ -237,11 +217,6 @@ public final class VolumeHUD: ObservableObject {
         window.configure()
         window.windowLevel = VolumeHUD.hiddenLevel
         window.rootViewController = controller
-        if suppressesSystemHUD {
-            let volumeView = VolumeHUDSuppressor.makeVolumeView()
-            controller.view.addSubview(volumeView)
-            self.volumeView = volumeView
-        }
         // Shown without becoming key (never makeKeyAndVisible): `shared/facts/volume-hud.md` §5.
         window.isHidden = false
         self.window = window
@@ -250,16 +225,12 @@ public final class VolumeHUD: ObservableObject {
         layoutHUD()
     }
 
-    /// Follows the active scene (iPad multitasking): re-attach the window and re-add the volume view so that
-    /// MediaPlayer re-registers it for the new scene (suppression is per scene, facts §4).
+    /// Follows the active scene (iPad multitasking). Suppression needs no move: the shared volume view host
+    /// keeps a view in every foreground scene (facts §4).
     private func move(to scene: UIWindowScene) {
         guard isRunning, let window, window.windowScene !== scene else { return }
         window.windowScene = scene
         window.frame = scene.coordinateSpace.bounds
-        if let volumeView, let root = rootController?.view {
-            volumeView.removeFromSuperview()
-            root.addSubview(volumeView)
-        }
         layoutHUD()
     }
 
@@ -339,7 +310,16 @@ public final class VolumeHUD: ObservableObject {
         }
     }
 
-    /// The monotonic clock the model runs on.
-    private static func now() -> Instant { ProcessInfo.processInfo.systemUptime }
+}
+
+/// Forwards the engine's reports to the shell on the main actor.
+@MainActor
+private final class HUDHub: Sendable {
+    var onDisplay: ((VolumeHUDDisplay) -> Void)?
+    var onAnnounce: ((String) -> Void)?
+    var onDiagnostic: ((VolumeHUDDiagnostic) -> Void)?
+    func display(_ display: VolumeHUDDisplay) { onDisplay?(display) }
+    func announce(_ text: String) { onAnnounce?(text) }
+    func diagnose(_ diagnostic: VolumeHUDDiagnostic) { onDiagnostic?(diagnostic) }
 }
 #endif

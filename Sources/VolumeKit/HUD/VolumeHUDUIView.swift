@@ -6,7 +6,7 @@ import VolumeKitCore
 ///
 /// It draws exactly the shapes of ``VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders — in
 /// the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
-/// VoiceOver reads it as "Volume, 50 percent".
+/// VoiceOver reads it as "Volume, 50 percent", in the user's language (``strings``).
 @MainActor
 public final class VolumeHUDUIView: UIView {
     /// The look. Setting it redraws.
@@ -17,6 +17,8 @@ public final class VolumeHUDUIView: UIView {
     public var level: Float = 0 { didSet { if level != oldValue { changed() } } }
     /// The bumped end, if a press hit a rail.
     public var bump: VolumeHUDBump? { didSet { if bump != oldValue { changed() } } }
+    /// The language of the accessibility label and value (the user's by default).
+    public var strings: VolumeKitStrings = .current { didSet { changed() } }
 
     /// Creates the view.
     public init(style: VolumeHUDStyle = .classic, axis: VolumeHUDAxis = .horizontal) {
@@ -27,9 +29,9 @@ public final class VolumeHUDUIView: UIView {
         backgroundColor = .clear
         contentMode = .redraw
         isAccessibilityElement = true
-        accessibilityLabel = VolumeHUDAccessibility.label
+        accessibilityLabel = strings.hudLabel
         accessibilityTraits = .updatesFrequently
-        accessibilityValue = VolumeHUDAccessibility.value(level: level)
+        accessibilityValue = strings.hudValue(level: level)
     }
 
     /// Not supported: create the view in code.
@@ -73,7 +75,8 @@ public final class VolumeHUDUIView: UIView {
     }
 
     private func changed() {
-        accessibilityValue = VolumeHUDAccessibility.value(level: level)
+        accessibilityLabel = strings.hudLabel
+        accessibilityValue = strings.hudValue(level: level)
         invalidateIntrinsicContentSize()
         setNeedsDisplay()
     }

@@ -4,20 +4,28 @@ import VolumeKitCore
 
 /// The HUD's bar as a SwiftUI view: the same ``VolumeHUDDrawing`` shapes as the UIKit view and the SVG
 /// preview, fixed size from the style (Dynamic Type-independent), Increase Contrast aware, read by VoiceOver as
-/// "Volume, 50 percent".
+/// "Volume, 50 percent" in the user's language.
 public struct VolumeHUDView: View {
     private let level: Float
     private let bump: VolumeHUDBump?
     private let style: VolumeHUDStyle
     private let axis: VolumeHUDAxis
+    private let strings: VolumeKitStrings
     @Environment(\.colorSchemeContrast) private var contrast
 
-    /// Creates the view.
-    public init(level: Float, bump: VolumeHUDBump? = nil, style: VolumeHUDStyle = .classic, axis: VolumeHUDAxis = .horizontal) {
+    /// Creates the view. `strings` gives the accessibility label and value (the user's language by default).
+    public init(
+        level: Float,
+        bump: VolumeHUDBump? = nil,
+        style: VolumeHUDStyle = .classic,
+        axis: VolumeHUDAxis = .horizontal,
+        strings: VolumeKitStrings = .current
+    ) {
         self.level = level
         self.bump = bump
         self.style = style
         self.axis = axis
+        self.strings = strings
     }
 
     /// The bar.
@@ -37,8 +45,8 @@ public struct VolumeHUDView: View {
         }
         .frame(width: size.width, height: size.height)
         .accessibilityElement()
-        .accessibilityLabel(Text(VolumeHUDAccessibility.label))
-        .accessibilityValue(Text(VolumeHUDAccessibility.value(level: level)))
+        .accessibilityLabel(Text(verbatim: strings.hudLabel))
+        .accessibilityValue(Text(verbatim: strings.hudValue(level: level)))
         .accessibilityAddTraits(.updatesFrequently)
     }
 
@@ -60,17 +68,39 @@ extension View {
     /// Replaces the system volume HUD with VolumeKit's while this view is on screen.
     ///
     /// Built on `.task`: a ``VolumeHUD`` starts when the view appears and stops when it disappears or the
-    /// arguments change. Apply it once, near the root of a scene.
+    /// style, options or clients change. Apply it once, near the root of a scene.
+    ///
+    /// ```swift
+    /// ContentView()
+    ///     .volumeHUD(.island)                                   // the user's volume
+    /// SpeakerView()
+    ///     .volumeHUD(.island, options: .init(levelSource: .external),
+    ///                level: speaker.level, buttonEvent: lastPress) // a remote level, with the bump
+    /// ```
     /// - Parameters:
     ///   - style: the look.
     ///   - isEnabled: `false` leaves the system HUD alone.
+    ///   - options: level source, suppression, session activation (``VolumeHUDOptions/activatesAudioSession``)
+    ///     and language, as for ``VolumeHUD``.
+    ///   - level: a level to show (0…1), e.g. a remote speaker's: each new value shows the HUD at it, as
+    ///     ``VolumeHUD/show(level:)``. `nil` shows nothing.
+    ///   - buttonEvent: the latest button event (e.g. from ``SwiftUI/View/onVolumeButton(_:onError:perform:)``):
+    ///     each new one is fed to ``VolumeHUD/handle(_:)`` for the bump at a rail.
+    ///   - clients: the system to run against (live by default).
     ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging).
     public func volumeHUD(
         _ style: VolumeHUDStyle = .classic,
         isEnabled: Bool = true,
+        options: VolumeHUDOptions = VolumeHUDOptions(),
+        level: Float? = nil,
+        buttonEvent: VolumeButtonEvent? = nil,
+        clients: VolumeKitClients? = nil,
         onChange: (@MainActor (VolumeHUDDisplay) -> Void)? = nil
     ) -> some View {
-        modifier(VolumeHUDModifier(style: style, isEnabled: isEnabled, onChange: onChange))
+        modifier(VolumeHUDModifier(
+            style: style, isEnabled: isEnabled, options: options, level: level, buttonEvent: buttonEvent,
+            clients: clients, onChange: onChange
+        ))
     }
 }
 
@@ -78,22 +108,38 @@ private struct VolumeHUDModifier: ViewModifier {
     struct Key: Equatable {
         var style: VolumeHUDStyle
         var isEnabled: Bool
+        var options: VolumeHUDOptions
+        var hasClients: Bool
     }
 
     let style: VolumeHUDStyle
     let isEnabled: Bool
+    let options: VolumeHUDOptions
+    let level: Float?
+    let buttonEvent: VolumeButtonEvent?
+    let clients: VolumeKitClients?
     let onChange: (@MainActor (VolumeHUDDisplay) -> Void)?
+    @State private var hud: VolumeHUD?
 
     func body(content: Content) -> some View {
-        content.task(id: Key(style: style, isEnabled: isEnabled)) { @MainActor in
-            guard isEnabled else { return }
-            let hud = VolumeHUD(style: style)
-            hud.start()
-            for await display in hud.displays {
-                onChange?(display)
+        content
+            .task(id: Key(style: style, isEnabled: isEnabled, options: options, hasClients: clients != nil)) { @MainActor in
+                guard isEnabled else { return }
+                let hud = VolumeHUD(style: style, options: options, clients: clients)
+                self.hud = hud
+                hud.start()
+                for await display in hud.displays {
+                    onChange?(display)
+                }
+                hud.stop()
+                if self.hud === hud { self.hud = nil }
             }
-            hud.stop()
-        }
+            .onChange(of: level) { level in
+                if let level { hud?.show(level: level) }
+            }
+            .onChange(of: buttonEvent) { event in
+                if let event { hud?.handle(event) }
+            }
     }
 }
 #endif

@@ -1,9 +1,9 @@
 #if os(iOS)
-import MediaPlayer
 import UIKit
 import VolumeKitCore
 
-/// The overlay window that carries the custom HUD and the `MPVolumeView` that hides the system one.
+/// The overlay window that carries the custom HUD. (The `MPVolumeView` that hides the system HUD is never
+/// here: `VolumeViewHost` keeps it in the app's own windows, since this one is lowered below them while hidden.)
 ///
 /// Rules, reviewed against `shared/facts/volume-hud.md` §5 and seed 002 §4:
 /// - **never key**: `canBecomeKey` is `false` and nothing calls `makeKeyAndVisible()` / `makeKey()`; it is
@@ -16,7 +16,7 @@ import VolumeKitCore
 ///   hidden volume view's route button can never swallow taps (VolumeBar #6);
 /// - **status bar and rotation stay the app's**: the topmost window decides the status bar (openradar
 ///   15573442), so the root view controller forwards status-bar and orientation questions to the app's
-///   top view controller; ``VolumeHUD`` also lowers the window below the app's while the HUD is hidden;
+///   top view controller; `VolumeHUD` also lowers the window below the app's while the HUD is hidden;
 /// - it cannot draw over the status bar (iOS 13+ renders it out of process), which ``VolumeHUDLayout`` respects.
 final class VolumeHUDWindow: UIWindow {
     override var canBecomeKey: Bool { false }
@@ -32,7 +32,7 @@ final class VolumeHUDWindow: UIWindow {
     }
 }
 
-/// The overlay window's root: hosts the HUD view and the volume view, lays out the HUD with ``VolumeHUDLayout``
+/// The overlay window's root: hosts the HUD view, lays out the HUD with ``VolumeHUDLayout``
 /// and forwards status-bar and orientation decisions to the app.
 final class VolumeHUDRootViewController: UIViewController {
     let hudView: VolumeHUDUIView
@@ -99,29 +99,5 @@ final class VolumeHUDRootViewController: UIViewController {
     }
 
     override var shouldAutorotate: Bool { appViewController?.shouldAutorotate ?? true }
-}
-
-/// The `MPVolumeView` that hides the system volume HUD for the scene of the window it sits in.
-///
-/// `shared/facts/volume-hud.md` §4: `MPVolumeSlider._isOffScreen` walks the slider and its ancestors and counts
-/// it off screen when any is hidden or has alpha < FLT_EPSILON (1.19e-7) — frame and clipping are not checked —
-/// and suppression is per window scene. So the view sits in the overlay window (one per scene), directly in
-/// the root view (never inside the HUD view, which fades to alpha 0), off the visible area, alpha 0.0001
-/// (> FLT_EPSILON, as VolumeBar and SubtleVolume use), never hidden, never interactive. `showsRouteButton` is
-/// left alone: deprecated since iOS 13 and off by default for apps built with current SDKs (§4).
-@MainActor
-enum VolumeHUDSuppressor {
-    /// The alpha of the suppressing view: small but above FLT_EPSILON.
-    static let alpha: CGFloat = 0.0001
-
-    static func makeVolumeView() -> MPVolumeView {
-        let volumeView = MPVolumeView(frame: CGRect(x: -200, y: -200, width: 100, height: 40))
-        volumeView.alpha = alpha
-        volumeView.isHidden = false
-        volumeView.isUserInteractionEnabled = false
-        volumeView.isAccessibilityElement = false
-        volumeView.accessibilityElementsHidden = true
-        return volumeView
-    }
 }
 #endif

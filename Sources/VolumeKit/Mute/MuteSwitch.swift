@@ -23,6 +23,8 @@ public final class MuteSwitch {
 
     /// The state last reported since ``start()``, `nil` before the first report.
     public private(set) var state: MuteState?
+    /// ``state`` in words for VoiceOver and labels, in the user's language ("Silent mode on", "静音模式已开启").
+    public var stateDescription: String? { state.map(VolumeKitStrings.current.muteState) }
     /// The real volume (0 while silent), `nil` while unknown.
     public private(set) var realVolume: Float?
     /// The output volume last seen.
@@ -38,7 +40,7 @@ public final class MuteSwitch {
     /// The seed's `volumeChangeBlock`: the output volume's old and new values (not 0 while silent, as in the seed).
     public var volumeChangeBlock: ((_ oldVolume: Float, _ newVolume: Float) -> Void)?
 
-    private var engine: MuteSwitchEngine?
+    private let engine: MuteSwitchEngine?
     private var changeContinuations: [UUID: AsyncStream<MuteStateChange>.Continuation] = [:]
     private var volumeContinuations: [UUID: AsyncStream<RealVolumeTracker.Action>.Continuation] = [:]
 
@@ -59,18 +61,26 @@ public final class MuteSwitch {
 
     /// Creates a detector on the given clients (e.g. a `SimulatedDevice`'s) and sound.
     public init(configuration: MuteMonitor.Configuration, observesVolume: Bool, clients: VolumeKitClients, soundURL: URL) {
+        let relay = MuteRelay()
         engine = MuteSwitchEngine(
             configuration: configuration,
             observesVolume: observesVolume,
             soundURL: soundURL,
             clients: clients,
-            onChange: { [weak self] change in
-                DispatchQueue.main.async { MainActor.assumeIsolated { self?.apply(change) } }
+            onChange: { change in
+                DispatchQueue.main.async { MainActor.assumeIsolated { relay.target?.apply(change) } }
             },
-            onVolume: { [weak self] action in
-                DispatchQueue.main.async { MainActor.assumeIsolated { self?.apply(action) } }
+            onVolume: { action in
+                DispatchQueue.main.async { MainActor.assumeIsolated { relay.target?.apply(action) } }
             }
         )
+        relay.target = self
+    }
+
+    /// Stopping is part of letting go: a dropped detector gives back its hold on the audio session (which
+    /// otherwise stays active, in `.ambient` for an app on the default category).
+    deinit {
+        engine?.stop()
     }
 
     /// Whether periodic checks are on.
@@ -142,5 +152,11 @@ public final class MuteSwitch {
         }
         for continuation in volumeContinuations.values { continuation.yield(action) }
     }
+}
+/// Forwards the engine's reports to a detector that may have gone away (held weakly, so a dropped detector
+/// is released and stops).
+@MainActor
+private final class MuteRelay: Sendable {
+    weak var target: MuteSwitch?
 }
 #endif

@@ -6,13 +6,19 @@ import VolumeKitCore
 /// ``MuteSwitch`` for SwiftUI: an `ObservableObject` publishing the state, the real volume and the output volume.
 ///
 /// ```swift
-/// @StateObject private var mute = MuteSwitchModel()
-/// var body: some View {
-///     Text(mute.state?.description ?? "…")
-///         .onAppear { mute.start() }
-///         .onDisappear { mute.stop() }
+/// struct RingerView: View {
+///     @StateObject private var mute = MuteSwitchModel()
+///     var body: some View {
+///         Text(mute.stateDescription ?? "…")
+///             .onAppear { mute.start() }
+///             .onDisappear { mute.stop() }
+///     }
 /// }
 /// ```
+///
+/// The initializers are `nonisolated`, so `@StateObject private var mute = MuteSwitchModel()` compiles in
+/// any view (against SDKs where `View` is not main-actor isolated, such as iOS 17.4's). The detector is made
+/// on the main actor when first used. A model that goes away stops its detector.
 @MainActor
 public final class MuteSwitchModel: ObservableObject {
     /// The state last reported, `nil` before the first report.
@@ -22,18 +28,41 @@ public final class MuteSwitchModel: ObservableObject {
     /// The output volume, as the last volume change left it.
     @Published public private(set) var outputVolume: Float?
 
-    /// The detector underneath.
-    public let muteSwitch: MuteSwitch
+    private let makeMuteSwitch: @MainActor @Sendable () -> MuteSwitch
+    private var madeMuteSwitch: MuteSwitch?
     private var tasks: [Task<Void, Never>] = []
 
-    /// Creates a model over a detector (by default the live one with the bundled sound).
-    public init(muteSwitch: MuteSwitch? = nil) {
-        self.muteSwitch = muteSwitch ?? MuteSwitch()
+    /// Creates a model over `muteSwitch` (e.g. one made on a `SimulatedDevice`'s clients), by default the
+    /// live detector with the bundled sound.
+    public nonisolated init(muteSwitch: MuteSwitch? = nil) {
+        makeMuteSwitch = { muteSwitch ?? MuteSwitch() }
     }
+
+    /// Creates a model over the detector `make` returns, called on the main actor when first needed.
+    public nonisolated init(making make: @escaping @MainActor @Sendable () -> MuteSwitch) {
+        makeMuteSwitch = make
+    }
+
+    deinit {
+        // The detector stops itself when it goes away with the model (see `MuteSwitch`'s deinit).
+        for task in tasks { task.cancel() }
+    }
+
+    /// The detector underneath.
+    public var muteSwitch: MuteSwitch {
+        if let madeMuteSwitch { return madeMuteSwitch }
+        let made = makeMuteSwitch()
+        madeMuteSwitch = made
+        return made
+    }
+
+    /// ``state`` in words for VoiceOver and labels, in the user's language ("Silent mode on", "무음 모드 켬").
+    public var stateDescription: String? { state.map(VolumeKitStrings.current.muteState) }
 
     /// Starts the detector and publishes what it reports.
     public func start() {
         guard tasks.isEmpty else { return }
+        let muteSwitch = self.muteSwitch
         let changes = muteSwitch.changes
         let volumes = muteSwitch.volumeEvents
         tasks = [
@@ -56,7 +85,20 @@ public final class MuteSwitchModel: ObservableObject {
     public func stop() {
         tasks.forEach { $0.cancel() }
         tasks = []
-        muteSwitch.stop()
+        madeMuteSwitch?.stop()
+    }
+}
+
+/// The documented `MuteSwitchModel` usage, compiled with the library: a view that is *not* marked
+/// `@MainActor` holding the model in a `@StateObject` (issue 16). It failed to compile against the iOS 17.4
+/// SDK while the model's initializer was main-actor isolated.
+struct MuteSwitchModelUsageCheck: View {
+    @StateObject private var mute = MuteSwitchModel()
+
+    var body: some View {
+        Text(mute.stateDescription ?? "…")
+            .onAppear { mute.start() }
+            .onDisappear { mute.stop() }
     }
 }
 

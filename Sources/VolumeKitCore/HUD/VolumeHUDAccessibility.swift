@@ -3,7 +3,8 @@ import Foundation
 /// The words VoiceOver speaks for the HUD, as pure functions so that they are tested on Linux.
 ///
 /// None of the prior-art HUDs announced anything (`shared/facts/volume-hud.md` §6); the pattern here follows
-/// horologist's volume screen, which announces the percentage on each change. English only for now.
+/// horologist's volume screen, which announces the percentage on each change. These are the English forms;
+/// ``VolumeKitStrings`` gives them in the user's language (English, Simplified and Traditional Chinese, Korean).
 public enum VolumeHUDAccessibility {
     /// The whole percentage for `level` (0…1), rounded to nearest: 0.5 → 50, 0.0625 → 6.
     public static func percent(_ level: Float) -> Int {
@@ -14,17 +15,12 @@ public enum VolumeHUDAccessibility {
     /// The announcement for a change: "Volume 50 percent"; at a rail "Volume 100 percent, maximum" or
     /// "Volume 0 percent, minimum".
     public static func announcement(level: Float, bump: VolumeHUDBump? = nil) -> String {
-        let base = "Volume \(percent(level)) percent"
-        switch bump {
-        case .none: return base
-        case .minimum?: return base + ", minimum"
-        case .maximum?: return base + ", maximum"
-        }
+        VolumeKitStrings.english.announcement(level: level, bump: bump)
     }
 
     /// The label of the HUD view: "Volume".
-    public static let label = "Volume"
+    public static var label: String { VolumeKitStrings.english.hudLabel }
 
     /// The value of the HUD view: "50 percent".
-    public static func value(level: Float) -> String { "\(percent(level)) percent" }
+    public static func value(level: Float) -> String { VolumeKitStrings.english.hudValue(level: level) }
 }

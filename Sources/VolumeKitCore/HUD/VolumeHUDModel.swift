@@ -90,6 +90,21 @@ public struct VolumeHUDModel: Sendable, Equatable {
     public private(set) var isAppActive: Bool
     /// Whether ``display``'s level came from a real reading (a press cannot be judged against a guess).
     public private(set) var isLevelKnown: Bool
+    /// The language of the ``VolumeHUDAction/announce(_:)`` texts (English unless given: a pure machine
+    /// never reads the user's settings; ``VolumeHUDEngine`` passes the user's language).
+    public var strings: VolumeKitStrings
+    /// The last level change that reached a rail, and when: the press that caused it may be reported
+    /// just after it (passive button detection sees a press *through* the change) and is no bump.
+    private var railReached: RailReached?
+    private struct RailReached: Sendable, Equatable {
+        var button: VolumeButton
+        var time: Instant
+    }
+
+    /// How soon after a change that reached a rail a press toward that rail counts as the press that caused
+    /// it. Passive detection reports the press in the same main-queue turn as the change (VolumeKit's own
+    /// KVO latency is ≈ 5 ms in the simulator); a person cannot press twice within 30 ms.
+    public static let causingPressWindow: TimeInterval = 0.03
 
     /// A level this close to 0 or 1 counts as the rail (the system reports exact 0 and 1; remote devices may round).
     public static let railTolerance: Float = 0.0005
@@ -99,7 +114,9 @@ public struct VolumeHUDModel: Sendable, Equatable {
     ///   - level: the current level if known (e.g. `AVAudioSession.outputVolume` at start), else `nil`.
     ///   - hideDelay: seconds the HUD stays after the last change (default 1.5 s).
     ///   - isAppActive: whether the app is active now.
-    public init(level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true) {
+    ///   - strings: the language of the announcements (English by default).
+    public init(level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true, strings: VolumeKitStrings = .english) {
+        self.strings = strings
         self.hideDelay = max(0, hideDelay.isFinite ? hideDelay : 1.5)
         let clean = level.flatMap(VolumeHUDModel.clean)
         display = .hidden(level: clean ?? 0)
@@ -117,6 +134,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
         let wasKnown = isLevelKnown
         isLevelKnown = true
         if wasKnown, level == display.level { return [] }
+        let old = display.level
+        railReached = nil
+        if wasKnown, level >= 1 - VolumeHUDModel.railTolerance, level > old { railReached = RailReached(button: .up, time: time) }
+        if wasKnown, level <= VolumeHUDModel.railTolerance, level < old { railReached = RailReached(button: .down, time: time) }
         guard isAppActive else {
             display.level = level
             return []
@@ -141,6 +162,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// level change the press causes.
     public mutating func buttonPressed(_ button: VolumeButton, at time: Instant) -> [VolumeHUDAction] {
         guard isAppActive, isLevelKnown else { return [] }
+        if let reached = railReached, reached.button == button, time - reached.time <= VolumeHUDModel.causingPressWindow, time >= reached.time {
+            railReached = nil
+            return []
+        }
         let bump: VolumeHUDBump
         switch button {
         case .down where display.level <= VolumeHUDModel.railTolerance: bump = .minimum
@@ -154,6 +179,18 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// Feeds a ``VolumeButtonEvent``: presses and repeats count as presses, releases are ignored.
     public mutating func handle(_ event: VolumeButtonEvent) -> [VolumeHUDAction] {
         event.phase == .released ? [] : buttonPressed(event.button, at: event.time)
+    }
+
+    /// The level is known to be `level` without the user changing it (a fresh reading, a hand-off from
+    /// button capture): recorded without showing the HUD or announcing; a HUD already on screen is redrawn
+    /// at that level and keeps its hide time.
+    public mutating func levelKnown(_ level: Float) -> [VolumeHUDAction] {
+        guard let level = VolumeHUDModel.clean(level) else { return [] }
+        isLevelKnown = true
+        guard level != display.level else { return [] }
+        display.level = level
+        display.bump = nil
+        return display.isVisible ? [.display(display)] : []
     }
 
     /// The app became active. `level` is the volume read now, if any: it may have moved in Control Center
@@ -188,7 +225,7 @@ public struct VolumeHUDModel: Sendable, Equatable {
         let due = time + hideDelay
         deadline = due
         var actions: [VolumeHUDAction] = [.display(next)]
-        if announce { actions.append(.announce(VolumeHUDAccessibility.announcement(level: next.level, bump: next.bump))) }
+        if announce { actions.append(.announce(strings.announcement(level: next.level, bump: next.bump))) }
         actions.append(.scheduleTick(at: due))
         return actions
     }

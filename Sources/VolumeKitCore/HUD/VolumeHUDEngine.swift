@@ -1,0 +1,341 @@
+import Foundation
+
+/// Where the HUD's level comes from.
+public enum VolumeHUDLevelSource: String, Sendable, Equatable, CaseIterable {
+    /// The user's volume: `outputVolume`, except while VolumeKit's button capture holds it — then the user's
+    /// own level that capture reports (``VolumeHoldBoard``), never the anchor it holds.
+    case systemVolume
+    /// Only the levels the app gives (``VolumeHUDEngine/show(level:)``), e.g. a remote speaker's.
+    case external
+}
+
+/// How a ``VolumeHUDEngine`` runs.
+public struct VolumeHUDOptions: Sendable, Equatable {
+    /// Where the level comes from (``VolumeHUDLevelSource/systemVolume`` by default).
+    public var levelSource: VolumeHUDLevelSource
+    /// Hide the system volume HUD while running, through the shared volume view (on by default).
+    public var suppressesSystemHUD: Bool
+    /// Join VolumeKit's hold on the audio session (``AudioSessionLease``, without changing the category) on
+    /// start, and re-activate on foreground and after interruptions. `outputVolume` only changes while the
+    /// app's session is active (seed 002 §1); off by default: your session, your category — activating a
+    /// non-mixing session stops other apps' audio (VolumeBar #1).
+    public var activatesAudioSession: Bool
+    /// Seconds the HUD stays after the last change.
+    public var hideDelay: TimeInterval
+    /// How long after start the volume view may take to become ready before
+    /// ``VolumeHUDDiagnostic/volumeViewNotReady(after:)`` is reported (the HUD keeps waiting).
+    public var readinessTimeout: TimeInterval
+    /// The language of VoiceOver announcements; `nil` follows the user's preferred languages.
+    public var language: VolumeKitStrings.Language?
+
+    /// Creates options.
+    public init(
+        levelSource: VolumeHUDLevelSource = .systemVolume,
+        suppressesSystemHUD: Bool = true,
+        activatesAudioSession: Bool = false,
+        hideDelay: TimeInterval = VolumeHUDStyle.classic.autoHideDelay,
+        readinessTimeout: TimeInterval = 5,
+        language: VolumeKitStrings.Language? = nil
+    ) {
+        self.levelSource = levelSource
+        self.suppressesSystemHUD = suppressesSystemHUD
+        self.activatesAudioSession = activatesAudioSession
+        self.hideDelay = hideDelay
+        self.readinessTimeout = readinessTimeout
+        self.language = language
+    }
+}
+
+/// A problem that did not stop the HUD.
+public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// The audio session could not be activated (a call holds the audio): levels may stay stale until the
+    /// next foreground.
+    case sessionActivationFailed(String)
+    /// The volume view did not become ready within this many seconds (no window yet: launched into the
+    /// background, an alert or Face ID up). The system HUD may show until it does; the HUD keeps waiting.
+    case volumeViewNotReady(after: TimeInterval)
+
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .sessionActivationFailed(let reason):
+            "The audio session could not be activated (\(reason)); the HUD follows the volume again once the app can play audio."
+        case .volumeViewNotReady(let seconds):
+            "The volume view was not in a window after \(VolumeHUDDisplay.number(seconds)) s, so the system volume HUD may still show; it is hidden as soon as a window of the app's active scene exists."
+        }
+    }
+}
+
+/// The custom volume HUD run against the system's clients: feeds ``VolumeHUDModel`` with the user's volume,
+/// button events, the levels the app gives and the app's lifecycle, and carries out its actions on the
+/// clients' clock. Platform-free, so the exact code an iPhone runs is what `SimulatedDevice` tests on Linux.
+///
+/// The iOS shell `VolumeHUD` (module `VolumeKit`) wraps one engine and draws what ``onDisplay`` reports.
+///
+/// Rules:
+/// - the level is the user's: with ``VolumeHUDLevelSource/systemVolume`` it follows `outputVolume`, except
+///   while VolumeKit's button capture holds the volume (``VolumeHoldBoard``): then it shows the user's own
+///   level capture reports and ignores `outputVolume` (VolumeKit's anchor and its ±1/16 nudges); while
+///   capture takes presses as input (capture mode, capture events included) it ignores them: no bump;
+/// - button events (``handle(_:)``) give the bump at a rail; the levels the app gives (``show(level:)``) always show;
+/// - it reacts only while the app is active (seed 002 "问题二"); resigning active hides it at once;
+/// - the system HUD is hidden through the shared volume view (`installVolumeView`), one for all of VolumeKit;
+/// - with ``VolumeHUDOptions/activatesAudioSession`` it joins the session lease and re-activates on foreground
+///   and after interruptions, with or without `.ended` (seed 002; JPSVolumeButtonHandler #2).
+public final class VolumeHUDEngine: Sendable {
+    private struct State {
+        var model: VolumeHUDModel
+        var timer = DeadlineTimer()
+        var subscriptions: [CancellationHandle] = []
+        var volumeView: CancellationHandle?
+        var isViewReady = false
+        var isRunning = false
+        var holdsLease = false
+    }
+
+    /// The options in force (``hideDelay`` may change).
+    public let options: VolumeHUDOptions
+    private let clients: VolumeKitClients
+    private let board: VolumeHoldBoard
+    private let onDisplay: @Sendable (VolumeHUDDisplay, Instant) -> Void
+    private let onAnnouncement: @Sendable (String) -> Void
+    private let onDiagnostic: @Sendable (VolumeHUDDiagnostic) -> Void
+    private let state: Locked<State>
+    private let readiness: ReadinessWatch
+
+    /// Creates a stopped HUD.
+    /// - Parameters:
+    ///   - options: level source, suppression, session activation, timing, language.
+    ///   - clients: the system (live on iOS, `SimulatedDevice.clients` in tests).
+    ///   - onDisplay: each display change, with its instant.
+    ///   - onAnnouncement: each VoiceOver announcement, in ``VolumeHUDOptions/language``.
+    ///   - onDiagnostic: problems that did not stop the HUD.
+    ///   All are called on the clients' callback thread (the main thread on iOS).
+    public init(
+        options: VolumeHUDOptions = VolumeHUDOptions(),
+        clients: VolumeKitClients,
+        onDisplay: @escaping @Sendable (VolumeHUDDisplay, Instant) -> Void,
+        onAnnouncement: @escaping @Sendable (String) -> Void = { _ in },
+        onDiagnostic: @escaping @Sendable (VolumeHUDDiagnostic) -> Void = { _ in }
+    ) {
+        self.options = options
+        self.clients = clients
+        self.onDisplay = onDisplay
+        self.onAnnouncement = onAnnouncement
+        self.onDiagnostic = onDiagnostic
+        board = VolumeHoldBoard.board(for: clients)
+        readiness = ReadinessWatch(clock: clients.clock)
+        let strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
+        state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: strings)))
+    }
+
+    /// Whether ``start()`` was called without a matching ``stop()``.
+    public var isRunning: Bool { state.withLock { $0.isRunning } }
+
+    /// What the HUD shows now.
+    public var display: VolumeHUDDisplay { state.withLock { $0.model.display } }
+
+    /// Whether the volume view that hides the system HUD is ready (always `false` without suppression).
+    public var isSystemHUDSuppressed: Bool { state.withLock { $0.isViewReady } }
+
+    /// Seconds the HUD stays after the last change; takes effect at the next change.
+    public var hideDelay: TimeInterval {
+        get { state.withLock { $0.model.hideDelay } }
+        set { state.withLock { $0.model.hideDelay = max(0, newValue.isFinite ? newValue : $0.model.hideDelay) } }
+    }
+
+    /// Starts following the volume and the app, and hides the system HUD.
+    public func start() {
+        guard state.withLock({ state in defer { state.isRunning = true }; return !state.isRunning }) else { return }
+        var holdsLease = false
+        if options.activatesAudioSession {
+            do {
+                try clients.sessionLease.acquire(nil, on: clients.audioSession)
+                holdsLease = true
+                // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
+                clients.audioSession.primeOutput()
+            } catch {
+                onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            }
+        }
+        let level = currentLevel()
+        let isActive = clients.lifecycle.state() == .active
+        state.withLock { state in
+            let model = VolumeHUDModel(level: level, hideDelay: state.model.hideDelay, isAppActive: isActive, strings: state.model.strings)
+            state.model = model
+            state.holdsLease = holdsLease
+            state.isViewReady = false
+        }
+        var subscriptions = [
+            clients.lifecycle.observe { [weak self] event in self?.handle(event) },
+            board.observe { [weak self] event in self?.handle(event) },
+        ]
+        if options.levelSource == .systemVolume {
+            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] value in self?.observe(value) })
+        }
+        state.withLock { $0.subscriptions = subscriptions }
+        guard options.suppressesSystemHUD else { return }
+        let timeout = options.readinessTimeout
+        readiness.start(timeout: timeout) { [weak self] in self?.onDiagnostic(.volumeViewNotReady(after: timeout)) }
+        let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
+        let kept = state.withLock { state -> Bool in
+            guard state.isRunning, state.volumeView == nil else { return false }
+            state.volumeView = view
+            return true
+        }
+        if !kept { view.cancel() }
+    }
+
+    /// Hides the HUD, gives the system HUD back and stops following.
+    public func stop() {
+        let now = clients.clock.now()
+        let leftovers = state.withLock { state -> (handles: [CancellationHandle], lease: Bool, actions: [VolumeHUDAction])? in
+            guard state.isRunning else { return nil }
+            state.isRunning = false
+            let actions = state.model.dismiss(at: now)
+            defer {
+                state.subscriptions = []
+                state.volumeView = nil
+                state.isViewReady = false
+                state.holdsLease = false
+            }
+            let handles = state.subscriptions + [state.volumeView, state.timer.reset()].compactMap { $0 }
+            return (handles, state.holdsLease, actions)
+        }
+        guard let leftovers else { return }
+        readiness.cancel()
+        leftovers.handles.forEach { $0.cancel() }
+        carryOut(leftovers.actions.filter { if case .display = $0 { return true } else { return false } }, at: now)
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+    }
+
+    /// Shows the HUD at `level` (0…1) from any source — the app's slider, a remote speaker — even if it
+    /// equals the level shown.
+    public func show(level: Float) {
+        run { $0.showLevel(level, at: $1) }
+    }
+
+    /// Feeds a hardware button event: a press at a rail shows the bump. Its instant is replaced by the
+    /// clients' clock. Ignored while capture takes presses as input and the level is the system's (the
+    /// press was the app's — a shutter, a page turn —, the user's level did not move).
+    public func handle(_ event: VolumeButtonEvent) {
+        guard event.phase != .released else { return }
+        if options.levelSource == .systemVolume, board.isCapturingPresses || board.isHeld { return }
+        run { $0.buttonPressed(event.button, at: $1) }
+    }
+
+    /// Hides the HUD now.
+    public func dismiss() {
+        run { $0.dismiss(at: $1) }
+    }
+
+    // MARK: - Inputs
+
+    /// The user's level now: the held user volume while capture holds it, else `outputVolume`.
+    private func currentLevel() -> Float? {
+        guard options.levelSource == .systemVolume else { return nil }
+        if board.isHeld { return board.heldUserVolume }
+        return clients.systemVolume.outputVolume()
+    }
+
+    private func observe(_ value: Float) {
+        // While capture holds the volume, `outputVolume` is VolumeKit's anchor, not the user's level.
+        guard !board.isHeld else { return }
+        run { $0.levelChanged(value, at: $1) }
+    }
+
+    private func handle(_ event: VolumeHoldEvent) {
+        guard options.levelSource == .systemVolume else { return }
+        switch event {
+        case .began(let volume?), .userVolume(let volume, byUser: false):
+            run { model, _ in model.levelKnown(volume) }
+        case .userVolume(let volume, byUser: true):
+            run { $0.levelChanged(volume, at: $1) }
+        case .ended:
+            // The user's volume is back on the device: read it without showing (it is what was drawn).
+            guard !board.isHeld else { return }
+            let volume = clients.systemVolume.outputVolume()
+            run { model, _ in model.levelKnown(volume) }
+        case .began(nil):
+            break
+        }
+    }
+
+    private func handle(_ event: AppLifecycleEvent) {
+        switch event {
+        case .willResignActive:
+            run { $0.appResignedActive(at: $1) }
+        case .didBecomeActive:
+            reactivate()
+            let level = currentLevel()
+            run { $0.appBecameActive(level: level, at: $1) }
+        case .willEnterForeground, .interruptionEnded:
+            reactivate()
+        case .interruptionBegan, .didEnterBackground, .routeChanged:
+            break
+        }
+    }
+
+    /// Re-activates the session when the HUD holds the lease (after an interruption, with or without
+    /// `.ended`, and on foreground), so `outputVolume` is live again.
+    private func reactivate() {
+        guard state.withLock({ $0.isRunning && $0.holdsLease }) else { return }
+        do {
+            try clients.audioSession.setActive(true, false)
+            clients.audioSession.primeOutput()
+        } catch {
+            onDiagnostic(.sessionActivationFailed(String(describing: error)))
+        }
+    }
+
+    private func volumeViewReady() {
+        let running = state.withLock { state -> Bool in
+            guard state.isRunning else { return false }
+            state.isViewReady = true
+            return true
+        }
+        if running { readiness.ready() }
+    }
+
+    private func tick() {
+        run { model, now in
+            model.tick(at: now)
+        }
+    }
+
+    // MARK: - Carrying out actions
+
+    /// Runs one model input under the lock, retargets the hide timer, then carries out the actions outside it.
+    private func run(_ input: (inout VolumeHUDModel, Instant) -> [VolumeHUDAction]) {
+        let now = clients.clock.now()
+        var change: DeadlineTimer.Change?
+        let actions = state.withLock { state -> [VolumeHUDAction] in
+            guard state.isRunning else { return [] }
+            let actions = input(&state.model, now)
+            change = state.timer.retarget(state.model.deadline, now: now)
+            return actions
+        }
+        clients.clock.apply(change, fire: { [weak self] in self?.fired() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
+        carryOut(actions, at: now)
+    }
+
+    private func fired() {
+        state.withLock { $0.timer.fired() }
+        tick()
+    }
+
+    private func carryOut(_ actions: [VolumeHUDAction], at now: Instant) {
+        for action in actions {
+            switch action {
+            case .display(let display): publish(display, at: now)
+            case .announce(let text): onAnnouncement(text)
+            // The hide timer follows the model's deadline (see `run`).
+            case .scheduleTick, .cancelTick: break
+            }
+        }
+    }
+
+    private func publish(_ display: VolumeHUDDisplay, at now: Instant) {
+        onDisplay(display, now)
+    }
+}

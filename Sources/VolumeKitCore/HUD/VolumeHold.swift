@@ -1,0 +1,166 @@
+import Foundation
+
+/// What button capture tells the HUD about the system volume it holds.
+///
+/// While ``VolumeButtonsEngine`` captures in ``ButtonCaptureMode/capture`` mode with a strategy that moves the
+/// volume (``ButtonStrategy/outputVolume``, ``ButtonStrategy/systemNotification``), `outputVolume` is
+/// VolumeKit's own anchor: it starts 2 steps (12.5 %) off the user's level and every press nudges it by 1/16
+/// before it is put back. A HUD following `outputVolume` then shows levels the user never chose. This is
+/// the hand-off that tells it so: who holds, and the user's own level meanwhile.
+public enum VolumeHoldEvent: Sendable, Equatable {
+    /// Capture began holding the volume. The user's level, when already known.
+    case began(userVolume: Float?)
+    /// The user's level is now `userVolume`. `byUser` is `true` for a change the user made (Control Center,
+    /// another route's volume), `false` for a reading (capture became ready, a recovered volume).
+    case userVolume(Float, byUser: Bool)
+    /// Capture let go: `outputVolume` is the user's own again (the user's level is back on the device).
+    case ended(userVolume: Float?)
+}
+
+/// The meeting point of button capture and the HUD within one app process: capture reports its hold with
+/// ``publish(_:)``, the HUD follows it with ``observe(_:)`` and ``heldUserVolume``.
+///
+/// One board per app process: ``board(for:)`` finds it from the clients' ``AudioSessionLease`` (one per
+/// process, live or simulated), so a HUD and a capture created independently on the same clients meet
+/// without any wiring by the app.
+public final class VolumeHoldBoard: Sendable {
+    private struct State {
+        var holders = 0
+        var pressCaptures = 0
+        var userVolume: Float?
+        var observers: [Int: @Sendable (VolumeHoldEvent) -> Void] = [:]
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
+
+    /// A board nobody holds.
+    public init() {}
+
+    /// Whether capture holds the volume now.
+    public var isHeld: Bool { state.withLock { $0.holders > 0 } }
+
+    /// Whether capture takes the presses as the app's input now (``ButtonCaptureMode/capture`` with any
+    /// strategy, capture events included): a press then is no volume change, and no bump at a rail either.
+    public var isCapturingPresses: Bool { state.withLock { $0.pressCaptures > 0 } }
+
+    /// Capture began (`true`) or stopped (`false`) taking presses as input. Nests like holds.
+    public func setCapturingPresses(_ capturing: Bool) {
+        state.withLock { state in
+            if capturing { state.pressCaptures += 1 } else if state.pressCaptures > 0 { state.pressCaptures -= 1 }
+        }
+    }
+
+    /// The user's level while capture holds the volume and knows it; `nil` otherwise.
+    public var heldUserVolume: Float? { state.withLock { $0.holders > 0 ? $0.userVolume : nil } }
+
+    /// Reports what capture did. Holds nest: two captures both holding end after both ended.
+    public func publish(_ event: VolumeHoldEvent) {
+        let observers = state.withLock { state -> [@Sendable (VolumeHoldEvent) -> Void] in
+            switch event {
+            case .began(let volume):
+                state.holders += 1
+                if let volume { state.userVolume = volume }
+            case .userVolume(let volume, _):
+                guard state.holders > 0 else { return [] }
+                state.userVolume = volume
+            case .ended(let volume):
+                guard state.holders > 0 else { return [] }
+                state.holders -= 1
+                if let volume { state.userVolume = volume }
+                if state.holders == 0 { state.userVolume = nil }
+            }
+            return Array(state.observers.values)
+        }
+        for observer in observers { observer(event) }
+    }
+
+    /// Calls `handler` with every event published from now on, until the handle is cancelled.
+    public func observe(_ handler: @escaping @Sendable (VolumeHoldEvent) -> Void) -> CancellationHandle {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.observers[state.nextID] = handler
+            return state.nextID
+        }
+        return CancellationHandle { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
+    }
+
+    // MARK: - One board per app process
+
+    private struct Entry: @unchecked Sendable {
+        // `weak` makes the struct non-Sendable to the compiler; it is only read under the registry's lock.
+        weak var lease: AudioSessionLease?
+        let board: VolumeHoldBoard
+    }
+
+    private static let registry = Locked([ObjectIdentifier: Entry]())
+
+    /// The board of the app process `clients` belong to (keyed by its ``AudioSessionLease``).
+    public static func board(for clients: VolumeKitClients) -> VolumeHoldBoard {
+        let lease = clients.sessionLease
+        return registry.withLock { entries in
+            entries = entries.filter { $0.value.lease != nil }
+            if let entry = entries[ObjectIdentifier(lease)], entry.lease === lease { return entry.board }
+            let board = VolumeHoldBoard()
+            entries[ObjectIdentifier(lease)] = Entry(lease: lease, board: board)
+            return board
+        }
+    }
+}
+
+/// Reports one ``VolumeButtonsEngine``'s hold on the system volume to its process's ``VolumeHoldBoard``.
+///
+/// Call ``started()`` after a successful `start`, ``ready(userVolume:)`` from its `onReady`,
+/// ``userVolumeChanged(_:)`` from its `onUserVolume`, and ``stopped()`` from its `onStopped` (or after a
+/// failed `start`). For configurations that never hold the volume (passive mode, capture events) it reports
+/// no hold, so a HUD keeps following `outputVolume` — there the user's own presses move it (passive mode) or
+/// nothing moves it (capture events); in capture mode it reports that presses are input
+/// (``VolumeHoldBoard/isCapturingPresses``), so a HUD on the user's volume shows no bump for them.
+public final class VolumeHoldReporter: Sendable {
+    private let board: VolumeHoldBoard
+    private let holdsVolume: Bool
+    private let capturesPresses: Bool
+    private let isHolding = Locked(false)
+    private let isRunning = Locked(false)
+
+    /// A reporter for an engine with `configuration` running on `clients`.
+    public init(configuration: VolumeButtonsConfiguration, clients: VolumeKitClients) {
+        board = VolumeHoldBoard.board(for: clients)
+        holdsVolume = VolumeHoldReporter.holdsVolume(configuration)
+        capturesPresses = configuration.mode == .capture
+    }
+
+    /// Whether an engine with `configuration` moves the system volume away from the user's while it captures.
+    public static func holdsVolume(_ configuration: VolumeButtonsConfiguration) -> Bool {
+        configuration.mode == .capture && configuration.strategy != .captureEvents
+    }
+
+    /// The engine started (its volume may move from now on).
+    public func started() {
+        guard isRunning.withLock({ running in defer { running = true }; return !running }) else { return }
+        if capturesPresses { board.setCapturingPresses(true) }
+        guard holdsVolume else { return }
+        isHolding.withLock { $0 = true }
+        board.publish(.began(userVolume: nil))
+    }
+
+    /// The engine became ready; `userVolume` is its ``VolumeButtonsEngine/userVolume`` then.
+    public func ready(userVolume: Float) {
+        guard isHolding.current else { return }
+        board.publish(.userVolume(userVolume, byUser: false))
+    }
+
+    /// The engine reported a change of the user's own volume.
+    public func userVolumeChanged(_ volume: Float) {
+        guard isHolding.current else { return }
+        board.publish(.userVolume(volume, byUser: true))
+    }
+
+    /// The engine finished stopping (the user's volume is back), or failed to start.
+    public func stopped(userVolume: Float? = nil) {
+        guard isRunning.withLock({ running in defer { running = false }; return running }) else { return }
+        if capturesPresses { board.setCapturingPresses(false) }
+        guard isHolding.withLock({ holding in defer { holding = false }; return holding }) else { return }
+        board.publish(.ended(userVolume: userVolume))
+    }
+}
