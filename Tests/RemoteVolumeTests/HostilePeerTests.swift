@@ -433,13 +433,13 @@ struct HostilePeerTests {
         }
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.seconds < timeout + 1, "discovery took \(result.seconds) s")
-        #expect(!found.isEmpty && found.count <= SSDP.maxAnswers)
+        #expect(!found.isEmpty && found.count <= 256, "\(found.count) answers kept")
         #expect(found.allSatisfy { $0.renderer == nil && $0.error != nil })
         // The plain search keeps at most 256 answers too.
         let answers = try SSDP.answers(timeout: timeout, interfaceAddress: nil, destination: ("127.0.0.1", responder.port))
         var count = 0
         for try await _ in answers { count += 1 }
-        #expect(count > 0 && count <= SSDP.maxAnswers)
+        #expect(count > 0 && count <= 256, "\(count) answers kept")
     }
 
     @Test("the event listener listens on one address, not 0.0.0.0")
@@ -478,10 +478,12 @@ struct HostilePeerTests {
             let reply = try await HTTPClient.send(method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 33, mute: 0), timeout: Self.deadline)
             #expect(reply.status == 200)
         }
-        #expect(result.error == nil)
+        #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.seconds < 0.5, "a valid NOTIFY waited \(result.seconds) s")
-        var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == LastChange(volume: 33, muted: false))
+        if result.error == nil {
+            var iterator = changes.makeAsyncIterator()
+            #expect(await iterator.next() == LastChange(volume: 33, muted: false))
+        }
         // The wrong path is refused from its head, at once, while its body still dribbles.
         let wrong = await timed {
             let reply = try await HTTPClient.send(method: "NOTIFY", url: URL(string: "http://127.0.0.1:\(listener.port)/guess")!,
@@ -537,8 +539,9 @@ final class SSDPFloodPeer: Sendable {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(socketFD, &buffer, buffer.count, 0, $0, &senderLength) }
                 }
                 guard received > 0 else { continue }
-                for _ in 0..<count {
+                for index in 0..<count {
                     if self.stopped.current { break }
+                    if index % 50 == 49 { usleep(500) }  // Paced so the kernel's buffer does not drop most of them.
                     let answer = "HTTP/1.1 200 OK\r\nST: urn:schemas-upnp-org:device:MediaRenderer:1\r\nUSN: uuid:flood-\(next)\r\nLOCATION: \(location(next))\r\n\r\n"
                     next += 1
                     _ = Data(answer.utf8).withUnsafeBytes { raw in
