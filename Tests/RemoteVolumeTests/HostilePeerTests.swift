@@ -131,7 +131,9 @@ struct HostilePeerTests {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         #expect(message?.body == Data(repeating: UInt8(ascii: "a"), count: size))
-        #expect(seconds < Self.bound, "decoding took \(seconds) s")
+        // The quadratic decoder took minutes here; linear decoding takes well under a second even in a debug
+        // build on a loaded machine. (A generous bound, so load cannot make it flaky.)
+        #expect(seconds < 5, "decoding took \(seconds) s")
     }
 
     @Test("a slow head, a slow body or a slow chunk stream ends at the deadline", arguments: [
@@ -435,8 +437,10 @@ struct HostilePeerTests {
         #expect(result.seconds < timeout + 1, "discovery took \(result.seconds) s")
         #expect(!found.isEmpty && found.count <= 256, "\(found.count) answers kept")
         #expect(found.allSatisfy { $0.renderer == nil && $0.error != nil })
-        // The plain search keeps at most 256 answers too.
-        let answers = try SSDP.answers(timeout: timeout, interfaceAddress: nil, destination: ("127.0.0.1", responder.port))
+        // The plain search keeps at most 256 answers too (a fresh flood: the first peer is still busy flooding).
+        let second = try SSDPFloodPeer(count: 10_000, location: { "http://127.0.0.1:\(silent.port)/e\($0).xml" })
+        defer { second.stop() }
+        let answers = try SSDP.answers(timeout: timeout, interfaceAddress: nil, destination: ("127.0.0.1", second.port))
         var count = 0
         for try await _ in answers { count += 1 }
         #expect(count > 0 && count <= 256, "\(count) answers kept")

@@ -160,27 +160,46 @@ struct HTTPMessageReader: Sendable {
                 guard let newline else { return nil }
                 index = newline + 1
                 guard pending.last == 0x0D else { throw RemoteVolumeError.invalidReply("bad chunk framing (a line not ended by CRLF)") }
-                let line = pending.dropLast()
-                pending = Data()
+                defer { pending.removeAll(keepingCapacity: true) }
                 if case .chunkEnd = state {
-                    guard line.isEmpty else { throw RemoteVolumeError.invalidReply("bad chunk framing (data longer than its size)") }
+                    guard pending.count == 1 else { throw RemoteVolumeError.invalidReply("bad chunk framing (data longer than its size)") }
                     state = .chunkSize
                     continue
                 }
-                let size = try Self.chunkSize(line)
+                let size = try Self.chunkSize(pending.dropLast())
                 guard size <= maxBodyBytes - body.count else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
                 state = size == 0 ? .done : .chunkData(remaining: size)  // Trailers, if any, are ignored.
             }
         }
     }
 
-    /// The size of a chunk from its size line (`hex[;extensions]`), at most 8 hex digits.
+    /// The size of a chunk from its size line (`hex[;extensions]`, spaces or tabs around the size allowed),
+    /// at most 8 hex digits. Parsed from the bytes directly: this runs once per chunk.
     private static func chunkSize(_ line: Data) throws -> Int {
-        let sizeText = String(decoding: line, as: UTF8.self)
-            .split(separator: ";", omittingEmptySubsequences: false).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard !sizeText.isEmpty, sizeText.count <= 8, sizeText.allSatisfy(\.isHexDigit), let size = Int(sizeText, radix: 16) else {
-            throw RemoteVolumeError.invalidReply("bad chunk size '\(PeerText.clean(sizeText, limit: 16))'")
+        var size = 0
+        var digits = 0
+        var ended = false
+        for byte in line {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == 0x20 || byte == 0x09 {
+                if digits > 0 { ended = true }
+                continue
+            }
+            let value: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte - UInt8(ascii: "A")) + 10
+            default: value = -1
+            }
+            guard value >= 0, !ended, digits < 8 else {
+                let text = String(decoding: line.prefix(16), as: UTF8.self)
+                throw RemoteVolumeError.invalidReply("bad chunk size '\(PeerText.clean(text, limit: 16))'")
+            }
+            size = size << 4 | value
+            digits += 1
         }
+        guard digits > 0 else { throw RemoteVolumeError.invalidReply("bad chunk size (empty)") }
         return size
     }
 
