@@ -253,6 +253,15 @@ struct RemoteVolumeSyncTests {
         #expect(sim.machine.intendedLevel == nil)
     }
 
+    @Test("after a long outage a late echo of a level we sent is not taken for a change")
+    func lateEchoAfterOutage() {
+        var sim = Self.longOutage()
+        sim.report(38, at: 7)  // our first SetVolume(38) did land; its reply was lost
+        sim.run()
+        #expect(sim.deviceLevel == 60)
+        #expect(sim.machine.intendedLevel == nil)
+    }
+
     @Test("a device still away at the re-read keeps the intent for the next attempt")
     func stillAwayKeepsIntent() {
         var sim = Self.longOutage()

@@ -217,10 +217,13 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// matches a level we sent is a late echo and is ignored; any other report there is verified with a read
     /// once things settle. Otherwise the report is the truth (someone used the device's own controls).
     /// After a give-up, a report of a change drops ``intendedLevel`` (the device wins); an `isInitialState`
-    /// report (a new subscription's state) reconnects like ``volumeRead(_:at:)`` and the intended level wins.
+    /// report (a new subscription's state) or an echo of a level we sent reconnects like
+    /// ``volumeRead(_:at:)`` and the intended level wins.
     public mutating func deviceReported(_ level: Int, at now: Instant, isInitialState: Bool = false) -> [Action] {
         if intendedLevel != nil {
-            if isInitialState { return resumeIntent(deviceLevel: level, at: now) }
+            // A level we sent ourselves is a late echo of a request that did land (its reply was lost), not
+            // someone using the device: it shows the device is back, and the intent still wins.
+            if isInitialState || echoes.contains(level) { return resumeIntent(deviceLevel: level, at: now) }
             intendedLevel = nil
             reconnecting = false
         }
