@@ -10,7 +10,8 @@ public func soundReaderFuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let data = Data(bytes: start, count: count)
     do {
         let info = try SoundFileReader.read(data)
-        guard info.sampleRate.isFinite, info.sampleRate > 0, info.channels > 0 else {
+        // Issue 12, defect 8: a rate of at least 1 Hz, so every duration is finite.
+        guard info.sampleRate.isFinite, info.sampleRate >= 1, info.channels > 0, info.duration.map(\.isFinite) ?? true else {
             fatalError("impossible facts: \(info)")
         }
         guard info.audioDataOffset >= 0, info.audioDataByteCount >= 0,

@@ -4,6 +4,10 @@
 They come from outside VolumeKit's own writer on purpose: Python's `wave` and `aifc` modules, and byte layouts
 built here by hand from the specs (shared/facts/system-sounds.md section 4), so the reader is checked against
 files it did not produce. Run once; the output is committed. Python 3.11 (aifc/audioop are gone in 3.13).
+
+One fixture is not written here but by SoX 14.4.2 (issue 16: CAF with a pad byte after an odd-sized data chunk):
+    sox -n -r 8000 -b 24 -c 1 sox-pcm24-odd-padded.caf synth 0.000875 sine 440
+(7 frames of 24-bit mono: a 25-byte 'data' chunk followed by one zero byte, which CAF itself never pads.)
 """
 import aifc, math, os, struct, sys, warnings, wave
 

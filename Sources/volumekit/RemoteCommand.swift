@@ -19,8 +19,25 @@ enum RemoteCommand: Subcommand {
                volumekit remote mute URL on|off
                volumekit remote control URL [--step N]
 
-        A device is named by its description URL, as 'discover' prints it.
-        control: arrow keys or +/- move the volume, m toggles mute, q quits.
+        A device is named by its description URL (http://…), as 'discover' prints it; UPnP devices speak
+        plain http, so https URLs are refused.
+
+        discover   Multicasts an SSDP search and prints one line per renderer: URL, a tab, its name.
+                   The whole command ends within --timeout seconds (plus under a second).
+        get        Prints the volume (checked against the device's own range) and mute state.
+        set        Sets the volume to LEVEL, which must lie within the device's range.
+        mute       Mutes (on) or unmutes (off).
+        control    Arrow keys or +/- move the volume, m toggles mute, q quits.
+
+        OPTIONS:
+          --timeout S       discover: seconds for the whole search, answers and descriptions (default 3,
+                            at most 60).
+          --interface IPV4  discover: search on the interface with this IPv4 address of this machine
+                            (e.g. 192.168.1.20); default: the system's choice of interface.
+          --step N          control: device units one key press moves (1…50, default 2).
+
+        Names and errors that come from a device are printed with control characters removed.
+        EXIT STATUS: 0 success, 1 the device failed or none answered, 2 bad usage.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -31,6 +48,7 @@ enum RemoteCommand: Subcommand {
             let timeoutText = try reader.option("--timeout") ?? "3"
             guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
             let interface = try reader.option("--interface")
+            if let interface { try checkInterface(interface) }
             try reader.rejectUnknownOptions()
             guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }
             return try blocking { try await discover(timeout: timeout, interface: interface) }
@@ -45,11 +63,13 @@ enum RemoteCommand: Subcommand {
             }
         case "set":
             let url = try readURL(&reader, extra: 1)
-            guard let level = Int(reader.remaining[1]) else { throw UsageError("LEVEL must be an integer") }
+            guard let level = Int(reader.remaining[1]) else {
+                throw UsageError("LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)")
+            }
             return try blocking {
                 let renderer = try await UPnPRenderer.connect(to: url)
                 guard renderer.volumeRange.contains(level) else {
-                    throw UsageError("LEVEL must be within \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)")
+                    throw UsageError("LEVEL must lie within this device's range \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound); \(level) does not")
                 }
                 try await renderer.setVolume(level)
                 print("\(renderer.displayName): volume \(try await renderer.volume())")
@@ -61,7 +81,7 @@ enum RemoteCommand: Subcommand {
             switch reader.remaining[1] {
             case "on", "1", "true": muted = true
             case "off", "0", "false": muted = false
-            default: throw UsageError("mute takes on or off")
+            default: throw UsageError("mute takes on or off, such as: volumekit remote mute URL on")
             }
             return try blocking {
                 let renderer = try await UPnPRenderer.connect(to: url)
@@ -71,7 +91,9 @@ enum RemoteCommand: Subcommand {
             }
         case "control":
             let stepText = try reader.option("--step") ?? "2"
-            guard let step = Int(stepText), step >= 1, step <= 50 else { throw UsageError("--step must be 1…50") }
+            guard let step = Int(stepText), step >= 1, step <= 50 else {
+                throw UsageError("--step must be a whole number of device units from 1 to 50, such as --step 5")
+            }
             let url = try readURL(&reader, extra: 0)
             return try blocking { try await RemoteControlScreen.run(url: url, step: step) }
         default:
@@ -82,24 +104,48 @@ enum RemoteCommand: Subcommand {
     private static func readURL(_ reader: inout ArgumentReader, extra: Int) throws -> URL {
         try reader.rejectUnknownOptions()
         guard reader.remaining.count == 1 + extra else {
-            throw UsageError(extra == 0 ? "needs exactly one URL" : "needs a URL and \(extra) value")
+            throw UsageError(extra == 0 ? "needs exactly one device URL (see 'volumekit remote --help')"
+                                        : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
+        let text = reader.remaining[0]
+        let url: URL
         do {
-            return try UPnPURL.parse(reader.remaining[0])
+            url = try UPnPURL.parse(text)
         } catch {
-            throw UsageError("'\(reader.remaining[0].prefix(80))' is not an http(s) URL")
+            throw UsageError("'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints")
+        }
+        guard url.scheme?.lowercased() == "http" else {
+            throw UsageError("'\(clean(text))' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints")
+        }
+        return url
+    }
+
+    /// Refuses an --interface value that is not an IPv4 address, with what to give instead.
+    static func checkInterface(_ text: String) throws {
+        var address = in_addr()
+        guard inet_pton(AF_INET, text, &address) == 1 else {
+            throw UsageError("--interface takes the IPv4 address of one of this machine's network interfaces, such as 192.168.1.20; '\(clean(text))' is not an IPv4 address")
         }
     }
 
+    /// Text from the command line or a device, safe to echo: control characters removed, at most 80 characters.
+    static func clean(_ text: String) -> String {
+        let kept = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }.joined()
+        return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
+    }
+
     private static func discover(timeout: Double, interface: String?) async throws -> Int32 {
-        let found = try await SSDP.discover(timeout: timeout, interfaceAddress: interface)
+        // One bound for the whole command (issue 12, defect 4): search and descriptions end within --timeout.
+        let found = try await UPnPRenderer.discover(timeout: timeout, interfaceAddress: interface)
         if found.isEmpty {
-            printError("no renderer answered within \(timeout) s")
+            printError("volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
+                       + "or try a longer --timeout or another --interface")
             return 1
         }
-        for response in found {
-            let name = (try? await UPnPRenderer.connect(to: response.location, requestTimeout: 2))?.displayName ?? "(no description)"
-            print("\(response.location.absoluteString)\t\(name)")
+        for item in found {
+            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
+            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
+            print("\(item.response.location.absoluteString)\t\(name)")
         }
         return 0
     }

@@ -12,9 +12,12 @@ enum SoundsCommand: Subcommand {
         list    Every catalogued system sound ID with its file, category, folder, first iOS version and
                 VolumeKit name. Undocumented by Apple except 4095 (vibrate); IDs change between iOS versions.
         check   Reads each file's headers (never the whole file) and applies AudioServices' rules for custom
-                system sounds: a .caf, .aif or .wav file, linear PCM or IMA4, at most 30 seconds. Prints one
+                system sounds: a CAF, AIFF or WAV file, linear PCM or IMA4, at most 30 seconds. Prints one
                 line per file — container, encoding, sample rate, channels, bits, frames, duration — or exactly
                 what is wrong and where. Use it as a build step: exit status 0 only when every file passes.
+                The content decides: a WAV file named .m4a passes, with a warning to rename it, because
+                AudioServices asks for a .caf, .aif or .wav file. Only regular files are read (a folder,
+                FIFO or device is refused by its type).
 
         OPTIONS:
           --json   One JSON object per line (per catalogue entry, or per file).
@@ -93,6 +96,7 @@ enum SoundsCommand: Subcommand {
         var bitsPerSample: Int?
         var frames: Int64?
         var durationSeconds: Double?
+        var warning: String?
         var error: Problem?
     }
 
@@ -108,13 +112,15 @@ enum SoundsCommand: Subcommand {
                 row.channels = info.channels
                 row.bitsPerSample = info.bitsPerSample
                 row.frames = info.frameCount
-                row.durationSeconds = info.duration
+                row.durationSeconds = info.duration.flatMap { $0.isFinite ? $0 : nil }
+                row.warning = info.container.extensionWarning(for: URL(fileURLWithPath: path))
                 try SystemSoundValidator.validate(info)
                 row.ok = true
                 if !json {
                     print("\(path): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
                         + "\(info.bitsPerSample.map { "\($0) bit" } ?? "? bit"), \(info.frameCount ?? 0) frames, "
                         + String(format: "%.3f s", info.duration ?? 0))
+                    if let warning = row.warning { print("\(path): warning: \(warning)") }
                 }
             } catch {
                 let error = error as? SoundFileError ?? .unreadable(reason: String(describing: error))
@@ -122,7 +128,7 @@ enum SoundsCommand: Subcommand {
                 row.error = .init(kind: error.kind, message: error.description)
                 if !json { print("\(path): error: \(error)") }
             }
-            if json { print(encode(row)) }
+            if json { print(encode(row, fallbackFile: path)) }
         }
         return failures == 0 ? 0 : 1
     }
@@ -131,10 +137,15 @@ enum SoundsCommand: Subcommand {
         rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
-    private static func encode(_ value: some Encodable) -> String {
+    /// One JSON line. It never comes out as `{}`: non-finite numbers are written as strings, and should
+    /// encoding still fail the row names its file and says so (issue 12, defect 8).
+    private static func encode(_ value: some Encodable, fallbackFile: String? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        if let data = try? encoder.encode(value) { return String(decoding: data, as: UTF8.self) }
+        let fallback = CheckRow(file: fallbackFile ?? "", ok: false, error: .init(kind: "internal", message: "this row could not be written as JSON"))
+        guard let data = try? encoder.encode(fallback) else { return #"{"ok":false}"# }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -57,6 +57,8 @@ actor FakeDevice: RemoteVolumeDevice {
     func setMuted(_ muted: Bool) async throws { self.muted = muted }
     func changes() async throws -> AsyncStream<RemoteVolumeChange>? { events }
     func fail(_ errors: [RemoteVolumeError]) { failNext = errors }
+    /// The device restarts at `level` (no event: a restart forgets the subscription).
+    func restart(at level: Int) { self.level = level }
     /// Someone turns the device's own knob.
     func turnKnob(to level: Int) {
         self.level = level
@@ -116,6 +118,42 @@ struct RemoteVolumeControllerTests {
         }
         #expect(seen.contains(.failed(.upnp(code: 402, description: "Invalid Args"))))
         #expect(await controller.level == 10)
+        await controller.stop()
+    }
+
+    @Test("after retries end and the device restarts at 100, presses land on the level the user asked for (issue 12, defect 10)")
+    func reconnectAfterOutage() async throws {
+        let clock = ManualClock()
+        let device = FakeDevice(level: 36)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(step: 2, minimumInterval: 0, maxAttempts: 3, initialBackoff: 0.1, maxBackoff: 0.2),
+            clock: clock.client)
+        try await controller.start()
+        await device.fail(Array(repeating: .unreachable("Connection refused"), count: 3))
+        let updates = await controller.updates()
+        for _ in 0..<12 { await controller.press(.up) }  // 36 → 60 while the device is down
+        for step in 1...20 {
+            clock.advance(to: Double(step) * 0.1)
+            await drain()
+        }
+        var failed = false
+        for await update in updates {
+            if case .failed = update { failed = true; break }
+        }
+        #expect(failed)
+        #expect(await controller.level == 36)
+        await device.restart(at: 100)
+        for index in 0..<5 {
+            clock.advance(to: 3 + Double(index) * 0.1)
+            await controller.press(.up)
+            await drain()
+        }
+        for step in 0...20 {
+            clock.advance(to: 4 + Double(step) * 0.1)
+            _ = await settle { await !controller.isBusy }
+        }
+        #expect(await device.level == 70)
+        #expect(await controller.level == 70)
         await controller.stop()
     }
 

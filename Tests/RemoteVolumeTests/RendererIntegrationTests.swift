@@ -147,6 +147,36 @@ struct RendererIntegrationTests {
         #expect(try await renderer.volume() == 50)
     }
 
+    @Test("discovery with descriptions finds the renderer by name within its timeout")
+    func discoverWithDescriptions() async throws {
+        let start = Date()
+        let found = try await UPnPRenderer.discover(timeout: 2)
+        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(found.contains { $0.renderer?.displayName == "VolumeKitTest" })
+    }
+
+    @Test("an outage longer than the retries, then a restart: presses land on the level the user asked for (issue 12, defect 10)")
+    func intendedLevelSurvivesOutage() async throws {
+        let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
+        try await renderer.setVolume(36)
+        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 2, maxAttempts: 3, maxBackoff: 0.2))
+        try await controller.start()
+        let updates = await controller.updates()
+        #expect(try await UPnPPeer.peer("kill-renderer") == 0)
+        for _ in 0..<12 { await controller.press(.up) }  // 36 → 60 while it is down
+        let failure = await first(of: updates, within: 10) { if case .failed = $0 { return true } else { return false } }
+        #expect(failure != nil, "the retries end with a typed error")
+        #expect(try await UPnPPeer.peer("start-renderer") == 0)
+        let restartedAt = try await renderer.volume()
+        for _ in 0..<5 {
+            await controller.press(.up)
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(await waitUntilIdle(controller, seconds: 10))
+        await controller.stop()
+        #expect(try await renderer.volume() == 70, "restarted at \(restartedAt)")
+    }
+
     private func waitUntilIdle(_ controller: RemoteVolumeController, seconds: Double = 5) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

@@ -11,6 +11,10 @@ struct SyncSimulation {
     var latency: TimeInterval
     /// Decides the outcome of each SetVolume attempt, in order (nil = success).
     var failures: [RemoteVolumeError?] = []
+    /// Decides the outcome of each read, in order (nil = success).
+    var readFailures: [RemoteVolumeError?] = []
+    /// While `now` is in this range the device is down: every request and read is refused.
+    var down: Range<Instant>?
     private(set) var sent: [(time: Instant, level: Int)] = []
     private(set) var reads: [Instant] = []
     private(set) var shown: [Int] = []
@@ -59,12 +63,12 @@ struct SyncSimulation {
         }
     }
 
-    private mutating func apply(_ actions: [RemoteVolumeSync.Action]) {
+    mutating func apply(_ actions: [RemoteVolumeSync.Action]) {
         for action in actions {
             switch action {
             case .setVolume(let level, let request):
                 sent.append((now, level))
-                let outcome = failures.isEmpty ? nil : failures.removeFirst()
+                let outcome = down?.contains(now) == true ? .unreachable("Connection refused") : failures.isEmpty ? nil : failures.removeFirst()
                 at(now + latency) { sim, now in
                     if let error = outcome {
                         sim.apply(sim.machine.requestFailed(request, error: error, at: now))
@@ -75,7 +79,15 @@ struct SyncSimulation {
                 }
             case .readVolume:
                 reads.append(now)
-                at(now + latency) { sim, now in sim.apply(sim.machine.deviceReported(sim.deviceLevel, at: now)) }
+                at(now + latency) { sim, now in
+                    if sim.down?.contains(now) == true {
+                        sim.apply(sim.machine.readFailed(.unreachable("Connection refused"), at: now))
+                    } else if let error = sim.readFailures.isEmpty ? nil : sim.readFailures.removeFirst() {
+                        sim.apply(sim.machine.readFailed(error, at: now))
+                    } else {
+                        sim.apply(sim.machine.volumeRead(sim.deviceLevel, at: now))
+                    }
+                }
             case .wake(let instant):
                 wakeAt = instant
                 at(instant) { sim, now in
@@ -188,8 +200,90 @@ struct RemoteVolumeSyncTests {
         #expect(sim.errors == [.timedOut])
         #expect(sim.shown == [22, 20])
         #expect(sim.machine.lastError == .timedOut)
-        // The next press starts afresh and works.
+        // The next press re-reads the device, then lands one step above the level the user asked for (issue 12,
+        // defect 10: the intended level wins over the device's unless the device reported a change).
         sim.press(.up, at: 10)
+        sim.run()
+        #expect(sim.reads == [10])
+        #expect(sim.deviceLevel == 24)
+    }
+
+    /// Issue 12, defect 10, as observed against gmediarender: confirmed at 36, presses to 60 while the
+    /// renderer is down, retries end, the renderer restarts at 100, 5 more presses. The device must end at 70.
+    static func longOutage(restartLevel: Int = 100) -> SyncSimulation {
+        var sim = SyncSimulation(level: 36, latency: 0.01, configuration: .init(step: 2, maxAttempts: 6, maxBackoff: 1))
+        sim.down = 0..<6.4
+        for index in 0..<12 { sim.press(.up, at: Double(index) * 0.1) }  // 36 → 60 while down; retries end at ≈ 2.5 s
+        sim.at(6.4) { sim, _ in sim.deviceLevel = restartLevel }        // the renderer restarts at its default
+        return sim
+    }
+
+    @Test("after a long outage the user's level wins over the level a restarted device comes up at")
+    func intendedLevelWinsAfterOutage() {
+        var sim = Self.longOutage()
+        sim.run(until: 7)
+        #expect(sim.errors == [.unreachable("Connection refused")])
+        #expect(sim.machine.intendedLevel == 60)
+        #expect(sim.shown.last == 36)  // the HUD falls back to the last confirmed level while the device is away
+        for index in 0..<5 { sim.press(.up, at: 8 + Double(index) * 0.1) }
+        sim.run()
+        #expect(sim.reads == [8])  // re-read on reconnect
+        #expect(sim.deviceLevel == 70)
+        #expect(sim.shown.last == 70)
+        #expect(sim.machine.intendedLevel == nil)
+    }
+
+    @Test("after a long outage a change reported by the device wins over the intended level")
+    func deviceChangeWinsAfterOutage() {
+        var sim = Self.longOutage()
+        sim.externalChange(to: 20, at: 7)  // someone turned the device's own knob: an event, not a restart
+        for index in 0..<5 { sim.press(.up, at: 8 + Double(index) * 0.1) }
+        sim.run()
+        #expect(sim.reads.isEmpty)
+        #expect(sim.deviceLevel == 30)
+        #expect(sim.machine.intendedLevel == nil)
+    }
+
+    @Test("after a long outage a new subscription's initial state reconnects and the intended level is sent")
+    func initialStateReconnects() {
+        var sim = Self.longOutage()
+        sim.at(7) { sim, now in sim.apply(sim.machine.deviceReported(sim.deviceLevel, at: now, isInitialState: true)) }
+        sim.run()
+        #expect(sim.deviceLevel == 60)
+        #expect(sim.machine.intendedLevel == nil)
+    }
+
+    @Test("after a long outage a late echo of a level we sent is not taken for a change")
+    func lateEchoAfterOutage() {
+        var sim = Self.longOutage()
+        sim.report(38, at: 7)  // our first SetVolume(38) did land; its reply was lost
+        sim.run()
+        #expect(sim.deviceLevel == 60)
+        #expect(sim.machine.intendedLevel == nil)
+    }
+
+    @Test("a device still away at the re-read keeps the intent for the next attempt")
+    func stillAwayKeepsIntent() {
+        var sim = Self.longOutage()
+        sim.readFailures = [.timedOut]
+        sim.run(until: 7)
+        sim.press(.up, at: 8)
+        sim.run(until: 9)
+        #expect(sim.errors.last == .timedOut)
+        #expect(sim.machine.intendedLevel == 62)
+        sim.press(.up, at: 10)
+        sim.run()
+        #expect(sim.deviceLevel == 64)
+    }
+
+    @Test("a refusal (UPnP 402) leaves no intent behind")
+    func refusalKeepsNoIntent() {
+        var sim = SyncSimulation(level: 20, latency: 0.01)
+        sim.failures = [.upnp(code: 402, description: "Invalid Args")]
+        sim.press(.up, at: 0)
+        sim.run()
+        #expect(sim.machine.intendedLevel == nil)
+        sim.press(.up, at: 1)
         sim.run()
         #expect(sim.deviceLevel == 22)
     }

@@ -6,11 +6,16 @@ public struct RemoteVolumeChange: Sendable, Equatable, Hashable {
     public var volume: Int?
     /// The new mute state, when the event carried one.
     public var muted: Bool?
+    /// Whether this is the device stating its current state when a subscription starts (a UPnP initial
+    /// event, `SEQ: 0`) rather than reporting that someone changed it. After an outage
+    /// ``RemoteVolumeSync`` keeps the level the user asked for over such a state, but gives way to a change.
+    public var isInitialState: Bool
 
     /// Creates a change; `nil` fields were not part of the event.
-    public init(volume: Int? = nil, muted: Bool? = nil) {
+    public init(volume: Int? = nil, muted: Bool? = nil, isInitialState: Bool = false) {
         self.volume = volume
         self.muted = muted
+        self.isInitialState = isInitialState
     }
 }
 

@@ -88,7 +88,7 @@ public actor RemoteVolumeController {
     /// Throws ``RemoteVolumeError`` if the first read fails.
     public func start() async throws {
         let level = try await device.volume()
-        apply(machine.deviceReported(level, at: clock.now()))
+        apply(machine.volumeRead(level, at: clock.now()))
         if let muted = try? await device.isMuted() { noteMuted(muted) }
         guard eventsTask == nil, let changes = try? await device.changes() else { return }
         eventsTask = Task { [weak self] in
@@ -168,7 +168,7 @@ public actor RemoteVolumeController {
                 Task { [weak self] in
                     do {
                         let level = try await device.volume()
-                        await self?.deviceChanged(RemoteVolumeChange(volume: level))
+                        await self?.volumeRead(level)
                     } catch {
                         await self?.readFinished(error.asRemoteVolumeError)
                     }
@@ -203,8 +203,14 @@ public actor RemoteVolumeController {
         apply(machine.readFailed(error, at: clock.now()))
     }
 
+    private func volumeRead(_ level: Int) {
+        apply(machine.volumeRead(level, at: clock.now()))
+    }
+
     private func deviceChanged(_ change: RemoteVolumeChange) {
-        if let level = change.volume { apply(machine.deviceReported(level, at: clock.now())) }
+        if let level = change.volume {
+            apply(machine.deviceReported(level, at: clock.now(), isInitialState: change.isInitialState))
+        }
         if let muted = change.muted { noteMuted(muted) }
     }
 

@@ -96,6 +96,12 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     public private(set) var failedAttempts = 0
     /// The last error that made the machine give up.
     public private(set) var lastError: RemoteVolumeError?
+    /// The level the user asked for that could not be delivered before the machine gave up (issue 12,
+    /// defect 10), moved by presses made since. It is sent once the device answers again — the next press
+    /// or absolute level first re-reads the device — unless the device reports a change of its own first
+    /// (someone used its controls: then the device wins). A restarted device's own level, or a subscription's
+    /// initial state, does not count as a change.
+    public private(set) var intendedLevel: Int?
 
     private var nextRequest = 1
     private var lastSentAt: Instant?
@@ -107,6 +113,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     private var echoes: Set<Int> = []
     private var scheduledWake: Instant?
     private var shownLevel: Int?
+    /// A press or level after a give-up started a re-read: the HUD shows ``intendedLevel``.
+    private var reconnecting = false
 
     /// Creates a machine; `knownLevel` is the device's level if already read.
     public init(configuration: Configuration = Configuration(), knownLevel: Int? = nil) {
@@ -117,7 +125,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
 
     /// The level the HUD shows: where the device will be once pending requests land; `nil` before the first read.
     public var optimisticLevel: Int? {
-        wantedLevel ?? inFlight?.level ?? confirmedLevel.map { Self.clamp($0 + pendingSteps * configuration.step, to: configuration.range) }
+        wantedLevel ?? inFlight?.level ?? (reconnecting ? intendedLevel : nil) ?? confirmedLevel.map { Self.clamp($0 + pendingSteps * configuration.step, to: configuration.range) }
     }
 
     /// Whether a request is on the wire or a level still waits to be sent.
@@ -133,6 +141,9 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// One press of a volume button (from any up/down source) at `now`.
     public mutating func press(_ button: VolumeButton, at now: Instant) -> [Action] {
         let delta = button == .up ? configuration.step : -configuration.step
+        if let intended = intendedLevel {
+            return reconnect(toward: intended + delta, at: now)
+        }
         guard let base = wantedLevel ?? inFlight?.level ?? confirmedLevel else {
             // Level unknown: count the press and read the level first.
             pendingSteps += button == .up ? 1 : -1
@@ -149,6 +160,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// Asks for an absolute level (a slider, the CLI's `set`), clamped to the range.
     public mutating func setLevel(_ level: Int, at now: Instant) -> [Action] {
         pendingSteps = 0
+        if intendedLevel != nil { return reconnect(toward: level, at: now) }
         return want(level, at: now)
     }
 
@@ -184,15 +196,37 @@ public struct RemoteVolumeSync: Sendable, Equatable {
             retryAt = now + min(configuration.maxBackoff, delay)
             return finish(at: now, [])
         }
-        return giveUp(error, at: now)
+        return giveUp(error, sentLevel: sent.level, at: now)
     }
 
-    /// The device reported `level`: an event, or the answer to a ``Action/readVolume``.
+    /// The answer to a ``Action/readVolume``: the device is at `level`.
+    ///
+    /// After a give-up this is the reconnection: the device's level is adopted as confirmed and the
+    /// ``intendedLevel`` is sent (the user's level wins over whatever a restarted device came up at).
+    public mutating func volumeRead(_ level: Int, at now: Instant) -> [Action] {
+        if intendedLevel != nil {
+            readInFlight = false
+            return resumeIntent(deviceLevel: level, at: now)
+        }
+        return deviceReported(level, at: now)
+    }
+
+    /// The device reported `level` by itself (an event); also accepted as the answer to a ``Action/readVolume``.
     ///
     /// While our requests are pending, or within ``Configuration/settleTime`` of the last one, a report that
     /// matches a level we sent is a late echo and is ignored; any other report there is verified with a read
     /// once things settle. Otherwise the report is the truth (someone used the device's own controls).
-    public mutating func deviceReported(_ level: Int, at now: Instant) -> [Action] {
+    /// After a give-up, a report of a change drops ``intendedLevel`` (the device wins); an `isInitialState`
+    /// report (a new subscription's state) or an echo of a level we sent reconnects like
+    /// ``volumeRead(_:at:)`` and the intended level wins.
+    public mutating func deviceReported(_ level: Int, at now: Instant, isInitialState: Bool = false) -> [Action] {
+        if intendedLevel != nil {
+            // A level we sent ourselves is a late echo of a request that did land (its reply was lost), not
+            // someone using the device: it shows the device is back, and the intent still wins.
+            if isInitialState || echoes.contains(level) { return resumeIntent(deviceLevel: level, at: now) }
+            intendedLevel = nil
+            reconnecting = false
+        }
         let level = Self.clamp(level, to: configuration.range)
         var wasRead = false
         if readInFlight {
@@ -225,6 +259,12 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// A ``Action/readVolume`` failed.
     public mutating func readFailed(_ error: RemoteVolumeError, at now: Instant) -> [Action] {
         readInFlight = false
+        if intendedLevel != nil, reconnecting {
+            // Still away: the intent is kept for the next attempt; the HUD falls back to the known level.
+            reconnecting = false
+            lastError = error
+            return finish(at: now, [.failed(error)])
+        }
         let hadPresses = pendingSteps != 0
         pendingSteps = 0
         needsVerify = false
@@ -254,7 +294,36 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         return finish(at: now, [])
     }
 
-    private mutating func giveUp(_ error: RemoteVolumeError, at now: Instant) -> [Action] {
+    /// After a give-up: remember `level` as the intent and re-read the device before sending anything.
+    private mutating func reconnect(toward level: Int, at now: Instant) -> [Action] {
+        intendedLevel = Self.clamp(level, to: configuration.range)
+        reconnecting = true
+        var actions: [Action] = []
+        if !readInFlight && inFlight == nil {
+            readInFlight = true
+            actions.append(.readVolume)
+        }
+        return finish(at: now, actions)
+    }
+
+    /// The device answered again at `deviceLevel`: adopt it and send the intended level.
+    private mutating func resumeIntent(deviceLevel: Int, at now: Instant) -> [Action] {
+        let intended = intendedLevel
+        intendedLevel = nil
+        reconnecting = false
+        confirmedLevel = Self.clamp(deviceLevel, to: configuration.range)
+        settleUntil = nil
+        echoes.removeAll()
+        needsVerify = false
+        guard let intended else { return finish(at: now, []) }
+        return want(intended, at: now)
+    }
+
+    /// Drops the wanted level after `error`. When the device was away (a transient error) the level is kept
+    /// as ``intendedLevel``; a refusal (e.g. UPnP 402) is final.
+    private mutating func giveUp(_ error: RemoteVolumeError, sentLevel: Int, at now: Instant) -> [Action] {
+        intendedLevel = error.isTransient ? (wantedLevel ?? sentLevel) : nil
+        reconnecting = false
         wantedLevel = nil
         retryAt = nil
         failedAttempts = 0

@@ -2,7 +2,8 @@ import Foundation
 
 /// What a UPnP device description says about a renderer's volume control (UDA 1.1 §2.3).
 public struct UPnPDeviceDescription: Sendable, Equatable {
-    /// The device's name for people (`friendlyName`).
+    /// The device's name for people (`friendlyName`), with control characters replaced by spaces and cut
+    /// to 256 characters (a hostile name cannot inject lines into what prints it; docs/security.md).
     public var friendlyName: String
     /// The device type, e.g. `urn:schemas-upnp-org:device:MediaRenderer:1`.
     public var deviceType: String
@@ -37,16 +38,17 @@ public struct UPnPDeviceDescription: Sendable, Equatable {
             let device = queue.removeFirst()
             for service in device.child("serviceList")?.children("service") ?? [] {
                 guard let type = service.value("serviceType"),
-                      type.hasPrefix("urn:schemas-upnp-org:service:RenderingControl:") else { continue }
+                      type.hasPrefix("urn:schemas-upnp-org:service:RenderingControl:"), type.count <= 128,
+                      !type.unicodeScalars.contains(where: PeerText.isUnsafe) else { continue }
                 guard let control = service.value("controlURL"), !control.isEmpty else {
                     throw RemoteVolumeError.invalidReply("RenderingControl without controlURL")
                 }
                 let event = service.value("eventSubURL").flatMap { $0.isEmpty ? nil : $0 }
                 let scpd = service.value("SCPDURL").flatMap { $0.isEmpty ? nil : $0 }
                 return UPnPDeviceDescription(
-                    friendlyName: device.value("friendlyName") ?? topDevice.value("friendlyName") ?? "",
-                    deviceType: device.value("deviceType") ?? "",
-                    udn: device.value("UDN") ?? "",
+                    friendlyName: PeerText.clean(device.value("friendlyName") ?? topDevice.value("friendlyName") ?? ""),
+                    deviceType: PeerText.clean(device.value("deviceType") ?? ""),
+                    udn: PeerText.clean(device.value("UDN") ?? ""),
                     renderingControlType: type,
                     controlURL: try UPnPURL.resolve(control, against: base),
                     eventURL: try event.map { try UPnPURL.resolve($0, against: base) },

@@ -24,15 +24,21 @@ enum HTTPClient {
         maxBodyBytes: Int = 256 * 1024
     ) async throws -> Reply {
         let target = try UPnPURL.validate(url)
-        guard target.scheme == "http" else { throw RemoteVolumeError.unsupported("https (UPnP devices speak plain HTTP)") }
+        guard target.scheme == "http" else {
+            throw RemoteVolumeError.unsupported("https URLs (UPnP devices serve plain http; use the http:// description URL)")
+        }
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw RemoteVolumeError.invalidURL("HTTP method '\(PeerText.clean(method, limit: 20))'")
+        }
         let host = UPnPURL.host(of: target)
         let port = UInt16(target.port ?? 80)
-        var path = target.path.isEmpty ? "/" : target.path
-        if let query = target.query { path += "?" + query }
-        var head = "\(method) \(path) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
+        var head = "\(method) \(UPnPURL.requestTarget(of: target)) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
         for (name, value) in headers {
-            guard !name.contains(where: \.isNewline), !value.contains(where: \.isNewline) else {
-                throw RemoteVolumeError.invalidURL("header with a line break")
+            // Issue 12, defect 5: no control character may reach a header (CR/LF would start a new header
+            // or a second request).
+            guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value >= 0x7F || $0 == ":" }),
+                  !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+                throw RemoteVolumeError.invalidURL("an HTTP header with a control character (\(PeerText.clean(name, limit: 40)))")
             }
             head += "\(name): \(value)\r\n"
         }
@@ -73,13 +79,14 @@ public enum UPnPURL {
     /// ``RemoteVolumeError/invalidURL(_:)`` (issue 8: a LOCATION that is not http(s) is refused).
     public static func validate(_ url: URL) throws -> URL {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+            throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
         }
-        guard let host = url.host, !host.isEmpty, url.user == nil, url.password == nil else {
-            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+        guard let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
+              host.unicodeScalars.allSatisfy({ allowedHostScalars.contains($0) }) else {
+            throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
         }
         if let port = url.port, !(1...65535).contains(port) {
-            throw RemoteVolumeError.invalidURL(String(url.absoluteString.prefix(200)))
+            throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
         }
         return url
     }
@@ -89,7 +96,7 @@ public enum UPnPURL {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
               let url = URL(string: trimmed) else {
-            throw RemoteVolumeError.invalidURL(String(trimmed.prefix(200)))
+            throw RemoteVolumeError.invalidURL(PeerText.clean(trimmed, limit: 200))
         }
         return try validate(url)
     }
@@ -98,9 +105,32 @@ public enum UPnPURL {
     public static func resolve(_ reference: String, against base: URL) throws -> URL {
         let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= 2048, let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
-            throw RemoteVolumeError.invalidURL(String(trimmed.prefix(200)))
+            throw RemoteVolumeError.invalidURL(PeerText.clean(trimmed, limit: 200))
         }
         return try validate(url)
+    }
+
+    /// Letters, digits and `.-_:[]%` — what a host name or an IP literal (v6 with zone) is made of; anything
+    /// else (a decoded CR/LF, a space) is refused before it can reach a `HOST` header.
+    private static let allowedHostScalars = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%")
+
+    /// The request target for `url`: its path and query exactly as percent-encoded in the URL (never
+    /// decoded), and any byte outside visible ASCII percent-encoded (issue 12, defect 5: a controlURL or
+    /// LOCATION holding `%0D%0A` used to be decoded into the request line and inject headers).
+    static func requestTarget(of url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        var target = components?.percentEncodedPath ?? ""
+        if target.isEmpty { target = "/" }
+        if let query = components?.percentEncodedQuery { target += "?" + query }
+        var safe = ""
+        for byte in target.utf8 {
+            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "#") {
+                safe.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                safe += String(format: "%%%02X", byte)
+            }
+        }
+        return safe
     }
 
     static func host(of url: URL) -> String {

@@ -17,10 +17,24 @@ struct HTTPMessage: Sendable, Equatable {
     subscript(header name: String) -> String? { headers[name.lowercased()] }
 }
 
+/// The head of an HTTP message: what is known before the body arrives.
+struct HTTPHead: Sendable, Equatable {
+    /// The first line split on spaces (at most 3 parts).
+    var startLine: [String]
+    /// Header fields, names lower-cased.
+    var headers: [String: String]
+
+    subscript(header name: String) -> String? { headers[name.lowercased()] }
+}
+
 /// Reads one HTTP/1.1 message from bytes arriving in pieces, with limits on the head and the body.
 ///
 /// Framing follows RFC 9112 §6: `Transfer-Encoding: chunked`, else `Content-Length`, else (responses only)
 /// everything until the connection closes. Anything malformed or over a limit is a typed error.
+///
+/// Decoding is incremental (issue 12, defect 2): every byte is looked at once, whatever the size of the
+/// pieces — a body of a million 1-byte chunks costs a million steps, not a million re-decodings. The bytes
+/// held at any time are at most the head limit plus the body limit plus one chunk-size line.
 struct HTTPMessageReader: Sendable {
     enum Kind: Sendable { case request, response }
     let kind: Kind
@@ -29,9 +43,24 @@ struct HTTPMessageReader: Sendable {
     /// A response to HEAD or a 1xx/204/304 has no body; set for those.
     var bodyless = false
 
-    private var buffer = Data()
-    private var head: (startLine: [String], headers: [String: String])?
-    private var bodyStart = 0
+    /// The longest chunk-size line (size, extensions and CRLF) accepted, in bytes.
+    static let maxChunkLineBytes = 256
+
+    private enum BodyState: Sendable {
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkEnd
+        case length(remaining: Int)
+        case untilClose
+        case done
+    }
+
+    /// Bytes received and not yet consumed (a partial head or a partial chunk-size line).
+    private var pending = Data()
+    /// The parsed head, once complete.
+    private(set) var head: HTTPHead?
+    private var body = Data()
+    private var state = BodyState.done
 
     init(kind: Kind, maxHeadBytes: Int = 16_384, maxBodyBytes: Int) {
         self.kind = kind
@@ -41,92 +70,170 @@ struct HTTPMessageReader: Sendable {
 
     /// Adds bytes; returns the message once complete, `nil` if more are needed.
     mutating func append(_ data: Data) throws -> HTTPMessage? {
-        buffer.append(data)
-        return try parse(closed: false)
+        if head == nil {
+            // Search for the end of the head only in what can still belong to it.
+            let searchFrom = max(0, pending.count - 3)
+            pending.append(data)
+            guard let end = pending.range(of: Data("\r\n\r\n".utf8), in: (pending.startIndex + searchFrom)..<pending.endIndex) else {
+                if pending.count > maxHeadBytes { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
+                return nil
+            }
+            guard end.lowerBound - pending.startIndex <= maxHeadBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
+            let parsed = try Self.parseHead(pending[pending.startIndex..<end.lowerBound])
+            head = parsed
+            let rest = Data(pending[end.upperBound...])
+            pending = Data()
+            state = try bodyState(for: parsed)
+            if case .done = state { return message() }
+            return try consume(rest)
+        }
+        return try consume(data)
     }
 
     /// The peer closed the connection: the message must be complete now.
     mutating func finish() throws -> HTTPMessage {
-        if let message = try parse(closed: true) { return message }
-        throw RemoteVolumeError.invalidReply(head == nil ? "connection closed before the HTTP head ended" : "connection closed before the HTTP body ended")
+        guard head != nil else { throw RemoteVolumeError.invalidReply("connection closed before the HTTP head ended") }
+        switch state {
+        case .done, .untilClose:
+            return message()
+        case .length(let remaining):
+            throw RemoteVolumeError.invalidReply("truncated body: \(body.count) of \(body.count + remaining) bytes")
+        case .chunkSize, .chunkData, .chunkEnd:
+            throw RemoteVolumeError.invalidReply("truncated chunked body")
+        }
     }
 
-    private mutating func parse(closed: Bool) throws -> HTTPMessage? {
-        if head == nil {
-            guard let end = buffer.range(of: Data("\r\n\r\n".utf8)) else {
-                if buffer.count > maxHeadBytes { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
-                return nil
-            }
-            guard end.lowerBound <= maxHeadBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
-            head = try Self.parseHead(buffer[buffer.startIndex..<end.lowerBound])
-            bodyStart = end.upperBound - buffer.startIndex
+    private func message() -> HTTPMessage {
+        HTTPMessage(startLine: head?.startLine ?? [], headers: head?.headers ?? [:], body: body)
+    }
+
+    private func bodyState(for head: HTTPHead) throws -> BodyState {
+        let status = kind == .response ? (Int(head.startLine[1]) ?? 0) : 0
+        if bodyless || (kind == .response && (status / 100 == 1 || status == 204 || status == 304)) { return .done }
+        if let encoding = head.headers["transfer-encoding"], encoding.lowercased().contains("chunked") {
+            return .chunkSize
         }
-        guard let head else { return nil }
-        let body = buffer.dropFirst(bodyStart)
-        let headers = head.headers
-        let status = Int(head.startLine.count > 1 ? head.startLine[1] : "") ?? 0
-        let noBody = bodyless || (kind == .response && (status / 100 == 1 || status == 204 || status == 304))
-        if noBody { return HTTPMessage(startLine: head.startLine, headers: headers, body: Data()) }
-        if let encoding = headers["transfer-encoding"], encoding.lowercased().contains("chunked") {
-            guard let decoded = try Self.decodeChunked(Data(body), limit: maxBodyBytes) else {
-                if closed { throw RemoteVolumeError.invalidReply("truncated chunked body") }
-                return nil
-            }
-            return HTTPMessage(startLine: head.startLine, headers: headers, body: decoded)
-        }
-        if let lengthText = headers["content-length"] {
-            guard let length = Int(lengthText.trimmingCharacters(in: .whitespaces)), length >= 0 else {
-                throw RemoteVolumeError.invalidReply("bad Content-Length \(lengthText)")
+        if let lengthText = head.headers["content-length"] {
+            let trimmed = lengthText.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy(\.isASCIIDigit), let length = Int(trimmed) else {
+                if !trimmed.isEmpty, trimmed.count > 18, trimmed.allSatisfy(\.isASCIIDigit) {
+                    throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes)
+                }
+                throw RemoteVolumeError.invalidReply("bad Content-Length '\(PeerText.clean(lengthText, limit: 40))'")
             }
             guard length <= maxBodyBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
-            if body.count >= length {
-                return HTTPMessage(startLine: head.startLine, headers: headers, body: Data(body.prefix(length)))
-            }
-            if closed { throw RemoteVolumeError.invalidReply("truncated body: \(body.count) of \(length) bytes") }
-            return nil
+            return length == 0 ? .done : .length(remaining: length)
         }
-        if kind == .request { return HTTPMessage(startLine: head.startLine, headers: headers, body: Data()) }
-        guard body.count <= maxBodyBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
-        return closed ? HTTPMessage(startLine: head.startLine, headers: headers, body: Data(body)) : nil
+        return kind == .request ? .done : .untilClose
     }
 
-    private static func parseHead(_ bytes: Data) throws -> (startLine: [String], headers: [String: String]) {
+    /// Consumes body bytes; each byte is looked at once.
+    private mutating func consume(_ data: Data) throws -> HTTPMessage? {
+        var index = data.startIndex
+        while true {
+            switch state {
+            case .done:
+                return message()
+            case .untilClose:
+                guard body.count + (data.endIndex - index) <= maxBodyBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
+                body.append(data[index...])
+                return nil
+            case .length(let remaining):
+                let take = min(remaining, data.endIndex - index)
+                body.append(data[index..<(index + take)])
+                index += take
+                state = remaining == take ? .done : .length(remaining: remaining - take)
+                if case .length = state { return nil }
+            case .chunkData(let remaining):
+                let take = min(remaining, data.endIndex - index)
+                guard take > 0 else { return nil }
+                body.append(data[index..<(index + take)])
+                index += take
+                state = remaining == take ? .chunkEnd : .chunkData(remaining: remaining - take)
+            case .chunkSize, .chunkEnd:
+                // A line: the size line, or the CRLF after a chunk's data. Collected in `pending`.
+                guard index < data.endIndex else { return nil }
+                let newline = data[index...].firstIndex(of: 0x0A)
+                let lineEnd = newline ?? data.endIndex
+                pending.append(data[index..<lineEnd])
+                if pending.count > Self.maxChunkLineBytes { throw RemoteVolumeError.invalidReply("bad chunk size line (longer than \(Self.maxChunkLineBytes) bytes)") }
+                guard let newline else { return nil }
+                index = newline + 1
+                guard pending.last == 0x0D else { throw RemoteVolumeError.invalidReply("bad chunk framing (a line not ended by CRLF)") }
+                defer { pending.removeAll(keepingCapacity: true) }
+                if case .chunkEnd = state {
+                    guard pending.count == 1 else { throw RemoteVolumeError.invalidReply("bad chunk framing (data longer than its size)") }
+                    state = .chunkSize
+                    continue
+                }
+                let size = try Self.chunkSize(pending.dropLast())
+                guard size <= maxBodyBytes - body.count else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
+                state = size == 0 ? .done : .chunkData(remaining: size)  // Trailers, if any, are ignored.
+            }
+        }
+    }
+
+    /// The size of a chunk from its size line (`hex[;extensions]`, spaces or tabs around the size allowed),
+    /// at most 8 hex digits. Parsed from the bytes directly: this runs once per chunk.
+    private static func chunkSize(_ line: Data) throws -> Int {
+        var size = 0
+        var digits = 0
+        var ended = false
+        for byte in line {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == 0x20 || byte == 0x09 {
+                if digits > 0 { ended = true }
+                continue
+            }
+            let value: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte - UInt8(ascii: "A")) + 10
+            default: value = -1
+            }
+            guard value >= 0, !ended, digits < 8 else {
+                let text = String(decoding: line.prefix(16), as: UTF8.self)
+                throw RemoteVolumeError.invalidReply("bad chunk size '\(PeerText.clean(text, limit: 16))'")
+            }
+            size = size << 4 | value
+            digits += 1
+        }
+        guard digits > 0 else { throw RemoteVolumeError.invalidReply("bad chunk size (empty)") }
+        return size
+    }
+
+    private static func parseHead(_ bytes: Data) throws -> HTTPHead {
+        // Control characters other than tab have no place in a head (RFC 9110 §5.5): refusing them keeps a
+        // peer from smuggling a line break into a value that is later printed or passed on.
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A) || $0 == 0x7F }) {
+            throw RemoteVolumeError.invalidReply("a control character in the HTTP head")
+        }
         guard let text = String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .isoLatin1) else {
             throw RemoteVolumeError.invalidReply("unreadable HTTP head")
         }
         var lines = text.components(separatedBy: "\r\n")
-        let first = lines.removeFirst().split(separator: " ", maxSplits: 2).map(String.init)
+        let firstLine = lines.removeFirst()
+        guard !firstLine.contains("\r"), !firstLine.contains("\n") else { throw RemoteVolumeError.invalidReply("bad HTTP start line") }
+        let first = firstLine.split(separator: " ", maxSplits: 2).map(String.init)
         guard first.count >= 2 else { throw RemoteVolumeError.invalidReply("bad HTTP start line") }
+        if first[0].hasPrefix("HTTP/") {
+            guard first[1].count == 3, first[1].allSatisfy(\.isASCIIDigit) else {
+                throw RemoteVolumeError.invalidReply("bad HTTP status '\(PeerText.clean(first[1], limit: 16))'")
+            }
+        }
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
+            guard !line.contains("\r"), !line.contains("\n") else { throw RemoteVolumeError.invalidReply("a bare line break in the HTTP head") }
             guard let colon = line.firstIndex(of: ":") else { throw RemoteVolumeError.invalidReply("bad HTTP header line") }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return (first, headers)
+        return HTTPHead(startLine: first, headers: headers)
     }
+}
 
-    /// Decodes a complete chunked body; `nil` if it is not complete yet.
-    static func decodeChunked(_ data: Data, limit: Int) throws -> Data? {
-        var output = Data()
-        var index = data.startIndex
-        let crlf = Data("\r\n".utf8)
-        while true {
-            guard let lineEnd = data.range(of: crlf, in: index..<data.endIndex) else {
-                if data.endIndex - index > 64 { throw RemoteVolumeError.invalidReply("bad chunk size line") }
-                return nil
-            }
-            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self)
-                .split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard sizeText.count <= 8, let size = Int(sizeText, radix: 16), size >= 0 else {
-                throw RemoteVolumeError.invalidReply("bad chunk size \(sizeText.prefix(16))")
-            }
-            guard output.count + size <= limit else { throw RemoteVolumeError.replyTooLarge(limit: limit) }
-            let chunkStart = lineEnd.upperBound
-            if size == 0 { return output }  // Trailers, if any, are ignored.
-            guard data.endIndex - chunkStart >= size + 2 else { return nil }
-            output.append(data[chunkStart..<(chunkStart + size)])
-            index = chunkStart + size + 2
-        }
-    }
+extension Character {
+    /// `0`…`9` only (not other scripts' digits).
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -42,7 +42,7 @@ enum SOAP {
               let code = error.value("errorCode").flatMap({ Int($0) }) else {
             return .invalidReply("SOAP fault without a UPnPError code")
         }
-        return .upnp(code: code, description: String((error.value("errorDescription") ?? "").prefix(200)))
+        return .upnp(code: code, description: PeerText.clean(error.value("errorDescription") ?? "", limit: 200))
     }
 }
 
@@ -50,6 +50,9 @@ enum SOAP {
 struct LastChange: Sendable, Equatable {
     var volume: Int?
     var muted: Bool?
+    /// The NOTIFY was a subscription's initial event (`SEQ: 0`, UDA 1.1 §4.2): the device's current state
+    /// rather than a change someone made.
+    var isInitial = false
 
     /// Parses a GENA NOTIFY body (`e:propertyset`) and, inside it, the escaped `LastChange` document.
     static func parse(propertySet data: Data) throws -> LastChange {

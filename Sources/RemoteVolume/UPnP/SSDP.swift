@@ -61,73 +61,113 @@ public enum SSDP {
             """.utf8)
     }
 
+    /// The most answers one search keeps; later ones are ignored (a flood cannot grow memory or work).
+    public static let maxAnswers = 256
+
+    /// The SSDP multicast group and port (UDA 1.1 §1.1.2).
+    static let multicastGroup = (host: "239.255.255.250", port: UInt16(1900))
+
     /// Multicasts M-SEARCH for ``searchTargets`` and collects answers until `timeout` seconds have passed.
     ///
-    /// Answers are deduplicated by LOCATION; those with a non-http(s) LOCATION or malformed are dropped.
-    /// The search is sent twice (UDP may drop one). On iOS 14+ this needs the
-    /// `com.apple.developer.networking.multicast` entitlement (see docs/remote.md).
+    /// Answers are deduplicated by LOCATION; those with a non-http(s) LOCATION or malformed are dropped; at
+    /// most ``maxAnswers`` are kept. The search is sent twice (UDP may drop one). On iOS 14+ this needs the
+    /// `com.apple.developer.networking.multicast` entitlement (see docs/remote.md). To read every answer's
+    /// description as well, within the same bound, use ``UPnPRenderer/discover(timeout:interfaceAddress:)``.
     /// - Parameter interfaceAddress: the IPv4 address of the interface to search on; default: the system's choice.
     public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws -> [SSDPResponse] {
-        try await runBlocking {
-            try discoverBlocking(timeout: timeout, interfaceAddress: interfaceAddress)
-        }
-    }
-
-    private static func discoverBlocking(timeout: TimeInterval, interfaceAddress: String?) throws -> [SSDPResponse] {
-        let fd = socket(AF_INET, Socket.datagramType, 0)
-        guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
-        let sock = Socket(fd: fd)
-        defer { sock.close() }
-        var ttl: UInt8 = 2  // UDA 1.1 §1.1.2: TTL defaults to 2.
-        _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
-        if let interfaceAddress {
-            var address = in_addr()
-            guard inet_pton(AF_INET, interfaceAddress, &address) == 1 else {
-                throw RemoteVolumeError.invalidURL("interface address \(interfaceAddress)")
-            }
-            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size))
-        }
-        var group = sockaddr_in()
-        group.sin_family = sa_family_t(AF_INET)
-        group.sin_port = UInt16(1900).bigEndian
-        _ = inet_pton(AF_INET, "239.255.255.250", &group.sin_addr)
-        let mx = max(1, min(5, Int(timeout.rounded(.down)) - 1))
-        func sendSearches() throws {
-            for target in searchTargets {
-                let message = searchRequest(target: target, mx: mx)
-                let sent = message.withUnsafeBytes { raw in
-                    withUnsafePointer(to: &group) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                            sendto(fd, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                        }
-                    }
-                }
-                if sent < 0 { throw RemoteVolumeError.unreachable("multicast send failed: \(Socket.lastError)") }
-            }
-        }
-        try sendSearches()
-        let deadline = Deadline(in: timeout)
-        let resend = Deadline(in: min(0.5, timeout / 3))
-        var resent = false
         var found: [SSDPResponse] = []
-        var seen: Set<URL> = []
-        while !deadline.hasPassed {
-            if !resent && resend.hasPassed {
-                resent = true
-                try? sendSearches()
-            }
-            do {
-                try sock.wait(until: resent ? deadline : resend)
-            } catch RemoteVolumeError.timedOut {
-                continue
-            }
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { continue }
-            guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])), !seen.contains(response.location) else { continue }
-            seen.insert(response.location)
-            found.append(response)
-        }
+        for try await answer in try answers(timeout: timeout, interfaceAddress: interfaceAddress) { found.append(answer) }
         return found
     }
+
+    /// The answers of one search as they arrive; the stream ends at `timeout` or after `maxAnswers` answers.
+    /// Throws at once for a bad `interfaceAddress` or when no socket can be opened.
+    static func answers(
+        timeout: TimeInterval, interfaceAddress: String?,
+        destination: (host: String, port: UInt16) = multicastGroup, maxAnswers: Int = maxAnswers
+    ) throws -> AsyncThrowingStream<SSDPResponse, any Error> {
+        let search = try Search(interfaceAddress: interfaceAddress, destination: destination)
+        let (stream, continuation) = AsyncThrowingStream<SSDPResponse, any Error>.makeStream()
+        let thread = Thread {
+            do {
+                try search.run(timeout: timeout, maxAnswers: maxAnswers) { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.name = "VolumeKit SSDP search"
+        thread.start()
+        return stream
+    }
+
+    /// One M-SEARCH socket.
+    private final class Search: Sendable {
+        let socket: Socket
+        let destination: Data
+
+        init(interfaceAddress: String?, destination: (host: String, port: UInt16)) throws {
+            let fd = Socket.open(family: AF_INET, type: Socket.datagramType)
+            guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
+            socket = Socket(fd: fd)
+            var ttl: UInt8 = 2  // UDA 1.1 §1.1.2: TTL defaults to 2.
+            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
+            if let interfaceAddress {
+                var address = in_addr()
+                guard inet_pton(AF_INET, interfaceAddress, &address) == 1 else {
+                    throw RemoteVolumeError.invalidURL("interface address '\(PeerText.clean(interfaceAddress, limit: 64))' (not an IPv4 address)")
+                }
+                guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size)) == 0 else {
+                    throw RemoteVolumeError.unreachable("cannot search on interface \(interfaceAddress): \(Socket.lastError)")
+                }
+            }
+            var group = sockaddr_in()
+            group.sin_family = sa_family_t(AF_INET)
+            group.sin_port = destination.port.bigEndian
+            _ = inet_pton(AF_INET, destination.host, &group.sin_addr)
+            self.destination = withUnsafeBytes(of: &group) { Data($0) }
+        }
+
+        func run(timeout: TimeInterval, maxAnswers: Int, onAnswer: (SSDPResponse) -> Void) throws {
+            defer { socket.close() }
+            // Devices answer within MX seconds (UDA 1.1 §1.3.2); asking for at most half the timeout leaves
+            // the other half for reading descriptions.
+            let mx = max(1, min(5, Int(timeout / 2)))
+            func sendSearches() throws {
+                for target in searchTargets {
+                    let message = searchRequest(target: target, mx: mx)
+                    let sent = message.withUnsafeBytes { raw in
+                        destination.withUnsafeBytes { address in
+                            sendto(socket.fd, raw.baseAddress, raw.count, 0,
+                                   address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
+                        }
+                    }
+                    if sent < 0 { throw RemoteVolumeError.unreachable("multicast send failed: \(Socket.lastError)") }
+                }
+            }
+            try sendSearches()
+            let deadline = Deadline(in: timeout)
+            let resend = Deadline(in: min(0.5, timeout / 3))
+            var resent = false
+            var seen: Set<URL> = []
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while !deadline.hasPassed && seen.count < maxAnswers {
+                if !resent && resend.hasPassed {
+                    resent = true
+                    try? sendSearches()
+                }
+                do {
+                    try socket.wait(until: resent ? deadline : resend)
+                } catch RemoteVolumeError.timedOut {
+                    continue
+                }
+                let count = recv(socket.fd, &buffer, buffer.count, 0)
+                guard count > 0 else { continue }
+                guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])), !seen.contains(response.location) else { continue }
+                seen.insert(response.location)
+                onAnswer(response)
+            }
+        }
+    }
 }
+

@@ -11,9 +11,20 @@ import VolumeKitCore
 struct Deadline: Sendable {
     let uptime: UInt64
 
-    /// `seconds` from now.
+    /// The longest deadline a caller can ask for: one day. Longer (or NaN) values are clamped, so no
+    /// timeout a caller passes can overflow the clock arithmetic.
+    static let maxSeconds: TimeInterval = 86_400
+
+    /// `seconds` from now (clamped to 0…``maxSeconds``; NaN counts as 0).
     init(in seconds: TimeInterval) {
-        uptime = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        let clamped = seconds.isNaN ? 0 : min(max(0, seconds), Self.maxSeconds)
+        uptime = DispatchTime.now().uptimeNanoseconds + UInt64(clamped * 1e9)
+    }
+
+    /// Seconds left (0 when passed).
+    var remainingSeconds: TimeInterval {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return uptime > now ? Double(uptime - now) / 1e9 : 0
     }
 
     /// Milliseconds left (0 when passed), for `poll`.
@@ -88,9 +99,13 @@ final class Socket: @unchecked Sendable {
     static var lastError: String { String(cString: strerror(errno)) }
 
     /// Waits until the socket is readable (or writable) or the deadline passes.
+    ///
+    /// The deadline is absolute (issue 12, defect 2): once it has passed this throws `.timedOut` even when
+    /// data is waiting, so a peer that always has one more byte ready cannot keep a read loop alive.
     func wait(forWriting: Bool = false, until deadline: Deadline) throws {
         var descriptor = pollfd(fd: fd, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
         while true {
+            if deadline.hasPassed { throw RemoteVolumeError.timedOut }
             let result = poll(&descriptor, 1, deadline.remainingMilliseconds)
             if result > 0 { return }
             if result == 0 { throw RemoteVolumeError.timedOut }
@@ -231,11 +246,16 @@ final class Socket: @unchecked Sendable {
     }
 }
 
-/// Runs blocking socket work off the Swift concurrency pool.
+/// Runs blocking socket work on a thread of its own, off the Swift concurrency pool and off Dispatch's
+/// global queues: a request may block for its whole deadline, and many at once (discovery fetches up to 8
+/// descriptions) must neither starve the cooperative pool nor wait for Dispatch to grow its pool, which
+/// made deadlines late under load.
 func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
+        let thread = Thread {
             continuation.resume(with: Result { try work() })
         }
+        thread.name = "VolumeKit network request"
+        thread.start()
     }
 }

@@ -40,23 +40,40 @@ public final class UPnPRenderer: RemoteVolumeDevice {
 
     /// Fetches the description at `location` (and the RenderingControl SCPD for the volume range).
     public static func connect(to location: URL, requestTimeout: TimeInterval = 3, subscriptionTimeout: Int = 300) async throws -> UPnPRenderer {
+        try await connect(to: location, requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout, deadline: nil)
+    }
+
+    /// ``connect(to:requestTimeout:subscriptionTimeout:)`` with both fetches also ending by `deadline`.
+    static func connect(to location: URL, requestTimeout: TimeInterval, subscriptionTimeout: Int = 300,
+                        deadline: Deadline?) async throws -> UPnPRenderer {
+        func timeout() throws -> TimeInterval {
+            guard let deadline else { return requestTimeout }
+            let left = deadline.remainingSeconds
+            guard left > 0 else { throw RemoteVolumeError.timedOut }
+            return min(requestTimeout, left)
+        }
         let location = try UPnPURL.validate(location)
-        let document = try await HTTPClient.get(location, timeout: requestTimeout, maxBodyBytes: maxReplyBytes)
+        let document = try await HTTPClient.get(location, timeout: try timeout(), maxBodyBytes: maxReplyBytes)
         let description = try UPnPDeviceDescription.parse(document, location: location)
         var range = 0...100
         if let scpd = description.scpdURL {
-            let data = try await HTTPClient.get(scpd, timeout: requestTimeout, maxBodyBytes: maxReplyBytes)
+            let data = try await HTTPClient.get(scpd, timeout: try timeout(), maxBodyBytes: maxReplyBytes)
             range = try UPnPDeviceDescription.volumeRange(fromSCPD: data) ?? range
         }
         return UPnPRenderer(location: location, description: description, volumeRange: range,
                             requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout)
     }
 
-    /// Reads `CurrentVolume`.
+    /// Reads `CurrentVolume`; a value outside ``volumeRange`` is ``RemoteVolumeError/invalidReply(_:)``.
     public func volume() async throws -> Int {
         let reply = try await invoke("GetVolume", [("InstanceID", "0"), ("Channel", "Master")])
         guard let text = reply["CurrentVolume"], let level = Int(text) else {
             throw RemoteVolumeError.invalidReply("GetVolume without a numeric CurrentVolume")
+        }
+        // Issue 12, defect 7: a device's number is checked against the range it declared, never shown raw.
+        guard volumeRange.contains(level) else {
+            throw RemoteVolumeError.invalidReply(
+                "the device answered volume \(level), outside its own range \(volumeRange.lowerBound)…\(volumeRange.upperBound)")
         }
         return level
     }
@@ -89,30 +106,56 @@ public final class UPnPRenderer: RemoteVolumeDevice {
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         guard let eventURL = description.eventURL else { return nil }
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let listener = try GENAListener { change in
-            continuation.yield(RemoteVolumeChange(volume: change.volume, muted: change.muted))
+        let range = volumeRange
+        // Listen only on the address that reaches the device, not on every interface (issue 12, defect 3).
+        let localHost: String
+        do {
+            localHost = try Socket.localAddress(toward: UPnPURL.host(of: eventURL), port: UInt16(eventURL.port ?? 80))
+        } catch {
+            continuation.finish()
+            throw error.asRemoteVolumeError
+        }
+        let listener = try GENAListener(host: localHost) { change in
+            // A volume outside the declared range is not believed (issue 12, defect 7); the mute state still is.
+            let volume = change.volume.flatMap { range.contains($0) ? $0 : nil }
+            guard volume != nil || change.muted != nil else { return }
+            continuation.yield(RemoteVolumeChange(volume: volume, muted: change.muted, isInitialState: change.isInitial))
         }
         listener.start()
         do {
-            let localHost = try Socket.localAddress(toward: UPnPURL.host(of: eventURL), port: UInt16(eventURL.port ?? 80))
             let shownHost = localHost.contains(":") ? "[\(localHost)]" : localHost
             let callback = "http://\(shownHost):\(listener.port)\(listener.path)"
-            let first = try await GENA.subscribe(eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
+            listener.subscribing()
+            let first: GENA.Subscription
+            do {
+                first = try await GENA.subscribe(eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
+                listener.subscribed(sid: first.sid)
+            } catch {
+                listener.subscribed(sid: nil)
+                throw error
+            }
             let timeout = subscriptionTimeout
             let requestTimeout = self.requestTimeout
             let current = Locked(first)
             let renewal = Task {
                 while !Task.isCancelled {
+                    // Timeouts are clamped to GENA.minTimeout…maxTimeout when read, so this cannot overflow.
                     let wait = max(2, current.current.timeout / 2)
                     try? await Task.sleep(nanoseconds: UInt64(wait) * 1_000_000_000)
                     if Task.isCancelled { break }
                     let sid = current.current.sid
                     if let renewed = try? await GENA.renew(eventURL, sid: sid, timeout: timeout, requestTimeout: requestTimeout) {
+                        listener.subscribed(sid: renewed.sid)
                         current.withLock { $0 = renewed }
-                    } else if let fresh = try? await GENA.subscribe(eventURL, callback: callback, timeout: timeout, requestTimeout: requestTimeout) {
+                        continue
+                    }
+                    listener.subscribing()
+                    if let fresh = try? await GENA.subscribe(eventURL, callback: callback, timeout: timeout, requestTimeout: requestTimeout) {
+                        listener.subscribed(sid: fresh.sid)
                         current.withLock { $0 = fresh }
                     } else {
-                        current.withLock { $0.timeout = 4 }  // The device is away: try again soon.
+                        listener.subscribed(sid: nil)
+                        current.withLock { $0.timeout = GENA.minTimeout }  // The device is away: try again soon.
                     }
                 }
             }

@@ -32,6 +32,13 @@ struct CAFReader<Source: SoundByteSource> {
         var offset: Int64 = 8
         var chunks = 0
         walk: while offset < length {
+            // Trailing padding: writers such as SoX (libsox 14.4) add one zero byte after an odd-sized last
+            // chunk, RIFF-style, though CAF has no padding (issue 16). Fewer zero bytes than a chunk header
+            // after a complete 'data' chunk end the file; anything else there is still `truncated`.
+            if data != nil, length - offset < 12,
+               try source.bytes(at: offset, count: Int(length - offset)).allSatisfy({ $0 == 0 }) {
+                break walk
+            }
             chunks += 1
             if chunks > SoundFileReader.maximumChunkCount { throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
             let fields = try source.exactBytes(at: offset, count: 12, for: SoundFileLocation(chunk: "chunk header", offset: offset))
@@ -116,8 +123,11 @@ struct CAFReader<Source: SoundByteSource> {
                 throw SoundFileError.invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)
             }
             let minimum = channels * Int64((d.bits + 7) / 8)
-            guard Int64(d.bytesPerPacket) >= minimum else {
-                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (at least \(minimum))", at: d.location)
+            // At most 8 bytes (64 bits) per sample and channel: a larger packet is no linear PCM layout, and
+            // would make any data hold "0 frames" (issue 12, defect 8: 0xFFFFFFFE passed as "ok, 0 frames").
+            let maximum = channels * 8
+            guard Int64(d.bytesPerPacket) >= minimum, Int64(d.bytesPerPacket) <= maximum else {
+                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(minimum)…\(maximum))", at: d.location)
             }
             frames = data.count / Int64(d.bytesPerPacket)
         case "ima4":

@@ -19,12 +19,32 @@ public enum SoundFileReader {
 
     /// Reads the headers of a sound file on disk, in small bounded reads (never the whole file).
     /// - Throws: `SoundFileError` naming what is wrong and where.
+    ///
+    /// Only regular files are opened: a folder, FIFO, socket or device is refused by its type first, so
+    /// nothing blocks on a FIFO with no writer (issue 12, defect 8) and no raw Foundation error text is shown.
     public static func read(contentsOf url: URL) throws -> SoundFileInfo {
+        let path = url.path
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw SoundFileError.unreadable(reason: "there is no file at \(path); check the path")
+        }
+        if isFolder.boolValue {
+            throw SoundFileError.unreadable(reason: "\(path) is a folder; name the sound files in it instead")
+        }
+        let resolved = url.resolvingSymlinksInPath().path
+        let type = (try? manager.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            throw SoundFileError.unreadable(reason: "\(path) is not a regular file (a FIFO, socket or device); only files are read")
+        }
+        guard manager.isReadableFile(atPath: path) else {
+            throw SoundFileError.unreadable(reason: "\(path) cannot be read; check its permissions")
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw SoundFileError.unreadable(reason: "cannot open \(url.path) (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(reason: "\(path) could not be opened; check that it exists and can be read")
         }
         defer { try? handle.close() }
         return try read(from: handle)
@@ -117,9 +137,15 @@ func checkedProduct(_ a: Int64, _ b: Int64) -> Int64? {
     return overflow ? nil : product
 }
 
-/// Checks a sample rate: finite, above zero, at most 10 MHz.
+/// The lowest sample rate believed, in Hz. Below it a duration can overflow to infinity (issue 12, defect 8:
+/// a rate of 5e-324 made "too long: inf s"); no real recording is slower than 1 frame per second.
+let minimumSampleRate: Double = 1
+/// The highest sample rate believed, in Hz.
+let maximumSampleRate: Double = 10_000_000
+
+/// Checks a sample rate: finite, at least 1 Hz, at most 10 MHz — so every duration is finite.
 func checkSampleRate(_ rate: Double, at location: SoundFileLocation) throws {
-    guard rate.isFinite, rate > 0, rate <= 10_000_000 else {
+    guard rate.isFinite, rate >= minimumSampleRate, rate <= maximumSampleRate else {
         throw SoundFileError.invalidField(.sampleRate, value: rate.isFinite ? "\(rate)" : "\(rate)", at: location)
     }
 }

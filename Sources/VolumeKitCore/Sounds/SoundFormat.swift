@@ -23,6 +23,29 @@ public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable,
         case .wav: "WAV"
         }
     }
+
+    /// The file name extensions (lower case, no dot) this container is known by; the first is the usual one.
+    public var fileExtensions: [String] {
+        switch self {
+        case .caf: ["caf"]
+        case .aiff: ["aif", "aiff"]
+        case .aiffc: ["aifc", "aif", "aiff"]
+        case .wav: ["wav", "wave"]
+        }
+    }
+
+    /// A warning when the name of `url` does not end in one of ``fileExtensions``, else `nil`.
+    ///
+    /// VolumeKit's rule (issue 16): the bytes decide what a file is, so a WAV named `.m4a` passes the
+    /// check, but the mismatch is warned about — AudioServices asks for "a .caf, .aif, or .wav file"
+    /// (`shared/facts/system-sounds.md` §3) and iOS may take the extension as a hint, so rename it.
+    public func extensionWarning(for url: URL) -> String? {
+        let found = url.pathExtension.lowercased()
+        guard !fileExtensions.contains(found) else { return nil }
+        let named = found.isEmpty ? "has no extension" : "ends in .\(found)"
+        return "the name \(named) but the content is \(self); rename it to .\(fileExtensions[0]) (the content decides the check, "
+            + "but AudioServices asks for a .caf, .aif or .wav file)"
+    }
 }
 
 /// How the audio samples in a sound file are encoded.
