@@ -4,7 +4,8 @@
 #
 # Everything on loopback (127.0.0.1): snapserver's stream port, its JSON-RPC control port (TCP) and no HTTP;
 # a pipe source nobody writes to (silence); two snapclients playing into the null file player, with fixed
-# host ids so the tests know their client ids (vk-client-1, vk-client-2). Both start in one group.
+# host ids so the tests know their client ids (vk-client-1, and vk-client-2#2: snapclient appends #N for
+# instance N > 1). The tests put both in one group themselves (Group.SetClients) for the group suite.
 #
 # usage: scripts/snapcast-peer.sh up | down | kill-server | start-server | status
 #   kill-server  SIGKILL the server (a crash / power cut) for the restart test; the clients reconnect by themselves
