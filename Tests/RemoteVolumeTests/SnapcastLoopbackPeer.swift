@@ -12,6 +12,9 @@ final class FakeSnapserver: @unchecked Sendable {
         /// Every Client.SetVolume received, in order.
         var setVolumeLog: [(id: String, percent: Int)] = []
         var connections: [ObjectIdentifier: PeerConnection] = [:]
+        /// When set: the SetVolume with this index (0-based, over the server's life) is applied, then the
+        /// connection is dropped without a reply (a network cut mid-request).
+        var dropAfterSetVolume: Int?
     }
 
     let state: Locked<State>
@@ -64,6 +67,7 @@ final class FakeSnapserver: @unchecked Sendable {
             let target = params["id"] as? String ?? ""
             var result: Any?
             var notification: [String: Any]?
+            var drop = false
             state.withLock { state in
                 switch method {
                 case "Client.GetStatus":
@@ -73,6 +77,7 @@ final class FakeSnapserver: @unchecked Sendable {
                           let percent = volume["percent"] as? Int, let muted = volume["muted"] as? Bool else { return }
                     state.clients[target] = (percent, muted)
                     state.setVolumeLog.append((target, percent))
+                    drop = state.dropAfterSetVolume == state.setVolumeLog.count - 1
                     result = ["volume": ["percent": percent, "muted": muted]]
                     notification = ["jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
                                     "params": ["id": target, "volume": ["percent": percent, "muted": muted]]]
@@ -87,6 +92,7 @@ final class FakeSnapserver: @unchecked Sendable {
                     break
                 }
             }
+            if drop { return }
             if let result {
                 connection.send(json(["jsonrpc": "2.0", "id": id, "result": result]))
             } else {

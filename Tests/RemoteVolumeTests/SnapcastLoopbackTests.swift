@@ -64,6 +64,25 @@ struct SnapcastLoopbackTests {
         #expect(reported.last?.muted == true)
     }
 
+    @Test("a group set cut off half-way keeps the proportions when it is retried")
+    func partialSetRetried() async throws {
+        // A fresh connection lost mid-set: the request fails, the controller's retry finishes it.
+        let server = try FakeSnapserver(clients: [("a", 20), ("b", 40)])
+        server.state.withLock { $0.dropAfterSetVolume = 0 }
+        let group = server.group()
+        await #expect(throws: RemoteVolumeError.self) { try await group.setVolume(80) }
+        #expect(server.levels() == [20, 80], "the loudest went first, then the connection was lost")
+        try await group.setVolume(80)
+        #expect(server.levels() == [40, 80])
+        // A kept connection lost mid-set: replaced and finished within the same request.
+        let second = try FakeSnapserver(clients: [("a", 20), ("b", 40)])
+        second.state.withLock { $0.dropAfterSetVolume = 0 }
+        let kept = second.group()
+        #expect(try await kept.volume() == 40)
+        try await kept.setVolume(80)
+        #expect(second.levels() == [40, 80])
+    }
+
     @Test("scaling keeps proportions, lands the loudest exactly and survives 0")
     func scaling() {
         #expect(SnapcastGroup.scaled(["a": 80, "b": 40, "c": 0], to: 50) == ["a": 50, "b": 25, "c": 0])

@@ -37,6 +37,14 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     struct Memory {
         var shape: [String: Int] = [:]
         var lastSet: [String: Int] = [:]
+        /// Targets of a set that has not finished (a lost connection mid-way): a client at its pending
+        /// target is ours, not "changed elsewhere", so a retry keeps the shape.
+        var pending: [String: Int] = [:]
+
+        /// Whether `current` differs from what this object set (or was setting).
+        func changedElsewhere(_ current: [String: Int]) -> Bool {
+            current.contains { id, level in level != lastSet[id] && level != pending[id] }
+        }
     }
 
     /// Creates a device; no connection is made until the first request.
@@ -72,11 +80,13 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             let group = try Self.status(of: id, session, deadline)
             let current = Dictionary(group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
             let targets = memory.withLock { state -> [String: Int] in
-                let changedElsewhere = current != state.lastSet
-                if state.shape.keys.sorted() != current.keys.sorted() || (changedElsewhere && current.values.contains { $0 > 0 }) {
+                if state.shape.keys.sorted() != current.keys.sorted() || (state.changedElsewhere(current) && current.values.contains { $0 > 0 }) {
                     state.shape = current
+                    state.lastSet = current
                 }
-                return Self.scaled(state.shape, to: level)
+                let targets = Self.scaled(state.shape, to: level)
+                state.pending = targets
+                return targets
             }
             let raising = level >= (current.values.max() ?? 0)
             let loudest = targets.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
@@ -90,7 +100,10 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                                      Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.config.volume.muted)),
                                      as: Snapcast.VolumeResult.self, deadline: deadline)
             }
-            memory.withLock { $0.lastSet = targets }
+            memory.withLock { state in
+                state.lastSet = targets
+                state.pending = [:]
+            }
         }
     }
 
