@@ -128,6 +128,18 @@ struct MPDLoopbackTests {
         }
     }
 
+    @Test("an MPD older than 0.23 is read with status (it has no getvol)")
+    func olderMPD() async throws {
+        let peer = try LinePeer { connection in
+            connection.send("OK MPD 0.22.0\n")
+            for _ in 0..<4 {
+                guard let command = connection.readLine() else { return }
+                connection.send(command == "status" ? "repeat: 0\nvolume: 61\nstate: stop\nOK\n" : "ACK [5@0] {} unknown command \"\(command)\"\n")
+            }
+        }
+        #expect(try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 1).volume() == 61)
+    }
+
     @Test("an endless response is refused after 256 lines")
     func endlessResponse() async throws {
         let peer = try hostileMPD { connection in
@@ -145,6 +157,7 @@ struct MPDLoopbackTests {
             ("OK\n", .unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")),
             ("volume: loud\nOK\n", .invalidReply("an MPD volume that is not a number: loud")),
             ("volume: 99999999999999999999999\nOK\n", .invalidReply("an MPD volume that is not a number: 99999999999999999999…")),
+            ("ACK [5@0] {getvol} No mixer\n", .unsupported("this MPD has no mixer (it refused \"getvol\": No mixer); set mixer_type in its audio_output")),
             ("no colon here\nOK\n", .invalidReply("an MPD line that is not \"key: value\": no colon here")),
             ("ACK [52@0] {getvol} \u{1B}[2J\u{07}boom\nOK\n", .unsupported("MPD refused \"getvol\": ?[2J?boom (ACK 52)")),
         ]

@@ -36,6 +36,9 @@ struct MPDAck: Error, Equatable {
         switch code {
         case 3:
             return .unsupported("MPD refused the password (\(message)); give the right one as mpd://PASSWORD@HOST[:PORT]")
+        case _ where message.lowercased().contains("no mixer"):
+            // MPD 0.23 with mixer_type "none": `setvol` → ACK [5@0] {setvol} No mixer (checked on the real server).
+            return .unsupported("this MPD has no mixer (it refused \"\(command)\": \(message)); set mixer_type in its audio_output")
         case 4:
             return .unsupported("MPD refused \"\(command)\" without permission (\(message)); if it has a password, connect with mpd://PASSWORD@HOST[:PORT]")
         default:
@@ -110,7 +113,8 @@ final class MPDSession {
     func volume(deadline: Deadline) throws -> Int {
         let pairs = try command(supports(0, 23) ? "getvol" : "status", deadline: deadline)
         guard let text = pairs.first(where: { $0.key == "volume" })?.value else {
-            // MPD 0.23's getvol answers a bare OK when no mixer is configured.
+            // With mixer_type "none", MPD 0.23's getvol answers a bare OK and status has no volume line
+            // (older MPDs say volume: -1); both checked on the real server / protocol docs.
             throw RemoteVolumeError.unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")
         }
         guard text.count <= 12, let level = Int(text) else {
