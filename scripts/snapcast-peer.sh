@@ -85,7 +85,7 @@ case "${1:-}" in
     start_client 2
     wait_clients
     echo "VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:$control_port"
-    echo "# clients: vk-client-1 vk-client-2"
+    echo "# clients: vk-client-1 vk-client-2#2"
     ;;
   down) down ;;
   kill-server) stop server KILL ;;
