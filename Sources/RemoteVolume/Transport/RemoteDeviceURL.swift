@@ -61,7 +61,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
             guard components.path.isEmpty || components.path == "/", components.fragment == nil else {
                 throw refuse("an MPD URL has no path")
             }
-            guard components.password == nil else { throw refuse("give the MPD password alone before the @ (mpd://PASSWORD@HOST)") }
+            guard components.password == nil else { throw refuse("give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)") }
             let password = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
             if let password, password.contains(where: \.isNewline) { throw refuse("the password contains a line break") }
             return .mpd(host: host, port: port, password: password)
