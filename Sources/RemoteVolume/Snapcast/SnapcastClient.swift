@@ -11,8 +11,8 @@ import VolumeKitCore
 /// ```
 ///
 /// `Client.SetVolume` always carries both `percent` and `muted` (the current other half is read first, in
-/// the same request): snapserver 0.26 with a second control connection open stops answering a connection
-/// that sent only one of them (seen against the real server).
+/// the same request): snapserver 0.26 answers a `Client.SetVolume` carrying only `percent`, then never
+/// answers that connection again and notifies no other (seen against the real Debian 0.26.0 server).
 ///
 /// **Bounds.** One persistent command connection, one request at a time, each within ``requestTimeout``;
 /// lines capped at 1 MiB; at most 512 notifications skipped while waiting for a reply; percents read back

@@ -47,11 +47,6 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection (the next request opens a new one).
-    func reset() {
-        queue.async { self.drop() }
-    }
-
     private func drop() {
         if let session { close(session) }
         session = nil
