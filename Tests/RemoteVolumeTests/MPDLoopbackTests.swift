@@ -80,6 +80,18 @@ struct MPDLoopbackTests {
         #expect(await first(of: changes, within: 1) { $0.volume == 12 } == RemoteVolumeChange(volume: 12, muted: false))
     }
 
+    @Test("the idle watcher reconnects when MPD drops its connection, and reports what it finds")
+    func watcherReconnects() async throws {
+        let server = try FakeMPD(commandsPerConnection: 3)  // getvol, idle, getvol: then MPD hangs up.
+        let changes = try #require(try await server.device().changes())
+        #expect(await first(of: changes, within: 2) { $0.volume == 50 } != nil)
+        for level in [11, 22, 33] {
+            try await server.device().setVolume(level)
+            #expect(await first(of: changes, within: 2) { $0.volume == level } != nil, "level \(level)")
+        }
+        #expect(server.peer.accepted.current >= 5)
+    }
+
     @Test("a connection MPD closed between requests (its connection_timeout) is replaced within the request")
     func reconnects() async throws {
         let server = try FakeMPD(commandsPerConnection: 1)
