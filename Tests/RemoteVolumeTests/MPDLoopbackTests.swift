@@ -3,11 +3,28 @@ import Foundation
 import Testing
 import VolumeKitCore
 
-/// The seconds `work` took.
-func elapsed(_ work: () async throws -> Void) async rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try await work()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+/// Runs blocking `work` on a thread of its own and returns how long it took there, with the error it threw.
+///
+/// Measured on that thread, so the figure is the I/O's, not how late a busy test machine resumed an
+/// awaiting task (the cooperative pool has 2 threads here and other suites keep them busy).
+func timedOnThread(_ work: @escaping @Sendable () throws -> Void) async -> (seconds: Double, error: RemoteVolumeError?) {
+    await withCheckedContinuation { continuation in
+        Thread {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var failure: RemoteVolumeError?
+            do { try work() } catch { failure = error.asRemoteVolumeError }
+            continuation.resume(returning: (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, failure))
+        }.start()
+    }
+}
+
+/// One MPD volume read as ``MPDDevice`` does it (connect, greet, read) within one absolute deadline.
+func timedMPDRead(port: UInt16, timeout: TimeInterval) async -> (seconds: Double, error: RemoteVolumeError?) {
+    await timedOnThread {
+        let deadline = Deadline(in: timeout)
+        let session = try MPDSession(host: "127.0.0.1", port: port, password: nil, deadline: deadline)
+        _ = try session.volume(deadline: deadline)
+    }
 }
 
 /// A peer that greets like MPD, reads one command, then does `misbehave`.
@@ -117,26 +134,28 @@ struct MPDLoopbackTests {
             for _ in 0..<128 where connection.send(chunk) {}  // At most 8 MiB, until the client hangs up.
         }
         let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 5)
-        var error: RemoteVolumeError?
-        let seconds = await elapsed { error = await remoteError { _ = try await mpd.volume() } }
-        #expect(error == .replyTooLarge(limit: MPDSession.maxLineBytes))
-        #expect(seconds < 2)
+        #expect(await remoteError { _ = try await mpd.volume() } == .replyTooLarge(limit: MPDSession.maxLineBytes))
+        // Without the cap it would read all 8 MiB and then wait out the 5 s deadline.
+        let timed = await timedMPDRead(port: peer.port, timeout: 5)
+        #expect(timed.error == .replyTooLarge(limit: MPDSession.maxLineBytes))
+        #expect(timed.seconds < 1, "took \(timed.seconds) s")
     }
 
     @Test("a silent peer and a trickling peer both end at the request's absolute deadline")
     func deadlines() async throws {
-        let silent = try hostileMPD { connection in _ = connection.readLine(timeout: 3) }
+        // Each peer misbehaves for 10 s unless the client hangs up first: only the deadline can end the request.
+        let silent = try hostileMPD { connection in _ = connection.readLine(timeout: 10) }
         let trickle = try hostileMPD { connection in
             // One byte every 40 ms, never a full line: each read succeeds, only the absolute deadline stops it.
-            for _ in 0..<150 where connection.send("v") { Thread.sleep(forTimeInterval: 0.04) }
+            for _ in 0..<250 where connection.send("v") { Thread.sleep(forTimeInterval: 0.04) }
         }
-        let mute = try LinePeer { connection in _ = connection.readLine(timeout: 3) }  // Never even greets.
+        let mute = try LinePeer { connection in _ = connection.readLine(timeout: 10) }  // Never even greets.
         for peer in [silent, trickle, mute] {
             let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 0.5)
-            var error: RemoteVolumeError?
-            let seconds = await elapsed { error = await remoteError { _ = try await mpd.volume() } }
-            #expect(error == .timedOut)
-            #expect(seconds < 1.2, "took \(seconds) s")
+            #expect(await remoteError { _ = try await mpd.volume() } == .timedOut)
+            let timed = await timedMPDRead(port: peer.port, timeout: 0.5)
+            #expect(timed.error == .timedOut)
+            #expect(timed.seconds >= 0.45 && timed.seconds < 0.8, "took \(timed.seconds) s")
         }
     }
 

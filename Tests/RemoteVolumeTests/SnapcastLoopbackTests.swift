@@ -10,7 +10,16 @@ func hostileSnapserver(_ reply: @escaping @Sendable (Int, PeerConnection) -> Voi
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let id = object["id"] as? Int else { return }
         reply(id, connection)
-        _ = connection.readLine(timeout: 2)
+        _ = connection.readLine(timeout: 10)  // Until the client hangs up.
+    }
+}
+
+/// One client read as ``SnapcastClient`` does it, timed on its own thread (see `timedOnThread`).
+func timedSnapcastRead(port: UInt16, timeout: TimeInterval) async -> (seconds: Double, error: RemoteVolumeError?) {
+    await timedOnThread {
+        let deadline = Deadline(in: timeout)
+        let session = try SnapcastSession(host: "127.0.0.1", port: port, deadline: deadline)
+        _ = try SnapcastClient.status(of: "k", session, deadline)
     }
 }
 
@@ -134,20 +143,21 @@ struct SnapcastLoopbackTests {
             for _ in 0..<64 where connection.send(chunk) {}  // 4 MiB of whitespace, no newline.
         }
         let client = SnapcastClient(host: "127.0.0.1", port: long.port, clientID: "k", requestTimeout: 5)
-        var error: RemoteVolumeError?
-        let seconds = await elapsed { error = await remoteError { _ = try await client.volume() } }
-        #expect(error == .replyTooLarge(limit: SnapcastSession.maxLineBytes))
-        #expect(seconds < 3)
+        #expect(await remoteError { _ = try await client.volume() } == .replyTooLarge(limit: SnapcastSession.maxLineBytes))
+        // Without the cap: 4 MiB read, then the 5 s deadline.
+        let timed = await timedSnapcastRead(port: long.port, timeout: 5)
+        #expect(timed.error == .replyTooLarge(limit: SnapcastSession.maxLineBytes))
+        #expect(timed.seconds < 1.5, "took \(timed.seconds) s")
     }
 
     @Test("a silent server ends at the request's deadline")
     func silent() async throws {
         let peer = try hostileSnapserver { _, _ in }
         let client = SnapcastClient(host: "127.0.0.1", port: peer.port, clientID: "k", requestTimeout: 0.5)
-        var error: RemoteVolumeError?
-        let seconds = await elapsed { error = await remoteError { try await client.setVolume(3) } }
-        #expect(error == .timedOut)
-        #expect(seconds < 1.2)
+        #expect(await remoteError { try await client.setVolume(3) } == .timedOut)
+        let timed = await timedSnapcastRead(port: peer.port, timeout: 0.5)  // The peer stays silent for 10 s.
+        #expect(timed.error == .timedOut)
+        #expect(timed.seconds >= 0.45 && timed.seconds < 0.8, "took \(timed.seconds) s")
     }
 }
 
