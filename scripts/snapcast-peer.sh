@@ -45,7 +45,7 @@ start_client() {
   command -v snapclient >/dev/null || { echo "snapcast-peer: snapclient is not installed (apt-get install snapclient)" >&2; exit 3; }
   if [ -f "$state/client$n.pid" ] && alive "$(cat "$state/client$n.pid")"; then return 0; fi
   setsid snapclient -h 127.0.0.1 -p "$stream_port" -i "$n" --hostID "vk-client-$n" \
-    --player file:filename=null --logsink file:"$state/client$n.log" \
+    --player file:filename=null --logsink file:"$state/client$n.log" --logfilter "*:warning" \
     >>"$state/client$n.out" 2>&1 </dev/null &
   echo $! >"$state/client$n.pid"
 }
