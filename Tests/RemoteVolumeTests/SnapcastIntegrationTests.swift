@@ -59,15 +59,15 @@ struct SnapcastIntegrationTests {
         #expect(try await client.isMuted() == false)
     }
 
-    @Test("an unknown client id is a clear, permanent error")
+    @Test("an unknown client id is a clear error (transient: a restarted server knows its clients again only as they reconnect)")
     func unknownClient() async throws {
         let (host, port) = try SnapcastPeer.endpoint
         do {
             _ = try await SnapcastClient.connect(host: host, port: port, clientID: "no-such-client", requestTimeout: 2)
             Issue.record("connected to a client that does not exist")
         } catch let error as RemoteVolumeError {
-            #expect(error.isTransient == false)
-            #expect(error.description.contains("Client not found"), "\(error)")
+            #expect(error.isTransient)
+            #expect(error.description.contains("Client not found") && error.description.contains("the id is wrong"), "\(error)")
         }
     }
 
@@ -143,7 +143,10 @@ struct SnapcastIntegrationTests {
         let client = try SnapcastPeer.client(0, requestTimeout: 1)
         try await client.setMuted(false)
         try await client.setVolume(10)
-        let controller = RemoteVolumeController(device: client, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
+        // A server killed before it saved its state knows its clients again only as each snapclient
+        // reconnects (usually ≤ 0.3 s after the restart, once seen > 6 s on the loaded test machine), so
+        // this retry budget is larger than the renderer's.
+        let controller = RemoteVolumeController(device: client, configuration: .init(step: 1, maxAttempts: 20, maxBackoff: 1))
         try await controller.start()
         let updates = await controller.updates()
         var restart: Task<Int32, any Error>?
@@ -154,7 +157,7 @@ struct SnapcastIntegrationTests {
             try await Task.sleep(nanoseconds: 25_000_000)
         }
         #expect(try await restart?.value == 0)
-        #expect(await waitUntilIdle(controller, seconds: 15))
+        #expect(await waitUntilIdle(controller, seconds: 25))
         #expect(try await client.volume() == 50)
         try await SnapcastPeer.client(0).setVolume(33)
         let deadline = Date().addingTimeInterval(3)

@@ -15,6 +15,8 @@ final class FakeSnapserver: @unchecked Sendable {
         /// When set: the SetVolume with this index (0-based, over the server's life) is applied, then the
         /// connection is dropped without a reply (a network cut mid-request).
         var dropAfterSetVolume: Int?
+        /// Clients the server does not know for now (a restarted server before they reconnect).
+        var forgotten: Set<String> = []
     }
 
     let state: Locked<State>
@@ -64,7 +66,8 @@ final class FakeSnapserver: @unchecked Sendable {
                 continue
             }
             let params = request["params"] as? [String: Any] ?? [:]
-            let target = params["id"] as? String ?? ""
+            let named = params["id"] as? String ?? ""
+            let target = state.current.forgotten.contains(named) ? "" : named
             var result: Any?
             var notification: [String: Any]?
             var drop = false

@@ -73,6 +73,26 @@ struct SnapcastLoopbackTests {
         #expect(reported.last?.muted == true)
     }
 
+    @Test("a client the restarted server has not seen again yet is retried until it is back, not given up on")
+    func clientNotFoundIsRetried() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let controller = RemoteVolumeController(device: server.client("kitchen"), configuration: .init(step: 5, maxAttempts: 10, maxBackoff: 0.2))
+        try await controller.start()
+        let updates = await controller.updates()
+        server.state.withLock { $0.forgotten = ["kitchen"] }
+        await controller.press(.up)
+        await controller.press(.up)
+        try await Task.sleep(nanoseconds: 400_000_000)
+        #expect(server.state.current.clients["kitchen"]!.percent == 30, "nothing lands while the client is unknown")
+        server.state.withLock { $0.forgotten = [] }
+        #expect(await waitUntilIdle(controller, seconds: 5))
+        await controller.stop()
+        var failures: [RemoteVolumeError] = []
+        for await update in updates { if case .failed(let error) = update { failures.append(error) } }
+        #expect(failures.isEmpty)
+        #expect(server.state.current.clients["kitchen"]!.percent == 40)
+    }
+
     @Test("a group set cut off half-way keeps the proportions when it is retried")
     func partialSetRetried() async throws {
         // A fresh connection lost mid-set: the request fails, the controller's retry finishes it.

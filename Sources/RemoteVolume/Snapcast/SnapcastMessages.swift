@@ -110,8 +110,19 @@ struct SnapcastRefusal: Error {
     var code: Int
     var message: String
 
-    /// What it means for the user.
+    /// Whether the server does not know the client or group ("Client not found" / "Group not found").
+    ///
+    /// A restarted snapserver that was killed before it saved its state forgets its clients until each
+    /// snapclient reconnects (≈ 0.5 s here; seen against the real 0.26 server), so this is transient.
+    var isNotFound: Bool { message.lowercased().contains("not found") }
+
+    /// What it means for the user: "not found" is ``RemoteVolumeError/unreachable(_:)`` (transient, so
+    /// ``RemoteVolumeController`` retries through a server restart; a wrong id still fails after the
+    /// configured attempts), anything else ``RemoteVolumeError/unsupported(_:)``.
     var remoteVolumeError: RemoteVolumeError {
-        .unsupported("Snapcast refused \(method): \(message) (JSON-RPC error \(code))")
+        if isNotFound {
+            return .unreachable("Snapcast does not know the client or group now (\(message)); it may be restarting, or the id is wrong: see Server.GetStatus")
+        }
+        return .unsupported("Snapcast refused \(method): \(message) (JSON-RPC error \(code))")
     }
 }
