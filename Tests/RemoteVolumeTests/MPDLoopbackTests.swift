@@ -90,21 +90,21 @@ struct MPDLoopbackTests {
         let server = try FakeMPD()
         let mpd = try server.device()
         let changes = try #require(try await mpd.changes())
-        #expect(await first(of: changes, within: 2) { $0.volume == 50 } != nil)
+        #expect(await first(of: changes, within: 5) { $0.volume == 50 } != nil)
         try await server.device().setVolume(0)
-        #expect(await first(of: changes, within: 1) { $0.volume == 0 } == RemoteVolumeChange(volume: 0, muted: true))
+        #expect(await first(of: changes, within: 3) { $0.volume == 0 } == RemoteVolumeChange(volume: 0, muted: true))
         try await server.device().setVolume(12)
-        #expect(await first(of: changes, within: 1) { $0.volume == 12 } == RemoteVolumeChange(volume: 12, muted: false))
+        #expect(await first(of: changes, within: 3) { $0.volume == 12 } == RemoteVolumeChange(volume: 12, muted: false))
     }
 
     @Test("the idle watcher reconnects when MPD drops its connection, and reports what it finds")
     func watcherReconnects() async throws {
         let server = try FakeMPD(commandsPerConnection: 3)  // getvol, idle, getvol: then MPD hangs up.
         let changes = try #require(try await server.device().changes())
-        #expect(await first(of: changes, within: 2) { $0.volume == 50 } != nil)
+        #expect(await first(of: changes, within: 5) { $0.volume == 50 } != nil)
         for level in [11, 22, 33] {
             try await server.device().setVolume(level)
-            #expect(await first(of: changes, within: 2) { $0.volume == level } != nil, "level \(level)")
+            #expect(await first(of: changes, within: 5) { $0.volume == level } != nil, "level \(level)")
         }
         #expect(server.peer.accepted.current >= 5)
     }
