@@ -1,0 +1,133 @@
+import Foundation
+import VolumeKitCore
+
+/// A Music Player Daemon (the engine under Volumio, moOde and many DIY players) as a ``RemoteVolumeDevice``,
+/// over its text protocol on TCP port 6600: `setvol`, `getvol` (MPD ≥ 0.23) or `status`, and `idle mixer`
+/// on a second connection for changes made elsewhere (another client, the web UI).
+///
+/// ```swift
+/// let mpd = try await MPDDevice.connect(host: "moode.local", password: nil)
+/// let controller = RemoteVolumeController(device: mpd)
+/// ```
+///
+/// **Mute.** MPD has no mute of its own, so muting is modelled on the volume: ``setMuted(_:)`` `true`
+/// remembers the level and sets 0; `false` restores the remembered level (or ``unmuteLevel`` when this
+/// object did not do the muting, e.g. after a restart of the app). ``isMuted()`` is "the volume is 0".
+///
+/// **Bounds.** One persistent command connection, used by one request at a time; every request (connecting,
+/// greeting and password included) ends within ``requestTimeout``; lines are capped at 8 KiB and responses
+/// at 256 lines; a connection MPD dropped (its `connection_timeout`, a restart) is replaced transparently.
+public final class MPDDevice: RemoteVolumeDevice {
+    /// MPD's registered port.
+    public static let defaultPort: UInt16 = 6600
+
+    /// The server's host name or address.
+    public let host: String
+    /// The server's TCP port.
+    public let port: UInt16
+    /// The deadline for each request, in seconds.
+    public let requestTimeout: TimeInterval
+    /// The level ``setMuted(_:)`` `false` restores when there is no level remembered from muting.
+    public let unmuteLevel: Int
+    /// MPD's volume is a percentage.
+    public let volumeRange: ClosedRange<Int> = 0...100
+    /// "MPD at HOST:PORT".
+    public var displayName: String { "MPD at \(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    private let password: String?
+    private let link: SerialLink<MPDSession>
+    /// The level before this object muted, restored by unmuting.
+    private let levelBeforeMute = Locked<Int?>(nil)
+
+    /// Creates a device; no connection is made until the first request.
+    ///
+    /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line break).
+    public init(host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
+                requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20) throws {
+        if let password, password.contains(where: \.isNewline) {
+            throw RemoteVolumeError.invalidURL("an MPD password cannot contain a line break")
+        }
+        guard !host.isEmpty else { throw RemoteVolumeError.invalidURL("an MPD address needs a host: mpd://HOST[:PORT]") }
+        self.host = host
+        self.port = port
+        self.password = password
+        self.requestTimeout = requestTimeout
+        self.unmuteLevel = min(max(unmuteLevel, 1), 100)
+        link = SerialLink(
+            label: "RemoteVolume.MPD",
+            open: { deadline in try MPDSession(host: host, port: port, password: password, deadline: deadline) },
+            isStale: { $0.channel.isStale },
+            close: { $0.channel.close() }
+        )
+    }
+
+    /// Creates a device and checks that it answers, accepts the password and has a mixer (by reading the volume).
+    public static func connect(host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
+                               requestTimeout: TimeInterval = 3) async throws -> MPDDevice {
+        let device = try MPDDevice(host: host, port: port, password: password, requestTimeout: requestTimeout)
+        _ = try await device.volume()
+        return device
+    }
+
+    /// Reads the mixer's level.
+    public func volume() async throws -> Int {
+        try await request { session, deadline in try session.volume(deadline: deadline) }
+    }
+
+    /// Sends `setvol`, clamped to 0…100.
+    public func setVolume(_ level: Int) async throws {
+        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        try await request { session, deadline in
+            _ = try session.command("setvol \(level)", deadline: deadline)
+        }
+    }
+
+    /// Whether the volume is 0 (MPD has no separate mute).
+    public func isMuted() async throws -> Bool {
+        try await volume() == 0
+    }
+
+    /// Mutes by remembering the level and setting 0; unmutes by restoring it (see the type's notes).
+    public func setMuted(_ muted: Bool) async throws {
+        let remembered = levelBeforeMute
+        let fallback = unmuteLevel
+        try await request { session, deadline in
+            let current = try session.volume(deadline: deadline)
+            if muted {
+                guard current > 0 else { return }
+                _ = try session.command("setvol 0", deadline: deadline)
+                remembered.withLock { $0 = current }
+            } else {
+                let restore = remembered.withLock { value -> Int in
+                    defer { value = nil }
+                    return value ?? fallback
+                }
+                guard current == 0 else { return }
+                _ = try session.command("setvol \(restore)", deadline: deadline)
+            }
+        }
+    }
+
+    /// Follows `idle mixer` on a second connection: every mixer change is read and yielded (with
+    /// `muted` = level is 0). After the connection drops (MPD restarted) it reconnects, backing off up to
+    /// 1 s, and yields the level it finds. The stream ends when its consumer stops listening.
+    public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
+        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) { level in
+            continuation.yield(RemoteVolumeChange(volume: level, muted: level == 0))
+        }
+        continuation.onTermination = { _ in watcher.cancel() }
+        watcher.start()
+        return stream
+    }
+
+    private func request<T: Sendable>(_ work: @escaping @Sendable (MPDSession, Deadline) throws -> T) async throws -> T {
+        do {
+            return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
+        } catch let ack as MPDAck {
+            throw ack.remoteVolumeError
+        } catch {
+            throw error.asRemoteVolumeError
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import VolumeKitCore
+
+/// The `idle mixer` loop behind ``MPDDevice/changes()``, on its own thread and connection.
+///
+/// MPD answers `idle mixer` with `changed: mixer` + `OK` when any client changes the volume (MPD protocol,
+/// "Querying MPD's status": idle). An idle client is not subject to MPD's `connection_timeout`, so the loop
+/// waits in slices (to notice cancellation) and every ``keepAlive`` seconds checks the connection with
+/// `noidle`; a dead connection is replaced.
+final class MPDMixerWatcher: @unchecked Sendable {
+    /// Seconds between checks that an idle connection is still alive.
+    static let keepAlive: TimeInterval = 20
+    /// How often a blocked read looks at cancellation.
+    static let slice: TimeInterval = 0.2
+
+    private let host: String
+    private let port: UInt16
+    private let password: String?
+    private let requestTimeout: TimeInterval
+    private let report: @Sendable (Int) -> Void
+    private let cancelled = Locked(false)
+
+    init(host: String, port: UInt16, password: String?, requestTimeout: TimeInterval, report: @escaping @Sendable (Int) -> Void) {
+        self.host = host
+        self.port = port
+        self.password = password
+        self.requestTimeout = requestTimeout
+        self.report = report
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "RemoteVolume.MPD.idle"
+        thread.start()
+    }
+
+    func cancel() { cancelled.withLock { $0 = true } }
+
+    private var isCancelled: Bool { cancelled.current }
+
+    private func run() {
+        var backoff = 0.1
+        var lastReported: Int?
+        while !isCancelled {
+            do {
+                let session = try MPDSession(host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
+                defer { session.channel.close() }
+                // What it is now: after a restart this is how the controller learns the device's level.
+                let level = try session.volume(deadline: Deadline(in: requestTimeout))
+                if level != lastReported { report(level); lastReported = level }
+                backoff = 0.1
+                while !isCancelled {
+                    if try waitForMixerChange(session) {
+                        let level = try session.volume(deadline: Deadline(in: requestTimeout))
+                        report(level)
+                        lastReported = level
+                    }
+                }
+                return
+            } catch {
+                // Connection lost or refused: try again soon (MPD restarting), at most every second.
+                let until = Deadline(in: backoff)
+                while !isCancelled, !until.hasPassed { Thread.sleep(forTimeInterval: min(Self.slice, backoff)) }
+                backoff = min(backoff * 2, 1)
+            }
+        }
+    }
+
+    /// Sends `idle mixer` and waits; `true` when the mixer changed, `false` after a quiet keep-alive period
+    /// or cancellation (the idle is ended with `noidle` either way).
+    private func waitForMixerChange(_ session: MPDSession) throws -> Bool {
+        try session.channel.send("idle mixer\n", deadline: Deadline(in: requestTimeout))
+        let quietUntil = Deadline(in: Self.keepAlive)
+        var changed = false
+        while true {
+            let line: String
+            do {
+                line = try session.channel.readLine(deadline: Deadline(in: Self.slice))
+            } catch RemoteVolumeError.timedOut {
+                if isCancelled || quietUntil.hasPassed {
+                    // End the idle: MPD answers OK (or the changes it had, then OK).
+                    try session.channel.send("noidle\n", deadline: Deadline(in: requestTimeout))
+                    return try session.readResponse(deadline: Deadline(in: requestTimeout)).contains { $0.key == "changed" }
+                }
+                continue
+            }
+            if line == "OK" { return changed }
+            if let ack = MPDAck(line: line) { throw ack.remoteVolumeError }
+            if line.hasPrefix("changed:") { changed = true; continue }
+            throw RemoteVolumeError.invalidReply("unexpected line in an MPD idle response: \(PeerText.sanitize(line, limit: 60))")
+        }
+    }
+}

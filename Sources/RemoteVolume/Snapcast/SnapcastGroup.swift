@@ -1,0 +1,202 @@
+import Foundation
+import VolumeKitCore
+
+/// A whole Snapcast group (several rooms playing one stream) as one ``RemoteVolumeDevice`` that keeps the
+/// clients' relative levels.
+///
+/// - The group's **level is its loudest client's** percent.
+/// - Setting level *N* scales every client in proportion: client *i* gets `round(shapeᵢ × N / max(shape))`,
+///   where the *shape* is the clients' levels as last set by someone else (or first read). So the loudest
+///   client lands exactly on *N* (reading the level back gives *N*), and going down to 0 and back up
+///   restores the same proportions (the shape is kept, not recomputed from rounded small levels). When the
+///   levels change elsewhere (Snapweb moved one room) that becomes the new shape.
+/// - Clients are sent in an order that never makes the loudest level pass through a third value: when
+///   raising, the loudest first; when lowering, the loudest last.
+/// - **Mute** is the group's own mute (`Group.SetMute`), which leaves the clients' levels alone.
+///
+/// Snapweb instead moves every client by the same share of its remaining headroom, so its group level (the
+/// mean) does not read back exactly; this type prefers an exact read-back for ``RemoteVolumeController``.
+public final class SnapcastGroup: RemoteVolumeDevice {
+    /// The group's id (a UUID, from `Server.GetStatus`).
+    public let groupID: String
+    /// The server's host name or address.
+    public var host: String { link.host }
+    /// The server's control port.
+    public var port: UInt16 { link.port }
+    /// The deadline for each request, in seconds.
+    public var requestTimeout: TimeInterval { link.requestTimeout }
+    /// Snapcast volumes are percentages.
+    public let volumeRange: ClosedRange<Int> = 0...100
+    /// The group's name, or its id.
+    public let displayName: String
+
+    private let link: SnapcastLink
+    /// The proportions kept, and what this object last set (to tell its own changes from someone else's).
+    private let memory = Locked(Memory())
+
+    struct Memory {
+        var shape: [String: Int] = [:]
+        var lastSet: [String: Int] = [:]
+        /// Targets of a set that has not finished (a lost connection mid-way): a client at its pending
+        /// target is ours, not "changed elsewhere", so a retry keeps the shape.
+        var pending: [String: Int] = [:]
+
+        /// Whether `current` differs from what this object set (or was setting).
+        func changedElsewhere(_ current: [String: Int]) -> Bool {
+            current.contains { id, level in level != lastSet[id] && level != pending[id] }
+        }
+    }
+
+    /// Creates a device; no connection is made until the first request.
+    public init(host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
+                requestTimeout: TimeInterval = 3, displayName: String? = nil) {
+        link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
+        self.groupID = groupID
+        self.displayName = displayName ?? groupID
+    }
+
+    /// Connects, checks that the server knows `groupID` (and that it has clients) and takes its name.
+    public static func connect(host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
+                               requestTimeout: TimeInterval = 3) async throws -> SnapcastGroup {
+        let probe = SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout)
+        let group = try await probe.status()
+        _ = try Self.level(of: group)
+        let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
+        return SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout,
+                             displayName: PeerText.sanitize(name, limit: 80))
+    }
+
+    /// The loudest client's percent.
+    public func volume() async throws -> Int {
+        try Self.level(of: try await status())
+    }
+
+    /// Scales every client so the loudest is at `level`, keeping their proportions (see the type's notes).
+    public func setVolume(_ level: Int) async throws {
+        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let id = groupID
+        let memory = self.memory
+        try await link.request { session, deadline in
+            let group = try Self.status(of: id, session, deadline)
+            let current = Dictionary(group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+            let targets = memory.withLock { state -> [String: Int] in
+                if state.shape.keys.sorted() != current.keys.sorted() || (state.changedElsewhere(current) && current.values.contains { $0 > 0 }) {
+                    state.shape = current
+                    state.lastSet = current
+                }
+                let targets = Self.scaled(state.shape, to: level)
+                state.pending = targets
+                return targets
+            }
+            let raising = level >= (current.values.max() ?? 0)
+            let loudest = targets.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+            var order = group.clients.filter { $0.id != loudest }
+            if let first = group.clients.first(where: { $0.id == loudest }) {
+                if raising { order.insert(first, at: 0) } else { order.append(first) }
+            }
+            for client in order {
+                guard let target = targets[client.id], client.config.volume.percent != target else { continue }
+                _ = try session.call("Client.SetVolume",
+                                     Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.config.volume.muted)),
+                                     as: Snapcast.VolumeResult.self, deadline: deadline)
+            }
+            memory.withLock { state in
+                state.lastSet = targets
+                state.pending = [:]
+            }
+        }
+    }
+
+    /// The group's mute state.
+    public func isMuted() async throws -> Bool {
+        try await status().muted
+    }
+
+    /// Mutes or unmutes the whole group (`Group.SetMute`).
+    public func setMuted(_ muted: Bool) async throws {
+        let id = groupID
+        try await link.request { session, deadline in
+            _ = try session.call("Group.SetMute", Snapcast.SetMuteParams(id: id, mute: muted), as: Snapcast.MuteResult.self, deadline: deadline)
+        }
+    }
+
+    /// Follows the group's members' volume changes and the group's mute on a second connection, yielding
+    /// the group level whenever it changes; after a reconnect the group is read again. Ends when its
+    /// consumer stops listening.
+    public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
+        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = groupID
+        struct Seen { var levels: [String: Int] = [:]; var muted: Bool?; var reported: RemoteVolumeChange? }
+        let seen = Locked(Seen())
+        let publish: @Sendable (inout Seen) -> RemoteVolumeChange? = { state in
+            let change = RemoteVolumeChange(volume: state.levels.values.max(), muted: state.muted)
+            guard change != state.reported, change.volume != nil else { return nil }
+            state.reported = change
+            return change
+        }
+        let take: @Sendable (Snapcast.Group) -> Void = { group in
+            let change = seen.withLock { state -> RemoteVolumeChange? in
+                state.levels = Dictionary(group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+                state.muted = group.muted
+                return publish(&state)
+            }
+            if let change { continuation.yield(change) }
+        }
+        let watcher = SnapcastWatcher(
+            link: link,
+            resync: { session, deadline in take(try Self.status(of: id, session, deadline)) },
+            notified: { method, line in
+                var change: RemoteVolumeChange?
+                switch method {
+                case "Client.OnVolumeChanged":
+                    guard let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line).params else { return }
+                    change = seen.withLock { state in
+                        guard state.levels[params.id] != nil else { return nil }
+                        state.levels[params.id] = params.volume.level
+                        return publish(&state)
+                    }
+                case "Group.OnMute":
+                    guard let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.GroupMuted>.self, from: line).params, params.id == id else { return }
+                    change = seen.withLock { state in
+                        state.muted = params.mute
+                        return publish(&state)
+                    }
+                case "Server.OnUpdate":
+                    if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line).params,
+                       let group = server.server.groups.first(where: { $0.id == id }) {
+                        take(group)
+                    }
+                default:
+                    break
+                }
+                if let change { continuation.yield(change) }
+            }
+        )
+        continuation.onTermination = { _ in watcher.cancel() }
+        watcher.start()
+        return stream
+    }
+
+    /// `shape` scaled so its largest value becomes `level` (all `level` when the shape is all 0).
+    static func scaled(_ shape: [String: Int], to level: Int) -> [String: Int] {
+        let loudest = shape.values.max() ?? 0
+        guard loudest > 0 else { return shape.mapValues { _ in level } }
+        return shape.mapValues { ($0 * level + loudest / 2) / loudest }
+    }
+
+    static func level(of group: Snapcast.Group) throws -> Int {
+        guard let loudest = group.clients.map(\.config.volume.level).max() else {
+            throw RemoteVolumeError.unsupported("the Snapcast group \(PeerText.sanitize(group.id, limit: 60)) has no clients")
+        }
+        return loudest
+    }
+
+    private func status() async throws -> Snapcast.Group {
+        let id = groupID
+        return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
+    }
+
+    static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Group {
+        try session.call("Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline).group
+    }
+}

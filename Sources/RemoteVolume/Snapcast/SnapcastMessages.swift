@@ -1,0 +1,128 @@
+import Foundation
+
+/// The parts of Snapcast's JSON-RPC 2.0 control API (snapserver's `doc/json_rpc_api`, checked against
+/// snapserver 0.26) that volume control needs. Unknown fields are ignored.
+enum Snapcast {
+    /// A client's volume: `{"percent": 0…100, "muted": Bool}`.
+    ///
+    /// snapserver 0.26 stores any percent it is sent (140, or −5 as 65531), so a percent read back is
+    /// clamped to 0…100 by ``level``.
+    struct Volume: Codable, Equatable {
+        var percent: Int
+        var muted: Bool
+
+        /// `percent` clamped to 0…100.
+        var level: Int { min(max(percent, 0), 100) }
+    }
+
+    /// A client as `Server.GetStatus` / `Client.GetStatus` / `Group.GetStatus` describe it.
+    struct Client: Decodable {
+        struct Config: Decodable {
+            var volume: Volume
+            var name: String?
+        }
+        struct Host: Decodable {
+            var name: String?
+        }
+        var id: String
+        var connected: Bool?
+        var config: Config
+        var host: Host?
+    }
+
+    /// A group and its clients.
+    struct Group: Decodable {
+        var id: String
+        var muted: Bool
+        var name: String?
+        var clients: [Client]
+    }
+
+    /// `Server.GetStatus`'s `server`.
+    struct Server: Decodable {
+        var groups: [Group]
+    }
+
+    struct ServerStatus: Decodable { var server: Server }
+    struct ClientStatus: Decodable { var client: Client }
+    struct GroupStatus: Decodable { var group: Group }
+    struct VolumeResult: Decodable { var volume: Volume }
+    struct MuteResult: Decodable { var mute: Bool }
+
+    struct IDParams: Encodable { var id: String }
+    struct SetVolumeParams: Encodable { var id: String; var volume: Volume }
+    struct SetMuteParams: Encodable { var id: String; var mute: Bool }
+
+    /// One request line.
+    struct Request<Params: Encodable>: Encodable {
+        var id: Int
+        var jsonrpc = "2.0"
+        var method: String
+        var params: Params
+    }
+
+    /// A JSON-RPC error object.
+    struct RPCError: Decodable {
+        var code: Int
+        var message: String
+        var data: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            code = try container.decode(Int.self, forKey: .code)
+            message = try container.decode(String.self, forKey: .message)
+            data = try? container.decode(String.self, forKey: .data)
+        }
+
+        private enum CodingKeys: String, CodingKey { case code, message, data }
+    }
+
+    /// Any line from the server: a reply (has `id`) or a notification (has `method`, no `id`).
+    struct Envelope: Decodable {
+        var id: Int?
+        var method: String?
+        var error: RPCError?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decode(Int.self, forKey: .id)
+            method = try? container.decode(String.self, forKey: .method)
+            error = try container.decodeIfPresent(RPCError.self, forKey: .error)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, method, error }
+    }
+
+    struct Reply<Result: Decodable>: Decodable { var result: Result }
+    struct Notification<Params: Decodable>: Decodable { var params: Params }
+
+    /// `Client.OnVolumeChanged`'s params.
+    struct VolumeChanged: Decodable { var id: String; var volume: Volume }
+    /// `Group.OnMute`'s params.
+    struct GroupMuted: Decodable { var id: String; var mute: Bool }
+    /// `Client.OnConnect`'s params.
+    struct ClientConnected: Decodable { var id: String; var client: Client }
+}
+
+/// A JSON-RPC error reply from snapserver; the connection stays usable after one.
+struct SnapcastRefusal: Error {
+    var method: String
+    var code: Int
+    var message: String
+
+    /// Whether the server does not know the client or group ("Client not found" / "Group not found").
+    ///
+    /// A restarted snapserver that was killed before it saved its state forgets its clients until each
+    /// snapclient reconnects (≈ 0.5 s here; seen against the real 0.26 server), so this is transient.
+    var isNotFound: Bool { message.lowercased().contains("not found") }
+
+    /// What it means for the user: "not found" is ``RemoteVolumeError/unreachable(_:)`` (transient, so
+    /// ``RemoteVolumeController`` retries through a server restart; a wrong id still fails after the
+    /// configured attempts), anything else ``RemoteVolumeError/unsupported(_:)``.
+    var remoteVolumeError: RemoteVolumeError {
+        if isNotFound {
+            return .unreachable("Snapcast does not know the client or group now (\(message)); it may be restarting, or the id is wrong: see Server.GetStatus")
+        }
+        return .unsupported("Snapcast refused \(method): \(message) (JSON-RPC error \(code))")
+    }
+}

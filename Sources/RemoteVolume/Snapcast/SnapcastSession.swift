@@ -1,0 +1,80 @@
+import Foundation
+
+/// One JSON-RPC connection to snapserver's TCP control port.
+///
+/// Bounds (issue 15 item 8): a line is at most ``maxLineBytes``; while waiting for its reply a request
+/// skips at most ``maxSkippedLines`` notifications (snapserver pushes every change to every control
+/// connection); everything within the caller's deadline.
+final class SnapcastSession {
+    /// The longest line read: `Server.GetStatus` is ~1.7 KB per client, so 1 MiB is hundreds of clients.
+    static let maxLineBytes = 1024 * 1024
+    /// Notifications skipped while waiting for one reply before the connection is given up as flooded.
+    static let maxSkippedLines = 512
+
+    let channel: LineChannel
+    private var nextID = 1
+
+    init(host: String, port: UInt16, deadline: Deadline) throws {
+        channel = try LineChannel(host: host, port: port, maxLineBytes: Self.maxLineBytes, deadline: deadline)
+    }
+
+    /// Sends `method(params)` and decodes its `result` as `R`; notifications met meanwhile go to `notified`.
+    func call<P: Encodable, R: Decodable>(
+        _ method: String, _ params: P, as type: R.Type, deadline: Deadline,
+        notified: (String, String) -> Void = { _, _ in }
+    ) throws -> R {
+        let id = nextID
+        nextID += 1
+        try channel.send(JSONLine.encode(Snapcast.Request(id: id, method: method, params: params)) + "\n", deadline: deadline)
+        var skipped = 0
+        while true {
+            let line = try channel.readLine(deadline: deadline)
+            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+            if envelope.id == id {
+                if let error = envelope.error {
+                    let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
+                    throw SnapcastRefusal(method: method, code: error.code, message: PeerText.sanitize(detail))
+                }
+                return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
+            }
+            if envelope.id == nil, let name = envelope.method { notified(name, line) }
+            skipped += 1
+            guard skipped <= Self.maxSkippedLines else {
+                throw RemoteVolumeError.invalidReply("more than \(Self.maxSkippedLines) Snapcast messages without the reply to \(method)")
+            }
+        }
+    }
+}
+
+/// What every Snapcast device shares: where the server is and one serialized command connection.
+final class SnapcastLink: @unchecked Sendable {
+    let host: String
+    let port: UInt16
+    let requestTimeout: TimeInterval
+    private let link: SerialLink<SnapcastSession>
+
+    init(host: String, port: UInt16, requestTimeout: TimeInterval) {
+        self.host = host
+        self.port = port
+        self.requestTimeout = requestTimeout
+        link = SerialLink(
+            label: "RemoteVolume.Snapcast",
+            open: { deadline in try SnapcastSession(host: host, port: port, deadline: deadline) },
+            // Notifications arrive on an idle command connection all the time; they are skipped by `call`,
+            // and a connection the server closed is found (and replaced) by the first read.
+            isStale: { _ in false },
+            close: { $0.channel.close() }
+        )
+    }
+
+    /// Runs `work` (one or more calls) as one request within ``requestTimeout``.
+    func request<T: Sendable>(_ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T) async throws -> T {
+        do {
+            return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
+        } catch let refusal as SnapcastRefusal {
+            throw refusal.remoteVolumeError
+        } catch {
+            throw error.asRemoteVolumeError
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A TCP connection that speaks a line protocol (MPD's text protocol, Snapcast's newline-delimited JSON-RPC),
+/// bounded against a hostile or broken peer.
+///
+/// - Every read and write takes an absolute ``Deadline``: a peer that trickles bytes cannot stretch a request
+///   past it.
+/// - A line longer than ``maxLineBytes`` fails with ``RemoteVolumeError/replyTooLarge(limit:)`` as soon as
+///   that many bytes arrived without a newline; nothing beyond `maxLineBytes` (+ one read) is ever buffered.
+/// - The peer closing the connection is ``RemoteVolumeError/unreachable(_:)`` (transient: the device may be
+///   restarting).
+///
+/// Not thread-safe: one request at a time (``SerialLink`` serializes them).
+final class LineChannel {
+    /// The longest line accepted, in bytes (without the newline).
+    let maxLineBytes: Int
+    private let socket: Socket
+    /// Bytes received and not yet returned as a line.
+    private var pending: [UInt8] = []
+    /// How many bytes of `pending` were already searched for a newline.
+    private var scanned = 0
+
+    /// Connects to `host:port`, failing at `deadline`.
+    init(host: String, port: UInt16, maxLineBytes: Int, deadline: Deadline) throws {
+        self.maxLineBytes = max(1, maxLineBytes)
+        socket = try Socket.connect(host: host, port: port, deadline: deadline)
+    }
+
+    deinit { socket.close() }
+
+    /// Closes the connection; later calls fail.
+    func close() { socket.close() }
+
+    /// Sends `text` (which must already end with its newline) as UTF-8.
+    func send(_ text: String, deadline: Deadline) throws {
+        try socket.sendAll(Data(text.utf8), deadline: deadline)
+    }
+
+    /// The next line without its `\n` (and without a `\r` before it), decoded as UTF-8 (invalid bytes become
+    /// U+FFFD).
+    func readLine(deadline: Deadline) throws -> String {
+        while true {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                var end = newline
+                if end > 0, pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = String(decoding: pending[0..<end], as: UTF8.self)
+                pending.removeSubrange(0...newline)
+                scanned = 0
+                return line
+            }
+            scanned = pending.count
+            guard pending.count <= maxLineBytes else {
+                throw RemoteVolumeError.replyTooLarge(limit: maxLineBytes)
+            }
+            if deadline.hasPassed { throw RemoteVolumeError.timedOut }
+            // Never ask for more than the line may still grow by (plus the newline), so a flood is not buffered.
+            let room = maxLineBytes + 1 - pending.count
+            let chunk = try socket.receive(limit: max(1, min(16_384, room)), deadline: deadline)
+            guard !chunk.isEmpty else { throw RemoteVolumeError.unreachable("the device closed the connection") }
+            pending.append(contentsOf: chunk)
+        }
+    }
+
+    /// Whether the peer has closed the connection (or sent something unasked) while it sat idle: such a
+    /// connection is not reused. Does not wait.
+    var isStale: Bool {
+        if !pending.isEmpty { return true }
+        do {
+            try socket.wait(until: Deadline(in: 0))
+            return true  // Readable while idle: closed, reset, or bytes nobody asked for.
+        } catch {
+            return (error as? RemoteVolumeError) != .timedOut
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Where a network speaker is, as one URL string: what `volumekit remote get|set|mute|control URL` accepts
+/// (issue 15 item 6).
+///
+/// - `http://HOST[:PORT]/description.xml` — a UPnP renderer's description (``UPnPRenderer``)
+/// - `mpd://[PASSWORD@]HOST[:PORT]` — Music Player Daemon, port 6600 by default (``MPDDevice``)
+/// - `snapcast://HOST[:PORT]/CLIENT_ID` — one Snapcast client, control port 1705 by default (``SnapcastClient``)
+/// - `snapcast://HOST[:PORT]/group/GROUP_ID` — a whole Snapcast group (``SnapcastGroup``)
+///
+/// A Snapcast client id may contain `#` (snapclient's `HOSTID#INSTANCE` for a second instance): it is kept
+/// whether written raw or as `%23`.
+public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
+    /// A UPnP renderer's description URL.
+    case upnp(URL)
+    /// An MPD server.
+    case mpd(host: String, port: UInt16, password: String?)
+    /// One Snapcast client.
+    case snapcastClient(host: String, port: UInt16, clientID: String)
+    /// A Snapcast group.
+    case snapcastGroup(host: String, port: UInt16, groupID: String)
+
+    /// The forms accepted, for error messages and help text.
+    public static let acceptedForms = "http://HOST[:PORT]/description.xml (UPnP), mpd://[PASSWORD@]HOST[:PORT], "
+        + "snapcast://HOST[:PORT]/CLIENT_ID or snapcast://HOST[:PORT]/group/GROUP_ID"
+
+    /// Parses `text`; anything else fails with ``RemoteVolumeError/invalidURL(_:)`` naming the accepted forms.
+    public static func parse(_ text: String) throws -> RemoteDeviceURL {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        func refuse(_ why: String) -> RemoteVolumeError {
+            .invalidURL("\(PeerText.sanitize(trimmed, limit: 120)): \(why); use \(acceptedForms)")
+        }
+        guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
+              let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
+            throw refuse("not a URL")
+        }
+        switch scheme {
+        case "http", "https":
+            do {
+                return .upnp(try UPnPURL.parse(trimmed))
+            } catch {
+                throw refuse("not a usable UPnP description URL")
+            }
+        case "mpd", "snapcast":
+            break
+        default:
+            throw refuse("unknown scheme \"\(PeerText.sanitize(scheme, limit: 20))\"")
+        }
+        guard var host = components.percentEncodedHost, !host.isEmpty else { throw refuse("no host") }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        host = host.removingPercentEncoding ?? host
+        let port: UInt16
+        if let given = components.port {
+            guard (1...65535).contains(given) else { throw refuse("port \(given) is out of range") }
+            port = UInt16(given)
+        } else {
+            port = scheme == "mpd" ? MPDDevice.defaultPort : SnapcastClient.defaultPort
+        }
+        guard components.query == nil else { throw refuse("a query is not part of the form") }
+        if scheme == "mpd" {
+            guard components.path.isEmpty || components.path == "/", components.fragment == nil else {
+                throw refuse("an MPD URL has no path")
+            }
+            guard components.password == nil else { throw refuse("give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)") }
+            let password = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
+            if let password, password.contains(where: \.isNewline) { throw refuse("the password contains a line break") }
+            return .mpd(host: host, port: port, password: password)
+        }
+        guard components.user == nil, components.password == nil else { throw refuse("Snapcast has no password") }
+        var path = components.percentEncodedPath
+        if let fragment = components.percentEncodedFragment { path += "%23" + fragment }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .map { String($0).removingPercentEncoding ?? String($0) }
+        switch parts.count {
+        case 1 where !parts[0].isEmpty:
+            return .snapcastClient(host: host, port: port, clientID: parts[0])
+        case 2 where parts[0] == "group" && !parts[1].isEmpty:
+            return .snapcastGroup(host: host, port: port, groupID: parts[1])
+        default:
+            throw refuse("a Snapcast URL names a client (/CLIENT_ID) or a group (/group/GROUP_ID)")
+        }
+    }
+
+    /// Connects to the device (checking that it answers) with the given per-request deadline.
+    public func connect(requestTimeout: TimeInterval = 3) async throws -> any RemoteVolumeDevice {
+        switch self {
+        case .upnp(let url):
+            return try await UPnPRenderer.connect(to: url, requestTimeout: requestTimeout)
+        case .mpd(let host, let port, let password):
+            return try await MPDDevice.connect(host: host, port: port, password: password, requestTimeout: requestTimeout)
+        case .snapcastClient(let host, let port, let id):
+            return try await SnapcastClient.connect(host: host, port: port, clientID: id, requestTimeout: requestTimeout)
+        case .snapcastGroup(let host, let port, let id):
+            return try await SnapcastGroup.connect(host: host, port: port, groupID: id, requestTimeout: requestTimeout)
+        }
+    }
+}

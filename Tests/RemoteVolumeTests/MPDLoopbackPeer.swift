@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+@testable import RemoteVolume
+import VolumeKitCore
+
+#if canImport(Glibc)
+private let systemSend = Glibc.send
+private let systemClose = Glibc.close
+private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+private let systemSend = Darwin.send
+private let systemClose = Darwin.close
+private let noSignal: Int32 = 0
+#endif
+
+/// A scripted line-protocol server on 127.0.0.1 for the MPD and Snapcast tests (honest and hostile peers):
+/// each accepted connection runs `handler` on its own thread. Loopback only; every loop is bounded (the
+/// accept loop by ``stop()`` / deinit, handlers by their reads' timeouts).
+final class LinePeer: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let stopped = Locked(false)
+    /// Connections accepted so far.
+    let accepted = Locked(0)
+
+    init(handler: @escaping @Sendable (PeerConnection) -> Void) throws {
+        let fd = socket(AF_INET, Socket.streamType, 0)
+        var on: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else { close(fd); throw RemoteVolumeError.unreachable("bind") }
+        var storage = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = UInt16(bigEndian: storage.sin_port)
+        listener = fd
+        let stopped = self.stopped, accepted = self.accepted
+        Thread {
+            while !stopped.current {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 50) > 0 else { continue }
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { continue }
+                accepted.withLock { $0 += 1 }
+                let connection = PeerConnection(fd: client, stopped: stopped)
+                Thread { handler(connection); connection.close() }.start()
+            }
+            close(fd)
+        }.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting (open connections end when their handlers return).
+    func stop() { stopped.withLock { $0 = true } }
+}
+
+/// One accepted connection, as the scripted peer sees it.
+final class PeerConnection: @unchecked Sendable {
+    let fd: Int32
+    private let stopped: Locked<Bool>
+    private var pending: [UInt8] = []
+    private let closed = Locked(false)
+    /// Whether the client closed its end (a read saw EOF).
+    private(set) var sawEOF = false
+
+    init(fd: Int32, stopped: Locked<Bool>) {
+        self.fd = fd
+        self.stopped = stopped
+    }
+
+    /// Whether the server was stopped.
+    var isStopped: Bool { stopped.current }
+
+    /// Sends `text`; `false` once the client is gone.
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Data(text.utf8)) }
+
+    @discardableResult
+    func send(_ data: Data) -> Bool {
+        var offset = 0
+        while offset < data.count {
+            let sent = data.withUnsafeBytes { raw in
+                systemSend(fd, raw.baseAddress! + offset, raw.count - offset, noSignal)
+            }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// The next line (without `\n`), or `nil` after `timeout` seconds or when the client closed.
+    func readLine(timeout: Double = 2) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[0..<newline], as: UTF8.self)
+                pending.removeSubrange(0...newline)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, !sawEOF else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, min(left, 0.05) * 1000))) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { sawEOF = true; return nil }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    func close() {
+        let wasOpen = closed.withLock { value -> Bool in
+            defer { value = true }
+            return !value
+        }
+        if wasOpen { _ = systemClose(fd) }
+    }
+}
+
+/// A small honest MPD (greeting, password, getvol, status, setvol, idle mixer / noidle) over ``LinePeer``,
+/// so the MPD client is tested without the real server too. Volume changes wake every idle connection.
+final class FakeMPD: @unchecked Sendable {
+    struct State { var volume = 50; var changes = 0 }
+    let state = Locked(State())
+    let password: String?
+    /// Close every connection after this many commands (MPD's `connection_timeout` dropping a client).
+    let commandsPerConnection: Int
+    private(set) var peer: LinePeer!
+
+    init(password: String? = nil, commandsPerConnection: Int = .max) throws {
+        self.password = password
+        self.commandsPerConnection = commandsPerConnection
+        let state = self.state
+        peer = try LinePeer { [password, commandsPerConnection] connection in
+            FakeMPD.serve(connection, state: state, password: password, commandsPerConnection: commandsPerConnection)
+        }
+    }
+
+    var port: UInt16 { peer.port }
+
+    func device(password: String? = nil, timeout: TimeInterval = 1) throws -> MPDDevice {
+        try MPDDevice(host: "127.0.0.1", port: port, password: password, requestTimeout: timeout)
+    }
+
+    private static func serve(_ connection: PeerConnection, state: Locked<State>, password: String?, commandsPerConnection: Int) {
+        connection.send("OK MPD 0.23.5\n")
+        var authenticated = password == nil
+        var served = 0
+        // Like MPD, changes made while this client was not idling are reported by its next idle at once.
+        var seen = state.current.changes
+        while served < commandsPerConnection, !connection.isStopped, let line = connection.readLine(timeout: 5) {
+            served += 1
+            let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+            switch words.first ?? "" {
+            case "password":
+                if words.count == 2, words[1] == MPDSession.quoted(password ?? "") {
+                    authenticated = true
+                    connection.send("OK\n")
+                } else {
+                    connection.send("ACK [3@0] {password} incorrect password\n")
+                }
+            case "getvol":
+                connection.send("volume: \(state.current.volume)\nOK\n")
+            case "status":
+                connection.send("volume: \(state.current.volume)\nrepeat: 0\nstate: stop\nOK\n")
+            case "setvol":
+                guard authenticated else { connection.send("ACK [4@0] {setvol} you don't have permission for \"setvol\"\n"); continue }
+                guard words.count == 2, let level = Int(words[1]), (0...100).contains(level) else {
+                    connection.send("ACK [2@0] {setvol} Integer expected\n"); continue
+                }
+                state.withLock { $0.volume = level; $0.changes += 1 }
+                connection.send("OK\n")
+            case "idle":
+                var answered = false
+                // Bounded: ends on a change, on noidle, on close, or after 10 s.
+                for _ in 0..<200 where !answered && !connection.isStopped {
+                    if state.current.changes != seen {
+                        seen = state.current.changes
+                        connection.send("changed: mixer\nOK\n")
+                        answered = true
+                    } else if let next = connection.readLine(timeout: 0.05) {
+                        if next == "noidle" { connection.send("OK\n"); answered = true }
+                    } else if connection.sawEOF {
+                        return
+                    }
+                }
+            default:
+                connection.send("ACK [5@0] {} unknown command \"\(words.first ?? "")\"\n")
+            }
+        }
+    }
+}
