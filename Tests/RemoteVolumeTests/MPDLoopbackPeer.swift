@@ -27,7 +27,7 @@ final class LinePeer: @unchecked Sendable {
     /// Connections accepted so far.
     let accepted = Locked(0)
 
-    init(handler: @escaping @Sendable (PeerConnection) -> Void) throws {
+    init(handler: @escaping @Sendable (LinePeerConnection) -> Void) throws {
         let fd = socket(AF_INET, Socket.streamType, 0)
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -51,7 +51,7 @@ final class LinePeer: @unchecked Sendable {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { continue }
                 accepted.withLock { $0 += 1 }
-                let connection = PeerConnection(fd: client, stopped: stopped)
+                let connection = LinePeerConnection(fd: client, stopped: stopped)
                 Thread { handler(connection); connection.close() }.start()
             }
             close(fd)
@@ -65,7 +65,7 @@ final class LinePeer: @unchecked Sendable {
 }
 
 /// One accepted connection, as the scripted peer sees it.
-final class PeerConnection: @unchecked Sendable {
+final class LinePeerConnection: @unchecked Sendable {
     let fd: Int32
     private let stopped: Locked<Bool>
     private var pending: [UInt8] = []
@@ -152,7 +152,7 @@ final class FakeMPD: @unchecked Sendable {
         try MPDDevice(host: "127.0.0.1", port: port, password: password, requestTimeout: timeout)
     }
 
-    private static func serve(_ connection: PeerConnection, state: Locked<State>, password: String?, commandsPerConnection: Int) {
+    private static func serve(_ connection: LinePeerConnection, state: Locked<State>, password: String?, commandsPerConnection: Int) {
         connection.send("OK MPD 0.23.5\n")
         var authenticated = password == nil
         var served = 0

@@ -11,7 +11,7 @@ final class FakeSnapserver: @unchecked Sendable {
         var groupMuted = false
         /// Every Client.SetVolume received, in order.
         var setVolumeLog: [(id: String, percent: Int)] = []
-        var connections: [ObjectIdentifier: PeerConnection] = [:]
+        var connections: [ObjectIdentifier: LinePeerConnection] = [:]
         /// When set: the SetVolume with this index (0-based, over the server's life) is applied, then the
         /// connection is dropped without a reply (a network cut mid-request).
         var dropAfterSetVolume: Int?
@@ -55,7 +55,7 @@ final class FakeSnapserver: @unchecked Sendable {
         ["id": "g1", "name": "", "muted": state.groupMuted, "clients": state.order.map { clientJSON($0, state.clients[$0]!) }]
     }
 
-    private static func serve(_ connection: PeerConnection, state: Locked<State>) {
+    private static func serve(_ connection: LinePeerConnection, state: Locked<State>) {
         let key = ObjectIdentifier(connection)
         state.withLock { $0.connections[key] = connection }
         defer { _ = state.withLock { $0.connections.removeValue(forKey: key) } }

@@ -4,7 +4,7 @@ import Testing
 import VolumeKitCore
 
 /// A peer that reads one request and answers with `reply(id)` (the request's id), then waits.
-func hostileSnapserver(_ reply: @escaping @Sendable (Int, PeerConnection) -> Void) throws -> LinePeer {
+func hostileSnapserver(_ reply: @escaping @Sendable (Int, LinePeerConnection) -> Void) throws -> LinePeer {
     try LinePeer { connection in
         guard let line = connection.readLine(),
               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -131,9 +131,9 @@ struct SnapcastLoopbackTests {
             ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":65531,"muted":false}}}}}"# + "\n" }, .success(100)),
             ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":-5,"muted":false}}}}}"# + "\n" }, .success(0)),
             ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":5,"muted":1}}}}}"# + "\n" },
-             .failure(.invalidReply(#"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percen…"#))),
+             .failure(.invalidReply(#"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"perce…"#))),
             ({ id in #"{"id":\#(id),"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error","data":"\u001b[31mred"}}"# + "\n" },
-             .failure(.unsupported("Snapcast refused Client.GetStatus: Internal error: ?[31mred (JSON-RPC error -32603)"))),
+             .failure(.unsupported("Snapcast refused Client.GetStatus: Internal error: [31mred (JSON-RPC error -32603)"))),
             // A reply to someone else's id, then ours: the other is skipped.
             ({ id in #"{"id":999,"result":{}}"# + "\n" + #"{"id":\#(id),"result":{"client":{"id":"k","config":{"volume":{"percent":42,"muted":false}}}}}"# + "\n" }, .success(42)),
         ]

@@ -87,7 +87,7 @@ final class MPDMixerWatcher: @unchecked Sendable {
             if line == "OK" { return changed }
             if let ack = MPDAck(line: line) { throw ack.remoteVolumeError }
             if line.hasPrefix("changed:") { changed = true; continue }
-            throw RemoteVolumeError.invalidReply("unexpected line in an MPD idle response: \(PeerText.sanitize(line, limit: 60))")
+            throw RemoteVolumeError.invalidReply("unexpected line in an MPD idle response: \(PeerText.clean(line, limit: 60))")
         }
     }
 }

@@ -27,8 +27,8 @@ struct MPDAck: Error, Equatable {
             rest = rest[rest.index(after: close)...].drop { $0 == " " }
         }
         self.code = code
-        self.command = PeerText.sanitize(command, limit: 40)
-        self.message = PeerText.sanitize(rest)
+        self.command = PeerText.clean(command, limit: 40)
+        self.message = PeerText.clean(rest)
     }
 
     /// What it means for the user, as a ``RemoteVolumeError``.
@@ -67,7 +67,7 @@ final class MPDSession {
         let greeting = try channel.readLine(deadline: deadline)
         guard greeting.hasPrefix("OK MPD ") else {
             channel.close()
-            throw RemoteVolumeError.invalidReply("not an MPD server (it greeted with \"\(PeerText.sanitize(greeting, limit: 60))\")")
+            throw RemoteVolumeError.invalidReply("not an MPD server (it greeted with \"\(PeerText.clean(greeting, limit: 60))\")")
         }
         version = greeting.dropFirst(7).split(separator: ".").prefix(3).map { Int($0.prefix(6)) ?? 0 }
         if let password {
@@ -103,7 +103,7 @@ final class MPDSession {
                 throw RemoteVolumeError.invalidReply("an MPD response longer than \(Self.maxResponseLines) lines")
             }
             guard let colon = line.range(of: ": ") else {
-                throw RemoteVolumeError.invalidReply("an MPD line that is not \"key: value\": \(PeerText.sanitize(line, limit: 60))")
+                throw RemoteVolumeError.invalidReply("an MPD line that is not \"key: value\": \(PeerText.clean(line, limit: 60))")
             }
             pairs.append((String(line[..<colon.lowerBound]), String(line[colon.upperBound...])))
         }
@@ -118,7 +118,7 @@ final class MPDSession {
             throw RemoteVolumeError.unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")
         }
         guard text.count <= 12, let level = Int(text) else {
-            throw RemoteVolumeError.invalidReply("an MPD volume that is not a number: \(PeerText.sanitize(text, limit: 20))")
+            throw RemoteVolumeError.invalidReply("an MPD volume that is not a number: \(PeerText.clean(text, limit: 20))")
         }
         guard level >= 0 else {
             throw RemoteVolumeError.unsupported("this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")

@@ -51,7 +51,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         let client = try await probe.status()
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
         return SnapcastClient(host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
-                              displayName: PeerText.sanitize(names.first ?? clientID, limit: 80))
+                              displayName: PeerText.clean(names.first ?? clientID, limit: 80))
     }
 
     /// Reads the client's percent (clamped to 0…100).

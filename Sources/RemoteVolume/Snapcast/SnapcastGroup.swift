@@ -63,7 +63,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
         return SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout,
-                             displayName: PeerText.sanitize(name, limit: 80))
+                             displayName: PeerText.clean(name, limit: 80))
     }
 
     /// The loudest client's percent.
@@ -186,7 +186,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
 
     static func level(of group: Snapcast.Group) throws -> Int {
         guard let loudest = group.clients.map(\.config.volume.level).max() else {
-            throw RemoteVolumeError.unsupported("the Snapcast group \(PeerText.sanitize(group.id, limit: 60)) has no clients")
+            throw RemoteVolumeError.unsupported("the Snapcast group \(PeerText.clean(group.id, limit: 60)) has no clients")
         }
         return loudest
     }

@@ -33,7 +33,7 @@ final class SnapcastSession {
             if envelope.id == id {
                 if let error = envelope.error {
                     let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
-                    throw SnapcastRefusal(method: method, code: error.code, message: PeerText.sanitize(detail))
+                    throw SnapcastRefusal(method: method, code: error.code, message: PeerText.clean(detail))
                 }
                 return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
             }

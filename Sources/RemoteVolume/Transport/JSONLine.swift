@@ -21,7 +21,7 @@ enum JSONLine {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            throw RemoteVolumeError.invalidReply("unexpected JSON: \(PeerText.sanitize(line, limit: 80))")
+            throw RemoteVolumeError.invalidReply("unexpected JSON: \(PeerText.clean(line, limit: 80))")
         }
     }
 

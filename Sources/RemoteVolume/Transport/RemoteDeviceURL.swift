@@ -28,7 +28,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     public static func parse(_ text: String) throws -> RemoteDeviceURL {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         func refuse(_ why: String) -> RemoteVolumeError {
-            .invalidURL("\(PeerText.sanitize(trimmed, limit: 120)): \(why); use \(acceptedForms)")
+            .invalidURL("\(PeerText.clean(trimmed, limit: 120)): \(why); use \(acceptedForms)")
         }
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
               let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
@@ -44,7 +44,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         case "mpd", "snapcast":
             break
         default:
-            throw refuse("unknown scheme \"\(PeerText.sanitize(scheme, limit: 20))\"")
+            throw refuse("unknown scheme \"\(PeerText.clean(scheme, limit: 20))\"")
         }
         guard var host = components.percentEncodedHost, !host.isEmpty else { throw refuse("no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Text that came from a peer (a name, an error description, a header), made safe to print and to keep.
+/// Text that came from a peer (a name, an error description, a header — UPnP, MPD or Snapcast), made safe to
+/// print and to keep.
 ///
 /// A device on the LAN is not trusted (docs/security.md): a friendly name of `Kitchen&#10;fake line` or one
 /// holding ESC sequences would otherwise inject lines into `remote discover`'s tab-separated output or
@@ -11,26 +12,36 @@ enum PeerText {
     /// The longest peer text kept, in characters, unless a call site asks for less.
     static let defaultLimit = 256
 
-    /// `text` with control and formatting characters replaced by spaces, trimmed, at most `limit` characters.
+    /// `text` with control and formatting characters replaced by spaces, trimmed, at most `limit` characters;
+    /// a text that was cut ends with "…" (counted in `limit`), so a reader sees it was cut.
     static func clean(_ text: some StringProtocol, limit: Int = defaultLimit) -> String {
+        let limit = max(1, limit)
         var result = ""
         var lastWasSpace = true
         var count = 0
+        var cut = false
         for scalar in text.unicodeScalars {
             let safe = !isUnsafe(scalar)
+            guard (safe && scalar != " ") || !lastWasSpace else { continue }
+            if count >= limit {
+                cut = true
+                break
+            }
             if safe && scalar != " " {
-                if count >= limit { break }
                 result.unicodeScalars.append(scalar)
                 lastWasSpace = false
-                count += 1
-            } else if !lastWasSpace {
-                if count >= limit { break }
+            } else {
                 result.append(" ")
                 lastWasSpace = true
-                count += 1
             }
+            count += 1
         }
-        if result.hasSuffix(" ") { result.removeLast() }
+        if cut {
+            result.unicodeScalars.removeLast()
+            result.append("…")
+        } else if result.hasSuffix(" ") {
+            result.removeLast()
+        }
         return result
     }
 
