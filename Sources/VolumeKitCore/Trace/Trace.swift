@@ -66,7 +66,8 @@ public struct Trace: Sendable, Equatable {
     }
 
     /// Reads a trace from its JSON Lines bytes. Blank lines are ignored; a last line without a newline is
-    /// accepted if it is complete, and reported as ``TraceError/Problem/truncated`` if it is not.
+    /// accepted if it is complete, and reported as ``TraceError/Problem/truncated`` if it ends inside a
+    /// string, array or object.
     public init(jsonLines data: Data, limits: Limits = .standard) throws {
         guard data.count <= limits.maxFileBytes else {
             throw TraceError(line: nil, .fileTooLarge(bytes: data.count, limit: limits.maxFileBytes))
@@ -93,7 +94,7 @@ public struct Trace: Sendable, Equatable {
             do {
                 json = try TraceJSON.parse(Data(line))
             } catch let error as TraceJSONSyntaxError {
-                throw TraceError(line: lineNumber, isLast ? .truncated : .notJSON(error.detail))
+                throw TraceError(line: lineNumber, isLast && TraceJSON.looksCutShort(Data(line)) ? .truncated : .notJSON(error.detail))
             }
             if header == nil {
                 header = try TraceHeader(json: json, line: lineNumber)

@@ -111,8 +111,15 @@ public enum TraceJSON: Sendable, Equatable {
 
     // MARK: - Reading
 
+    /// The deepest nesting of arrays and objects a trace line may have (the format itself needs 3).
+    public static let maxDepth = 32
+
     /// Parses one JSON text. Throws ``TraceJSONSyntaxError`` with the parser's explanation.
     public static func parse(_ data: Data) throws -> TraceJSON {
+        // Checked before decoding, which recurses once per level.
+        if let depth = nestingBeyondLimit(data) {
+            throw TraceJSONSyntaxError(detail: "arrays and objects nested \(depth) levels deep, more than \(maxDepth)")
+        }
         do {
             return try JSONDecoder().decode(DecodedJSON.self, from: data).value
         } catch let error as DecodingError {
@@ -120,6 +127,37 @@ public enum TraceJSON: Sendable, Equatable {
         } catch {
             throw TraceJSONSyntaxError(detail: "\(error)")
         }
+    }
+
+    /// The nesting depth where it first exceeds ``maxDepth``, ignoring brackets inside strings.
+    private static func nestingBeyondLimit(_ data: Data) -> Int? {
+        let scan = scan(data)
+        return scan.deepest > maxDepth ? scan.deepest : nil
+    }
+
+    /// Whether `data` ends inside a string or an open array or object: the look of a line cut short.
+    public static func looksCutShort(_ data: Data) -> Bool {
+        let scan = scan(data)
+        return scan.inString || scan.depth > 0
+    }
+
+    private static func scan(_ data: Data) -> (depth: Int, deepest: Int, inString: Bool) {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                deepest = max(deepest, depth)
+            case 0x5D, 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return (depth, deepest, inString)
     }
 
     private static func explain(_ error: DecodingError) -> String {
