@@ -132,13 +132,14 @@ public struct TraceFitReport: Sendable, Equatable {
 
     /// A table for people.
     public var textLines: [String] {
-        var out = ["rule                 estimate               envelope            verdict"]
+        var out = ["rule                 estimate               envelope                         verdict"]
         for estimate in estimates {
             let value: String
             switch estimate.value {
             case .seconds(let seconds)?: value = String(format: "%.1f ms ± %.1f", seconds * 1000, (estimate.tolerance ?? 0) * 1000)
             case .number(let number)?: value = String(format: "%.5f ± %.5f", number, estimate.tolerance ?? 0)
-            case .fraction(let fraction)?: value = String(format: "%.0f%% of %d", fraction * 100, estimate.samples)
+            case .fraction(let fraction)?:
+                value = "\(Int((fraction * Double(estimate.samples)).rounded())) of \(estimate.samples)" + String(format: " (%.0f%%)", fraction * 100)
             case .variant(let name)?: value = name
             case nil: value = "—"
             }
@@ -155,7 +156,7 @@ public struct TraceFitReport: Sendable, Equatable {
             let verdictText = verdict == .notObserved ? "not observed" : verdict == .noRange ? "no range" : verdict.rawValue
             out.append(estimate.rule.padding(toLength: 21, withPad: " ", startingAt: 0)
                 + value.padding(toLength: 23, withPad: " ", startingAt: 0)
-                + String(range.prefix(19)).padding(toLength: 20, withPad: " ", startingAt: 0) + verdictText)
+                + range.padding(toLength: 33, withPad: " ", startingAt: 0) + verdictText)
         }
         if source == .simulator { out.append("this trace is synthetic (recorded by the simulator): it shows the simulator's rules, not iOS's") }
         return out

@@ -46,6 +46,29 @@ struct TraceFitTests {
         }
     }
 
+    @Test("With capture events the fit measures the tap length, and says the KVO rules were not observed")
+    func captureEventsFit() throws {
+        let run = try TraceRecording.standardSession(buttons: VolumeButtonsConfiguration(strategy: .captureEvents))
+        let report = TraceFit.fit(run.recorder.trace)
+        let tap = try #require(report["tapLength"]?.value?.number)
+        #expect(abs(tap - run.device.configuration.tapLength) <= report["tapLength"]!.tolerance!)
+        #expect(report.verdict(report["tapLength"]!) == .noRange)
+        #expect(report["setToKVOLatency"]?.isObserved == false)
+        #expect(report.verdict(report["holdFirstRepeat"]!) == .notObserved)
+        #expect(report.jsonLines.contains { $0.contains("\"rule\":\"holdFirstRepeat\",\"observed\":false") })
+    }
+
+    @Test("A fit of a trace whose rules lie outside the envelope says so")
+    func outsideTheEnvelope() throws {
+        // A view that takes 1.5 s to become ready is outside the envelope's 0.05–1 s.
+        let run = try TraceRecording.standardSession(.init(volumeViewReadyDelay: 1.4))
+        let report = TraceFit.fit(run.recorder.trace)
+        let ready = try #require(report["viewReadyDelay"])
+        #expect(abs((ready.value?.number ?? 0) - 1.4) <= ready.tolerance!)
+        #expect(report.verdict(ready) == .outside)
+        #expect(report.textLines.contains { $0.hasPrefix("viewReadyDelay") && $0.hasSuffix("outside") })
+    }
+
     /// A reproducible sample of the envelope's ranges for the rules today's simulator takes as parameters.
     static func sample(_ seed: Int) -> SimulatedDevice.Configuration {
         var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1

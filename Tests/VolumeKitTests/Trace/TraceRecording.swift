@@ -60,8 +60,11 @@ final class TraceRecording: @unchecked Sendable {
 
     /// A session exercising every rule the fitter estimates: taps both ways, holds both ways, a Control
     /// Center change away from the grid, routes there and back, and a stop.
-    static func standardSession(_ configuration: SimulatedDevice.Configuration = .init()) throws -> TraceRecording {
-        let run = TraceRecording(configuration)
+    static func standardSession(
+        _ configuration: SimulatedDevice.Configuration = .init(),
+        buttons: VolumeButtonsConfiguration = .init()
+    ) throws -> TraceRecording {
+        let run = TraceRecording(configuration, buttons: buttons)
         try run.start()
         run.press(.up)
         run.press(.up)

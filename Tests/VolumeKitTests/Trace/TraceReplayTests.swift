@@ -21,6 +21,34 @@ struct TraceReplayTests {
         #expect(!report.startInferred)
     }
 
+    @Test("Every VolumeKit strategy replays to the events it produced", arguments: [
+        VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true),
+        VolumeButtonsConfiguration(strategy: .captureEvents),
+        VolumeButtonsConfiguration(mode: .passive),
+    ])
+    func everyStrategyReplays(buttons: VolumeButtonsConfiguration) throws {
+        let run = try TraceRecording.standardSession(buttons: buttons)
+        #expect(run.events.count >= 10)
+        let trace = try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8))
+        #expect(trace.header.strategy == buttons.strategy.rawValue && trace.header.buttonMode == buttons.mode)
+        let report = try TraceReplay.run(trace)
+        #expect(report.events == run.events)
+        #expect(report.eventsMatchRecording == true)
+        #expect(report.setDifferences.isEmpty)
+        #expect(report.undeliveredInputs == 0)
+    }
+
+    @Test("A trace without app records starts the engine at its first record")
+    func inferredStart() throws {
+        let run = try TraceRecording.standardSession()
+        var trace = run.recorder.trace
+        trace.records.removeAll { if case .app = $0.event { true } else { false } }
+        let report = try TraceReplay.run(trace)
+        #expect(report.startInferred)
+        // Without the stop, the last release and the restore set are missing; everything before is the same.
+        #expect(Array(report.events.prefix(run.events.count - 1)) == Array(run.events.prefix(run.events.count - 1)))
+    }
+
     @Test("Replay flags where VolumeKit's sets now differ from the recorded ones")
     func replayFlagsChangedSets() throws {
         let run = try TraceRecording.standardSession()
