@@ -34,6 +34,19 @@ public struct TraceReplayReport: Sendable, Equatable {
         }
     }
 
+    /// A Ring/Silent state the mute engine reported in the replay.
+    public struct MuteChange: Sendable, Equatable {
+        /// When (clock time).
+        public var time: Instant
+        /// The new state.
+        public var state: MuteState
+        /// Creates a change.
+        public init(time: Instant, state: MuteState) {
+            self.time = time
+            self.state = state
+        }
+    }
+
     /// Whether the trace came from the simulator or a device.
     public var source: TraceSource
     /// The button events the engine produces now.
@@ -51,6 +64,8 @@ public struct TraceReplayReport: Sendable, Equatable {
     public var startInferred: Bool
     /// Diagnostics the engine reported, and start failures.
     public var diagnostics: [String]
+    /// The Ring/Silent states the mute engine reports now (when the trace recorded feature `mute`).
+    public var muteChanges: [MuteChange] = []
     /// Every difference between the sets made now and the recorded ones, in time order.
     public let setDifferences: [SetDifference]
 
@@ -150,28 +165,33 @@ public struct TraceReplayReport: Sendable, Equatable {
     private enum Line {
         case event(VolumeButtonEvent)
         case difference(SetDifference)
+        case mute(MuteChange)
         var time: Instant {
             switch self {
             case .event(let event): event.time
             case .difference(let difference): difference.time
+            case .mute(let change): change.time
             }
         }
     }
 
     private var lines: [Line] {
-        let all = events.map(Line.event) + setDifferences.map(Line.difference)
+        let all = events.map(Line.event) + setDifferences.map(Line.difference) + muteChanges.map(Line.mute)
         return all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     private static func value(_ value: Float) -> String { TraceJSON.number(Double(value)).text }
 
-    /// One JSON object a line: each button event exactly as `volumekit simulate --json` prints it, each set
+    /// One JSON object a line: each button event (and Ring/Silent state) exactly as `volumekit simulate --json`
+    /// prints it, each set
     /// difference (`setChanged`, `setMissing`, `setExtra`), then a `summary`.
     public var jsonLines: [String] {
         var out: [String] = lines.map { line in
             switch line {
             case .event(let event):
                 return ScenarioRecord(time: event.time, kind: .button(event.button, event.phase)).json
+            case .mute(let change):
+                return ScenarioRecord(time: change.time, kind: .mute(change.state)).json
             case .difference(.changed(let recorded, let now)):
                 return "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setChanged\", \"recorded\":\(Self.value(recorded.value)), \"now\":\(Self.value(now.value)), \"nowT\":\(ScenarioRecord.format(now.time))}"
             case .difference(.missing(let recorded)):
@@ -181,7 +201,7 @@ public struct TraceReplayReport: Sendable, Equatable {
             }
         }
         let match = eventsMatchRecording.map { "\($0)" } ?? "null"
-        out.append("{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred)}")
+        out.append("{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"muteChanges\":\(muteChanges.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred)}")
         return out
     }
 
@@ -191,6 +211,8 @@ public struct TraceReplayReport: Sendable, Equatable {
             switch line {
             case .event(let event):
                 return ScenarioRecord(time: event.time, kind: .button(event.button, event.phase)).text
+            case .mute(let change):
+                return ScenarioRecord(time: change.time, kind: .mute(change.state)).text
             case .difference(.changed(let recorded, let now)):
                 return Self.pad(recorded.time) + "! set differs: recorded \(Self.value(recorded.value)), now \(Self.value(now.value)) at \(ScenarioRecord.format(now.time))"
             case .difference(.missing(let recorded)):

@@ -79,3 +79,43 @@ struct TraceReplayTests {
         #expect(TraceReplayError.unsupportedStrategy("baseline").description.contains("outputVolume"))
     }
 }
+
+@Suite("Trace replay of mute detection")
+struct MuteTraceReplayTests {
+    @Test("A recorded mute detection run records the sound probe and replays to the same Ring/Silent states")
+    func muteReplays() throws {
+        let run = TraceRecording()
+        let seen = Locked([TraceReplayReport.MuteChange]())
+        let device = run.device
+        let mute = MuteSwitchEngine(
+            soundURL: URL(fileURLWithPath: "/VolumeKit.bundle/mute-probe.caf"),
+            clients: device.clients.recording(to: run.recorder, feature: "mute"),
+            onChange: { change in seen.withLock { $0.append(.init(time: device.now, state: change.new)) } }
+        )
+        run.recorder.appCalled("start", "mute")
+        mute.start()
+        try run.start()
+        device.advance(by: 3)
+        run.recorder.gesture(.other("Ring/Silent switch to silent"))
+        device.setMuteSwitch(on: true)
+        device.advance(by: 4)
+        run.press(.up)
+        device.setMuteSwitch(on: false)
+        device.advance(by: 4)
+        run.recorder.appCalled("stop", "mute")
+        mute.stop()
+        run.stop()
+        #expect(seen.current.map(\.state.name) == ["ringing", "silent", "ringing"])
+        let trace = try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8))
+        let probes = trace.records.filter { $0.feature == "mute" }
+        #expect(probes.contains { if case .soundStarted = $0.event { true } else { false } })
+        #expect(probes.contains { if case .soundCompleted = $0.event { true } else { false } })
+        let report = try TraceReplay.run(trace)
+        #expect(report.muteChanges == seen.current)
+        #expect(report.events == run.events)
+        #expect(report.eventsMatchRecording == true)
+        #expect(report.setDifferences.isEmpty)
+        #expect(report.undeliveredInputs == 0)
+        #expect(report.jsonLines.contains { $0.contains("\"type\":\"mute\", \"state\":\"silent\"") })
+    }
+}
