@@ -34,6 +34,9 @@ public enum TraceFit {
         ("droppedSets", EnvelopeRange(.interval(0, 1), source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
          "the fraction of the app's sets that should have moved the volume and never did"),
         ("tapLength", nil, "how long a single press is held (capture events only)"),
+        ("soundSkippedDelay", EnvelopeRange(.interval(0.0002, 0.05), source: "mute-switch.md §4: < 1 ms (sindresorhus/Actions) to 50 ms (iPhone 8, Actions #101)"),
+         "a skipped system sound's completion delay (switch on silent)"),
+        ("soundPlayedDelay", nil, "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"),
     ]
 
     /// The envelope range of `rule`.
@@ -56,6 +59,7 @@ public enum TraceFit {
         estimates += observations.holdRhythm(moves)
         estimates.append(sets.dropped)
         estimates.append(observations.tapLength())
+        estimates += observations.soundCompletions()
         let order = rules.map(\.name)
         estimates.sort { (order.firstIndex(of: $0.rule) ?? 99) < (order.firstIndex(of: $1.rule) ?? 99) }
         return TraceFitReport(source: trace.header.source, estimates: estimates)

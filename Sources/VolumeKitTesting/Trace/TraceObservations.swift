@@ -36,6 +36,8 @@ struct TraceObservations {
     private var readies: [Int: Double] = [:]
     private var gestures: [(time: Double, gesture: TraceGesture?)] = []
     private var captures: [(time: Double, event: CaptureEvent)] = []
+    private var playStarts: [Int: Double] = [:]
+    private var playEnds: [Int: Double] = [:]
 
     init(_ trace: Trace) {
         let usesKVO = trace.records.contains { if case .outputVolume = $0.event { true } else { false } }
@@ -94,6 +96,8 @@ struct TraceObservations {
             case .volumeViewReady(let view): readies[view] = readies[view] ?? time
             case .gesture(let gesture): gestures.append((time, gesture))
             case .mark, .app: gestures.append((time, nil))
+            case .soundStarted(_, _, let play): playStarts[play] = time
+            case .soundCompleted(let play): playEnds[play] = playEnds[play] ?? time
             case .captureEvent(let event, _):
                 if seenCaptures.insert("\(time) \(event.source.rawValue) \(event.phase.rawValue)").inserted { captures.append((time, event)) }
             default: break
@@ -317,6 +321,42 @@ struct TraceObservations {
     func viewReadyDelay() -> RuleEstimate {
         let delays = installs.compactMap { view, time in readies[view].map { $0 - time } }
         return .seconds("viewReadyDelay", delays, how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
+    }
+
+    /// The sound probe's completion delays in two groups — skipped sounds (switch on silent) complete almost
+    /// at once, played ones after the sound's length: of the splits between delays at least 3× apart, the one
+    /// leaving the least spread (in log time) within the groups.
+    func soundCompletions() -> [RuleEstimate] {
+        let delays = playStarts.compactMap { play, start in playEnds[play].map { $0 - start } }.sorted()
+        guard !delays.isEmpty else {
+            return [.notObserved("soundSkippedDelay", "no system sound was played (the mute probe did not run)"),
+                    .notObserved("soundPlayedDelay", "no system sound was played (the mute probe did not run)")]
+        }
+        let logs = delays.map { log(max($0, 1e-6)) }
+        func spread(_ part: ArraySlice<Double>) -> Double {
+            guard !part.isEmpty else { return 0 }
+            let mean = part.reduce(0, +) / Double(part.count)
+            return part.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        }
+        var split = delays.count
+        var best = Double.infinity
+        for index in delays.indices.dropFirst() where delays[index] >= 3 * max(delays[index - 1], 1e-6) {
+            let within = spread(logs[..<index]) + spread(logs[index...])
+            if within < best { best = within; split = index }
+        }
+        var skipped = Array(delays[..<split]), played = Array(delays[split...])
+        // One group only: short delays are skips, long ones plays (50 ms: the longest skip reported).
+        if skipped.isEmpty || played.isEmpty {
+            let all = skipped + played
+            skipped = all.filter { $0 <= 0.05 }
+            played = all.filter { $0 > 0.05 }
+        }
+        return [
+            .seconds("soundSkippedDelay", skipped, floor: 0.0001,
+                     how: skipped.isEmpty ? "no sound completed early (the switch never on silent)" : "the short group of the probe's play-to-completion delays (max \(String(format: "%.1f", (skipped.max() ?? 0) * 1000)) ms)"),
+            .seconds("soundPlayedDelay", played, floor: 0.0001,
+                     how: played.isEmpty ? "no sound played out (the switch always on silent)" : "the long group of the probe's play-to-completion delays: the sound's length plus output latency"),
+        ]
     }
 
     func tapLength() -> RuleEstimate {

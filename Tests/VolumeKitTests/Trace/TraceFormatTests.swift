@@ -36,6 +36,7 @@ struct TraceFormatTests {
         .read(.configuration(.systemDefault)), .read(.otherAudioPlaying(true)), .read(.captureAvailable(false)),
         .read(.stored(key: "k", data: nil)),
         .mark("Did the system volume HUD appear?", answer: false), .mark("the user pressed up \"twice\"\n", answer: nil),
+        .mark("音量 🔊 \u{01}\t\\ /", answer: true),
         .gesture(.press(.down)), .gesture(.hold(.up, seconds: 3)), .gesture(.other("headphones in")),
         .app(feature: "buttons", call: "start"), .buttonEvent(.up, .repeated),
         .routeDetails(reason: "newDeviceAvailable", ports: [TracePort(type: "Headphones", uid: "Wired Headphones")]),
@@ -77,6 +78,29 @@ struct TraceFormatTests {
         #expect(recorder.records.map(\.time) == [0, 0.25])
     }
 
+    @Test("Recording from many threads at once keeps every record, in non-decreasing time")
+    func recorderIsThreadSafe() throws {
+        let clock = ClockClient(now: { ProcessInfo.processInfo.systemUptime }, schedule: { _, _ in .none })
+        let recorder = TraceRecorder(header: Self.header, clock: clock)
+        let device = SimulatedDevice()
+        let clients = device.clients.recording(to: recorder)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<100 {
+                recorder.mark("thread \(thread) record \(index)")
+                _ = clients.lifecycle.observe { _ in }
+            }
+        }
+        let records = recorder.records
+        #expect(records.count == 8 * 100 * 2)
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.time <= $1.time })
+        let observers = records.compactMap { record -> Int? in
+            if case .subscribed(_, let observer) = record.event { return observer }
+            return nil
+        }
+        #expect(Set(observers).count == 8 * 100)
+        #expect(try Trace(jsonLines: Data(recorder.trace.jsonLines.utf8)) == recorder.trace)
+    }
+
     // MARK: - Malformed traces
 
     static let headerLine = Trace(header: header).jsonLines.trimmingCharacters(in: .newlines)
@@ -116,6 +140,21 @@ struct TraceFormatTests {
             guard case .notJSON = error.problem else { Issue.record("\(error)"); return }
         }
         Self.expectError([Self.headerLine, "[1,2]"], line: 2, .notAnObject(found: "an array"))
+        for garbage in [#"{"t":0,"type":"prime"} x"#, #"{"t":01,"type":"prime"}"#, #"{"t":0,"type":"prime",}"#, #"{'t':0}"#,
+                        #"{"t":0,"type":"mark","text":"\q"}"#, #"{"t":0,"type":"mark","text":"\ud800"}"#, "{\"t\":0,\"type\":\"mark\",\"text\":\"a\u{01}\"}",
+                        #"{"t":-,"type":"prime"}"#, #"{"t":1.,"type":"prime"}"#, #"{"t":tru,"type":"prime"}"#] {
+            do {
+                _ = try Self.read([Self.headerLine, garbage, #"{"t":0,"type":"prime"}"#])
+                Issue.record("accepted \(garbage)")
+            } catch let error as TraceError {
+                #expect(error.line == 2, "\(garbage): \(error)")
+                guard case .notJSON(let detail) = error.problem else { Issue.record("\(garbage): \(error)"); continue }
+                #expect(detail.contains("column"), "\(detail)")
+            }
+        }
+        // Escapes and surrogate pairs read as they should.
+        let escaped = try Self.read([Self.headerLine, #"{"t":0,"type":"mark","text":"\u00e9\ud83d\udd0a\/\b\f"}"#])
+        #expect(escaped.records.first?.event == .mark("é🔊/\u{08}\u{0C}", answer: nil))
     }
 
     @Test("An unknown version or another format is refused at line 1")

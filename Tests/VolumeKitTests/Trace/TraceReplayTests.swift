@@ -117,5 +117,17 @@ struct MuteTraceReplayTests {
         #expect(report.setDifferences.isEmpty)
         #expect(report.undeliveredInputs == 0)
         #expect(report.jsonLines.contains { $0.contains("\"type\":\"mute\", \"state\":\"silent\"") })
+
+        // The fit splits the probe's completions into skipped (on silent) and played sounds.
+        let plays = device.log.compactMap { entry -> Bool? in
+            if case .systemSound(_, _, let played) = entry { return played }
+            return nil
+        }
+        let fit = TraceFit.fit(trace)
+        let skipped = try #require(fit["soundSkippedDelay"]), played = try #require(fit["soundPlayedDelay"])
+        #expect(skipped.samples == plays.filter { !$0 }.count && skipped.samples > 0)
+        #expect(played.samples == plays.filter { $0 }.count && played.samples > 0)
+        #expect(fit.verdict(skipped) == .inside)
+        #expect((skipped.value?.number ?? 1) < (played.value?.number ?? 0))
     }
 }
