@@ -208,25 +208,31 @@ struct TraceObservations {
         return moves
     }
 
-    /// The step (the median size of unclamped moves) and the quantization variant the moves show.
+    /// The step and the quantization variant the moves show. Variants are judged against the 1/16 grid of
+    /// the envelope (`shared/facts/envelope.md`): from a value off the grid, a press moves exactly one step
+    /// (`stepFromValue`), lands on the grid (`grid`), or lands near neither (`rounded`: reads rounded, or
+    /// float noise). The step is the median size of the moves that started on the grid, or of all moves
+    /// when none did and they do not snap.
     func step(_ moves: [Move]) -> [RuleEstimate] {
-        let sizes = moves.filter { !$0.clamped }.map { abs($0.delta) }.filter { $0 >= 0.005 && $0 <= 0.25 }
-        guard let step = TraceStatistics.median(sizes) else {
+        let nominal = 1.0 / 16.0
+        func onGrid(_ value: Float) -> Bool {
+            let scaled = Double(value) * 16
+            return abs(scaled - scaled.rounded()) <= 1e-4
+        }
+        let usable = moves.filter { !$0.clamped && abs($0.delta) >= 0.005 && abs($0.delta) <= 0.25 }
+        guard !usable.isEmpty else {
             return [.notObserved("step", "no press moved the volume while the app was listening"),
                     .notObserved("quantization", "no press moved the volume while the app was listening")]
         }
-        let near = sizes.filter { abs($0 - step) <= step * 0.2 }
-        let tolerance = max(1e-5, ((near.max() ?? step) - (near.min() ?? step)) / 2)
-        let stepEstimate = RuleEstimate(rule: "step", value: .number(step), tolerance: tolerance, samples: sizes.count,
-                                        how: "the median size of the volume changes no set explains")
-        let gridSize = (1 / step).rounded()
-        func onGrid(_ value: Float) -> Bool {
-            let scaled = Double(value) * gridSize
-            return abs(scaled - scaled.rounded()) <= 1e-4
-        }
+        let fromGrid = usable.filter { onGrid($0.previous) }.map { abs($0.delta) }
+        let all = usable.map { abs($0.delta) }
+        let provisional = TraceStatistics.median(fromGrid.isEmpty ? all : fromGrid)!
+        // Exactness is judged against 1/16 unless presses from the grid show another step, so that neither a
+        // rounded read nor a snapped press can pass as exact.
+        let reference = fromGrid.isEmpty || abs(provisional - nominal) <= nominal * 0.1 ? nominal : provisional
         var fromValue = 0, grid = 0, rounded = 0, ambiguous = 0
-        for move in moves where !move.clamped {
-            let error = abs(abs(move.delta) - step)
+        for move in usable {
+            let error = abs(abs(move.delta) - reference)
             let exact = error <= 1e-5
             if onGrid(move.previous) {
                 if exact { ambiguous += 1 } else if error <= 0.005 { rounded += 1 }
@@ -244,7 +250,15 @@ struct TraceObservations {
             ? RuleEstimate.notObserved("quantization", "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same")
             : RuleEstimate(rule: "quantization", value: .variant(best.0), samples: fromValue + grid + rounded,
                            how: "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding")
-        return [stepEstimate, quantization]
+        let sizes = fromGrid.isEmpty ? all : fromGrid
+        if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
+            return [.notObserved("step", "every press started off the grid and snapped to it, so none shows a whole step"), quantization]
+        }
+        let near = sizes.filter { abs($0 - provisional) <= provisional * 0.2 }
+        let tolerance = max(1e-5, ((near.max() ?? provisional) - (near.min() ?? provisional)) / 2)
+        let step = RuleEstimate(rule: "step", value: .number(provisional), tolerance: tolerance, samples: sizes.count,
+                                how: "the median size of the volume changes no set explains" + (fromGrid.isEmpty ? "" : ", from values on the grid"))
+        return [step, quantization]
     }
 
     /// The auto-repeat rhythm: within each hold gesture (up to the next gesture or mark), the gaps between

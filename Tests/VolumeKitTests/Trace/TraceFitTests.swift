@@ -69,6 +69,68 @@ struct TraceFitTests {
         #expect(report.textLines.contains { $0.hasPrefix("viewReadyDelay") && $0.hasSuffix("outside") })
     }
 
+    @Test("Without gesture records the hold rhythm is still found, from the shape of the repeats")
+    func holdsWithoutGestures() throws {
+        let run = try TraceRecording.standardSession()
+        var trace = run.recorder.trace
+        trace.records.removeAll { if case .gesture = $0.event { true } else { false } }
+        let report = TraceFit.fit(trace)
+        for (rule, value) in ["holdFirstRepeat": SimulatedDevice.firstRepeatDelay, "holdRepeatInterval": SimulatedDevice.repeatInterval] {
+            let estimate = try #require(report[rule])
+            #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0), "\(rule): \(estimate)")
+            #expect(estimate.how.contains("no hold gestures"))
+        }
+    }
+
+    /// A device trace written by hand: KVO values of presses from `start` by `deltas`, each followed 20 ms
+    /// later by the app's set back and its KVO 30 ms after that.
+    static func handmade(start: Float, presses: [Float]) -> Trace {
+        var records: [TraceRecord] = [
+            TraceRecord(time: 0, event: .subscribed(.outputVolume, observer: 1)),
+            TraceRecord(time: 0, event: .setActive(true, notifyOthers: false, error: nil)),
+        ]
+        var time = 1.0
+        for value in presses {
+            records.append(TraceRecord(time: time, event: .outputVolume(value, observer: 1)))
+            records.append(TraceRecord(time: time + 0.02, event: .setVolume(start, view: 1)))
+            records.append(TraceRecord(time: time + 0.05, event: .outputVolume(start, observer: 1)))
+            time += 1
+        }
+        return Trace(header: TraceFormatTests.header, records: records)
+    }
+
+    @Test("Quantization variants the simulator cannot make yet are told apart: grid snapping and rounded reads")
+    func quantizationVariants() {
+        // From 0.3 (off the grid) a press lands on the grid: 0.3125 up, 0.25 down.
+        let grid = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3125, 0.25, 0.3125, 0.25]))
+        #expect(grid["quantization"]?.value == .variant("grid"))
+        // From 0.3, exactly one step.
+        let exact = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3625, 0.2375, 0.3625]))
+        #expect(exact["quantization"]?.value == .variant("stepFromValue"))
+        #expect(abs((exact["step"]?.value?.number ?? 0) - 0.0625) <= exact["step"]!.tolerance!)
+        // Reads rounded to 3 decimals (Apple forums 756484): neither exact nor on the grid.
+        let rounded = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363]))
+        #expect(rounded["quantization"]?.value == .variant("rounded"))
+        // From the grid both variants look the same: not observed.
+        let onGrid = TraceFit.fit(Self.handmade(start: 0.5, presses: [0.5625, 0.4375]))
+        #expect(onGrid["quantization"]?.isObserved == false)
+        #expect(abs((grid["setToKVOLatency"]?.value?.number ?? 0) - 0.03) < 1e-9)
+    }
+
+    @Test("Sets that never reach KVO are counted as dropped; sets to the volume already there are not")
+    func droppedSetsHandmade() {
+        var trace = Self.handmade(start: 0.5, presses: [0.5625, 0.4375, 0.5625, 0.4375])
+        // The second press's reset never lands (the cache variant: the slider drops it).
+        let kvos = trace.records.indices.filter { if case .outputVolume(0.5, _) = trace.records[$0].event { true } else { false } }
+        trace.records.remove(at: kvos[1])
+        // And a set to the value already there, which no KVO can show.
+        trace.records.append(TraceRecord(time: 9, event: .setVolume(0.5, view: 1)))
+        let report = TraceFit.fit(trace)
+        let dropped = report["droppedSets"]!
+        #expect(dropped.samples == 4)
+        #expect(dropped.value == .fraction(0.25))
+    }
+
     /// A reproducible sample of the envelope's ranges for the rules today's simulator takes as parameters.
     static func sample(_ seed: Int) -> SimulatedDevice.Configuration {
         var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
