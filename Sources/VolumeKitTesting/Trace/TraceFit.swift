@@ -42,8 +42,15 @@ public enum TraceFit {
     /// The envelope range of `rule`.
     public static func range(of rule: String) -> EnvelopeRange? { rules.first { $0.name == rule }?.range ?? nil }
 
-    /// Fits every rule to `trace`.
-    public static func fit(_ trace: Trace) -> TraceFitReport {
+    /// Every rule's range from `shared/facts/envelope.md`, keyed by rule name: the default `ranges` of
+    /// ``fit(_:ranges:)``.
+    public static var envelope: [String: EnvelopeRange] {
+        Dictionary(uniqueKeysWithValues: rules.compactMap { rule in rule.range.map { (rule.name, $0) } })
+    }
+
+    /// Fits every rule to `trace` and judges each estimate against `ranges` (rule name → range; a rule
+    /// without one gets the verdict ``EnvelopeRange/Verdict/noRange``).
+    public static func fit(_ trace: Trace, ranges: [String: EnvelopeRange] = envelope) -> TraceFitReport {
         let observations = TraceObservations(trace)
         var estimates: [RuleEstimate] = []
         let sets = observations.matchSets()
@@ -62,7 +69,7 @@ public enum TraceFit {
         estimates += observations.soundCompletions()
         let order = rules.map(\.name)
         estimates.sort { (order.firstIndex(of: $0.rule) ?? 99) < (order.firstIndex(of: $1.rule) ?? 99) }
-        return TraceFitReport(source: trace.header.source, estimates: estimates)
+        return TraceFitReport(source: trace.header.source, estimates: estimates, ranges: ranges)
     }
 
     private static func kvoDelay(_ route: [RuleEstimate]) -> RuleEstimate {
@@ -90,13 +97,22 @@ public struct TraceFitReport: Sendable, Equatable {
     public var source: TraceSource
     /// One estimate per rule, in ``TraceFit/rules`` order.
     public var estimates: [RuleEstimate]
+    /// The ranges the estimates are judged against, by rule name.
+    public var ranges: [String: EnvelopeRange]
+
+    /// Creates a report.
+    public init(source: TraceSource, estimates: [RuleEstimate], ranges: [String: EnvelopeRange] = TraceFit.envelope) {
+        self.source = source
+        self.estimates = estimates
+        self.ranges = ranges
+    }
 
     /// The estimate of `rule`.
     public subscript(rule: String) -> RuleEstimate? { estimates.first { $0.rule == rule } }
 
     /// How `estimate` sits against its envelope range.
     public func verdict(_ estimate: RuleEstimate) -> EnvelopeRange.Verdict {
-        guard let range = TraceFit.range(of: estimate.rule) else { return estimate.isObserved ? .noRange : .notObserved }
+        guard let range = ranges[estimate.rule] else { return estimate.isObserved ? .noRange : .notObserved }
         return range.verdict(for: estimate)
     }
 
@@ -116,7 +132,7 @@ public struct TraceFitReport: Sendable, Equatable {
             }
             members.append(.init("tolerance", estimate.tolerance.map(TraceJSON.number) ?? .null))
             members.append(.init("samples", .number(Double(estimate.samples))))
-            switch TraceFit.range(of: estimate.rule)?.kind {
+            switch ranges[estimate.rule]?.kind {
             case .interval(let lower, let upper)?: members.append(.init("range", .array([.number(lower), .number(upper)])))
             case .variants(let names)?: members.append(.init("range", .array(names.map(TraceJSON.string))))
             case nil: members.append(.init("range", .null))
@@ -148,7 +164,7 @@ public struct TraceFitReport: Sendable, Equatable {
             case nil: value = "—"
             }
             let range: String
-            switch TraceFit.range(of: estimate.rule)?.kind {
+            switch ranges[estimate.rule]?.kind {
             case .interval(let lower, let upper)?:
                 range = estimate.rule == "step" || estimate.rule == "droppedSets"
                     ? "\(Self.number(lower))…\(Self.number(upper))"

@@ -67,6 +67,11 @@ struct TraceFitTests {
         #expect(abs((ready.value?.number ?? 0) - 1.4) <= ready.tolerance!)
         #expect(report.verdict(ready) == .outside)
         #expect(report.textLines.contains { $0.hasPrefix("viewReadyDelay") && $0.hasSuffix("outside") })
+        // Judged against other ranges (the lead's DeviceBehaviour ranges, say), the same estimate is inside.
+        var wider = TraceFit.envelope
+        wider["viewReadyDelay"] = EnvelopeRange(.interval(0.05, 2), source: "a wider guess")
+        let rejudged = TraceFit.fit(run.recorder.trace, ranges: wider)
+        #expect(rejudged.verdict(rejudged["viewReadyDelay"]!) == .inside)
     }
 
     @Test("Without gesture records the hold rhythm is still found, from the shape of the repeats")
