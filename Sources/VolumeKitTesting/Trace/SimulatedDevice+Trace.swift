@@ -17,6 +17,17 @@ extension TraceHeader {
         )
     }
 
+    /// The header of a simulated run of `strategy` (``SimulatedStrategy/baseline`` is written as `baseline`,
+    /// which replay refuses: it is not one of VolumeKit's engines).
+    public static func simulator(_ device: SimulatedDevice, strategy: SimulatedStrategy, note: String? = nil) -> TraceHeader {
+        guard let configuration = strategy.configuration else {
+            var header = simulator(device, note: note)
+            header.strategy = strategy.rawValue
+            return header
+        }
+        return simulator(device, buttons: configuration, note: note)
+    }
+
     /// The VolumeKit version written by simulator traces: the source tree, not a release.
     public static let simulatorVolumeKitVersion = "source"
 }

@@ -224,3 +224,37 @@ struct TraceFormatTests {
         #expect(throws: TraceError(line: 2, .notUTF8)) { try Trace(jsonLines: invalid) }
     }
 }
+
+@Suite("Trace files")
+struct TraceFileTests {
+    @Test("A trace streamed to a file as it is recorded reads back whole, and a cut-off copy says so")
+    func streamedFile() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("volumekit-trace-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let device = SimulatedDevice()
+        let writer = try TraceFileWriter(url: url)
+        let recorder = TraceRecorder(header: .simulator(device, strategy: .passive), clock: device.clock, onLine: writer.write)
+        let engine = VolumeButtonsEngine(configuration: SimulatedStrategy.passive.configuration!,
+                                         clients: device.clients.recording(to: recorder, feature: "buttons"), onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 1)
+        device.press(.up)
+        device.advance(by: 1)
+        engine.stop()
+        writer.close()
+        writer.write("ignored after close")
+        let read = try Trace(contentsOf: url)
+        #expect(read == recorder.trace)
+        #expect(read.header.buttonMode == .passive && read.header.strategy == "outputVolume")
+        // The same file cut in the middle of its last line.
+        let data = try Data(contentsOf: url)
+        #expect(throws: TraceError(line: recorder.records.count + 1, .truncated)) { try Trace(jsonLines: data.dropLast(5)) }
+    }
+
+    @Test("The baseline strategy is written as such, and replay refuses it with a sentence")
+    func baselineHeader() {
+        let header = TraceHeader.simulator(SimulatedDevice(), strategy: .baseline)
+        #expect(header.strategy == "baseline" && header.source == .simulator)
+        #expect(throws: TraceReplayError.unsupportedStrategy("baseline")) { try TraceReplay.run(Trace(header: header)) }
+    }
+}
