@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Wrap the clients with ``VolumeKitClients/recording(to:feature:)`` and everything that crosses them is
 /// recorded; add what only the app or a person knows with ``mark(_:answer:)``, ``gesture(_:)``,
-/// ``appCalled(_:_:)`` and ``buttonEvent(_:)``. Times come from the clock given at creation, relative to
+/// ``appCalled(_:on:)`` and ``buttonEvent(_:)``. Times come from the clock given at creation, relative to
 /// its reading then, and never decrease in the file.
 public final class TraceRecorder: Sendable {
     private struct State {
@@ -56,7 +56,7 @@ public final class TraceRecorder: Sendable {
     public func gesture(_ gesture: TraceGesture) { record(.gesture(gesture)) }
 
     /// The app calls `start` or `stop` on a feature (`buttons`, `mute`).
-    public func appCalled(_ call: String, _ feature: String) { record(.app(feature: feature, call: call), feature: feature) }
+    public func appCalled(_ call: String, on feature: String) { record(.app(feature: feature, call: call), feature: feature) }
 
     /// A button event VolumeKit delivered to the app.
     public func buttonEvent(_ event: VolumeButtonEvent) { record(.buttonEvent(event.button, event.phase), feature: "buttons") }

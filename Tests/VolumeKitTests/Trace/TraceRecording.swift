@@ -29,13 +29,13 @@ final class TraceRecording: @unchecked Sendable {
     var events: [VolumeButtonEvent] { seen.current }
 
     func start() throws {
-        recorder.appCalled("start", "buttons")
+        recorder.appCalled("start", on: "buttons")
         try engine.start()
         device.advance(by: 1.5)
     }
 
     func stop() {
-        recorder.appCalled("stop", "buttons")
+        recorder.appCalled("stop", on: "buttons")
         engine.stop()
         device.advance(by: 1)
     }

@@ -92,7 +92,7 @@ struct MuteTraceReplayTests {
             clients: device.clients.recording(to: run.recorder, feature: "mute"),
             onChange: { change in seen.withLock { $0.append(.init(time: device.now, state: change.new)) } }
         )
-        run.recorder.appCalled("start", "mute")
+        run.recorder.appCalled("start", on: "mute")
         mute.start()
         try run.start()
         device.advance(by: 3)
@@ -102,7 +102,7 @@ struct MuteTraceReplayTests {
         run.press(.up)
         device.setMuteSwitch(on: false)
         device.advance(by: 4)
-        run.recorder.appCalled("stop", "mute")
+        run.recorder.appCalled("stop", on: "mute")
         mute.stop()
         run.stop()
         #expect(seen.current.map(\.state.name) == ["ringing", "silent", "ringing"])
