@@ -90,7 +90,7 @@ public enum TraceReplay {
         let events = Locked([VolumeButtonEvent]())
         let engine = VolumeButtonsEngine(
             configuration: configuration,
-            clients: world.clients,
+            clients: world.makeClients(),
             onEvent: { event in events.withLock { $0.append(event) } },
             onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(String(describing: diagnostic)) } }
         )
@@ -130,7 +130,7 @@ public enum TraceReplay {
         let engine = MuteSwitchEngine(
             observesVolume: observesVolume,
             soundURL: URL(fileURLWithPath: "/replay/" + file),
-            clients: world.clients,
+            clients: world.makeClients(),
             onChange: { [unowned world] change in changes.withLock { $0.append(.init(time: world.now, state: change.new)) } }
         )
         for (time, call) in appCalls(trace, feature) {

@@ -104,19 +104,36 @@ public struct TraceReplayReport: Sendable, Equatable {
     /// set with an extra one made within 50 ms as a changed value.
     static func compare(recorded: [TimedSet], now: [TimedSet]) -> [SetDifference] {
         let same: (TimedSet, TimedSet) -> Bool = { $0.value == $1.value && abs($0.time - $1.time) <= timeTolerance }
-        var raw: [SetDifference] = []
-        if recorded.count * now.count > 16_000_000 {
-            // Too long for the table: compare position by position.
-            for index in 0..<max(recorded.count, now.count) {
-                switch (index < recorded.count ? recorded[index] : nil, index < now.count ? now[index] : nil) {
-                case let (r?, n?): if !same(r, n) { raw.append(.changed(recorded: r, now: n)) }
-                case let (r?, nil): raw.append(.missing(recorded: r))
-                case let (nil, n?): raw.append(.extra(now: n))
+        let raw: [SetDifference]
+        if recorded.count * now.count > 4_000_000 {
+            raw = greedyAlignment(recorded: recorded, now: now, same: same)
+        } else {
+            raw = lcsAlignment(recorded: recorded, now: now, same: same)
+        }
+        // Pair neighbours: a missing set and an extra one close in time are one changed value.
+        var merged: [SetDifference] = []
+        var index = 0
+        while index < raw.count {
+            if index + 1 < raw.count {
+                switch (raw[index], raw[index + 1]) {
+                case let (.missing(r), .extra(n)), let (.extra(n), .missing(r)):
+                    if abs(r.time - n.time) <= 0.05 {
+                        merged.append(.changed(recorded: r, now: n))
+                        index += 2
+                        continue
+                    }
                 default: break
                 }
             }
-            return raw
+            merged.append(raw[index])
+            index += 1
         }
+        return merged.sorted { $0.time < $1.time }
+    }
+
+    /// The longest common subsequence, by table (for up to a few million pairs).
+    private static func lcsAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool) -> [SetDifference] {
+        var raw: [SetDifference] = []
         let rows = recorded.count, columns = now.count
         var table = [Int32](repeating: 0, count: (rows + 1) * (columns + 1))
         let width = columns + 1
@@ -139,25 +156,34 @@ public struct TraceReplayReport: Sendable, Equatable {
                 raw.append(.missing(recorded: recorded[i])); i += 1
             }
         }
-        // Pair neighbours: a missing set and an extra one close in time are one changed value.
-        var merged: [SetDifference] = []
-        var index = 0
-        while index < raw.count {
-            if index + 1 < raw.count {
-                switch (raw[index], raw[index + 1]) {
-                case let (.missing(r), .extra(n)), let (.extra(n), .missing(r)):
-                    if abs(r.time - n.time) <= 0.05 {
-                        merged.append(.changed(recorded: r, now: n))
-                        index += 2
-                        continue
-                    }
-                default: break
-                }
+        return raw
+    }
+
+    /// For very long traces: walk both sequences, resynchronising within a few sets after a difference.
+    private static func greedyAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool) -> [SetDifference] {
+        var raw: [SetDifference] = []
+        var i = 0, j = 0
+        let window = 8
+        while i < recorded.count || j < now.count {
+            guard i < recorded.count else { raw.append(.extra(now: now[j])); j += 1; continue }
+            guard j < now.count else { raw.append(.missing(recorded: recorded[i])); i += 1; continue }
+            if same(recorded[i], now[j]) { i += 1; j += 1; continue }
+            let inNow = (1...window).first { j + $0 < now.count && same(recorded[i], now[j + $0]) }
+            let inRecorded = (1...window).first { i + $0 < recorded.count && same(recorded[i + $0], now[j]) }
+            switch (inNow, inRecorded) {
+            case let (skip?, other) where skip <= (other ?? .max):
+                for k in 0..<skip { raw.append(.extra(now: now[j + k])) }
+                j += skip
+            case let (_, skip?):
+                for k in 0..<skip { raw.append(.missing(recorded: recorded[i + k])) }
+                i += skip
+            default:
+                raw.append(.missing(recorded: recorded[i]))
+                raw.append(.extra(now: now[j]))
+                i += 1; j += 1
             }
-            merged.append(raw[index])
-            index += 1
         }
-        return merged.sorted { $0.time < $1.time }
+        return raw
     }
 
     // MARK: - Output

@@ -30,6 +30,10 @@ final class TraceReplayWorld: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var timeline = Timeline()
+    /// The recorded inputs in file order, delivered by ``run(until:)`` as their times come (kept apart from
+    /// the timeline, whose sorted insert would make a long trace quadratic).
+    private var inputs: [(time: Instant, event: TraceEvent)] = []
+    private var nextInput = 0
     private var currentTime: Instant
     let trace: Trace
     let origin: Instant
@@ -79,8 +83,7 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
             case .read(let reading): reads[Self.kind(reading), default: []].append(Reading(time: time, value: reading))
             case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
-                let event = record.event
-                _ = timeline.schedule(at: time) { [unowned self] in self.deliver(event) }
+                inputs.append((time, record.event))
             default: break
             }
         }
@@ -113,9 +116,19 @@ final class TraceReplayWorld: @unchecked Sendable {
         locked { _ = timeline.schedule(at: time, action) }
     }
 
-    /// Runs everything due up to `time`, in order.
+    /// Runs everything due up to `time`, in order; at equal times a recorded input comes before the app's
+    /// timers and calls.
     func run(until time: Instant) {
-        while let (due, action) = locked({ timeline.popDue(notAfter: time) }) {
+        while true {
+            let next: (Instant, () -> Void)? = locked {
+                let input = nextInput < inputs.count ? inputs[nextInput] : nil
+                if let input, input.time <= time, input.time <= (timeline.nextTime ?? .infinity) {
+                    nextInput += 1
+                    return (input.time, { [unowned self] in self.deliver(input.event) })
+                }
+                return timeline.popDue(notAfter: time)
+            }
+            guard let (due, action) = next else { break }
             locked { currentTime = max(currentTime, due) }
             action()
         }
@@ -189,7 +202,8 @@ final class TraceReplayWorld: @unchecked Sendable {
 
     // MARK: - The clients
 
-    var clients: VolumeKitClients {
+    /// Clients backed by this world (with a session lease of their own): make them once per replay.
+    func makeClients() -> VolumeKitClients {
         let header = trace.header
         return VolumeKitClients(
             device: DeviceInfo(osVersion: header.osVersion, kind: header.deviceKind),

@@ -71,6 +71,22 @@ struct TraceReplayTests {
         #expect(report.textLines.contains { $0.contains("! set differs") })
     }
 
+    @Test("Long recordings are compared too: one changed, one missing and one extra set among thousands", arguments: [300, 2500])
+    func longComparisons(count: Int) {
+        let recorded = (0..<count).map { TraceReplayReport.TimedSet(time: Double($0), value: Float($0 % 16) / 16) }
+        var now = recorded
+        now[100].value = 0.99
+        now.remove(at: 200)
+        now.insert(.init(time: 250.5, value: 0.5), at: 250)
+        let report = TraceReplayReport(source: .device, events: [], recordedEvents: nil, sets: now, recordedSets: recorded,
+                                       undeliveredInputs: 0, startInferred: false, diagnostics: [])
+        #expect(report.setDifferences == [
+            .changed(recorded: recorded[100], now: now[100]),
+            .missing(recorded: recorded[200]),
+            .extra(now: .init(time: 250.5, value: 0.5)),
+        ])
+    }
+
     @Test("A trace whose strategy is not a VolumeKit engine cannot be replayed, with a sentence")
     func unsupportedStrategy() throws {
         var trace = try TraceRecording.standardSession().recorder.trace
