@@ -23,7 +23,7 @@ enum TraceCommand: Subcommand {
                 dropped sets, tap length) and prints each beside the envelope's range: inside, outside or
                 not observed.
                 --json: {"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "samples":…,
-                "range":…, "verdict":…, "how":…} per rule, then {"type":"summary", …}.
+                "range":…, "rangeSource":…, "verdict":…, "how":…} per rule, then {"type":"summary", …}.
 
         A malformed trace is refused with the line number and what is wrong (exit status 1).
         """

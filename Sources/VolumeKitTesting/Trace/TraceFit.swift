@@ -9,38 +9,54 @@ import VolumeKitCore
 /// sets, view installs and readiness, lifecycle and route events, capture events, and the `gesture`
 /// records that say where a hold began (their exact time is not trusted).
 public enum TraceFit {
-    /// Every rule the fitter estimates, with its envelope range (`nil`: the envelope gives none).
-    public static let rules: [(name: String, range: EnvelopeRange?, meaning: String)] = [
-        ("step", EnvelopeRange(.interval(0.0625, 0.0625), source: "envelope.md: 1/16, \"no evidence of step counts other than 16\""),
+    /// A rule the fitter estimates.
+    public struct Rule: Sendable, Equatable {
+        /// Its name, as estimates and JSON carry it.
+        public var name: String
+        /// The envelope's range (`nil`: the envelope gives none).
+        public var range: EnvelopeRange?
+        /// What it is, in a phrase.
+        public var meaning: String
+
+        init(_ name: String, _ range: EnvelopeRange?, _ meaning: String) {
+            self.name = name
+            self.range = range
+            self.meaning = meaning
+        }
+    }
+
+    /// Every rule the fitter estimates, with its envelope range from `shared/facts/envelope.md`.
+    public static let rules: [Rule] = [
+        Rule("step", EnvelopeRange(.interval(0.0625, 0.0625), source: "envelope.md: 1/16, \"no evidence of step counts other than 16\""),
          "how far one press moves the volume"),
-        ("quantization", EnvelopeRange(.variants(["stepFromValue", "grid", "rounded"]), source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
+        Rule("quantization", EnvelopeRange(.variants(["stepFromValue", "grid", "rounded"]), source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
          "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
-        ("setToKVOLatency", EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
+        Rule("setToKVOLatency", EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
          "from the app's set to the KVO of the value set"),
-        ("kvoDelay", EnvelopeRange(.interval(0, 0.03), source: "envelope.md: no source, 0–30 ms"),
+        Rule("kvoDelay", EnvelopeRange(.interval(0, 0.03), source: "envelope.md: no source, 0–30 ms"),
          "from a change to its KVO (read at route changes, assuming the route notification is immediate)"),
-        ("sliderLatency", EnvelopeRange(.interval(0.005, 0.15), source: "envelope.md: decompiled MediaPlayer (iOS 18.2), 5–150 ms"),
+        Rule("sliderLatency", EnvelopeRange(.interval(0.005, 0.15), source: "envelope.md: decompiled MediaPlayer (iOS 18.2), 5–150 ms"),
          "from the app's set to the change (set → KVO latency minus the KVO delay)"),
-        ("viewReadyDelay", EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
+        Rule("viewReadyDelay", EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
          "from installing the volume view to its readiness"),
-        ("holdFirstRepeat", EnvelopeRange(.interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
+        Rule("holdFirstRepeat", EnvelopeRange(.interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
          "from a held press to its first auto-repeat"),
-        ("holdRepeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
+        Rule("holdRepeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
          "between later auto-repeats"),
-        ("routeKVOOrder", EnvelopeRange(.variants(["notificationFirst", "kvoFirst"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
+        Rule("routeKVOOrder", EnvelopeRange(.variants(["notificationFirst", "kvoFirst"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
          "whether the route-change notification comes before the new route's KVO"),
-        ("routeKVOGap", EnvelopeRange(.interval(0, 0.02), source: "envelope.md: gap 0–20 ms"),
+        Rule("routeKVOGap", EnvelopeRange(.interval(0, 0.02), source: "envelope.md: gap 0–20 ms"),
          "the time between the route-change notification and the new route's KVO"),
-        ("droppedSets", EnvelopeRange(.interval(0, 1), source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
+        Rule("droppedSets", EnvelopeRange(.interval(0, 1), source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
          "the fraction of the app's sets that should have moved the volume and never did"),
-        ("tapLength", nil, "how long a single press is held (capture events only)"),
-        ("soundSkippedDelay", EnvelopeRange(.interval(0.0002, 0.05), source: "mute-switch.md §4: < 1 ms (sindresorhus/Actions) to 50 ms (iPhone 8, Actions #101)"),
+        Rule("tapLength", nil, "how long a single press is held (capture events only)"),
+        Rule("soundSkippedDelay", EnvelopeRange(.interval(0.0002, 0.05), source: "mute-switch.md §4: < 1 ms (sindresorhus/Actions) to 50 ms (iPhone 8, Actions #101)"),
          "a skipped system sound's completion delay (switch on silent)"),
-        ("soundPlayedDelay", nil, "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"),
+        Rule("soundPlayedDelay", nil, "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"),
     ]
 
     /// The envelope range of `rule`.
-    public static func range(of rule: String) -> EnvelopeRange? { rules.first { $0.name == rule }?.range ?? nil }
+    public static func range(of rule: String) -> EnvelopeRange? { rules.first { $0.name == rule }?.range }
 
     /// Every rule's range from `shared/facts/envelope.md`, keyed by rule name: the default `ranges` of
     /// ``fit(_:ranges:)``.
@@ -119,7 +135,8 @@ public struct TraceFitReport: Sendable, Equatable {
     private static func number(_ value: Double) -> String { TraceJSON.number(value).text }
 
     /// One JSON object per rule, then a summary:
-    /// `{"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "samples":…, "range":…, "verdict":…, "how":…}`.
+    /// `{"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "samples":…, "range":…, "rangeSource":…,
+    /// "verdict":…, "how":…}`.
     public var jsonLines: [String] {
         var out: [String] = estimates.map { estimate in
             var members: [TraceJSON.Member] = [.init("rule", .string(estimate.rule)), .init("observed", .bool(estimate.isObserved))]
@@ -137,6 +154,7 @@ public struct TraceFitReport: Sendable, Equatable {
             case .variants(let names)?: members.append(.init("range", .array(names.map(TraceJSON.string))))
             case nil: members.append(.init("range", .null))
             }
+            members.append(.init("rangeSource", ranges[estimate.rule].map { .string($0.source) } ?? .null))
             members.append(.init("verdict", .string(verdict(estimate).rawValue)))
             members.append(.init("how", .string(estimate.how)))
             return TraceJSON.object(members).text
@@ -177,6 +195,12 @@ public struct TraceFitReport: Sendable, Equatable {
             out.append(estimate.rule.padding(toLength: 21, withPad: " ", startingAt: 0)
                 + value.padding(toLength: 23, withPad: " ", startingAt: 0)
                 + range.padding(toLength: 33, withPad: " ", startingAt: 0) + verdictText)
+        }
+        let unseen = estimates.filter { !$0.isObserved }
+        if !unseen.isEmpty {
+            out.append("")
+            out.append("not observed:")
+            for estimate in unseen { out.append("  \(estimate.rule): \(estimate.how)") }
         }
         if source == .simulator { out.append("this trace is synthetic (recorded by the simulator): it shows the simulator's rules, not iOS's") }
         return out
