@@ -46,6 +46,14 @@ struct TraceFitTests {
         }
     }
 
+    @Test("With the private notification instead of KVO, the fit reads the notifications' volumes")
+    func notificationStrategyFit() throws {
+        let configuration = SimulatedDevice.Configuration(kvoLatency: 0.02, sliderLatency: 0.07, volumeViewReadyDelay: 0.5)
+        let run = try TraceRecording.standardSession(configuration, buttons: VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true))
+        #expect(!run.recorder.records.contains { if case .outputVolume = $0.event { true } else { false } })
+        Self.expectRecovers(TraceFit.fit(run.recorder.trace), configuration)
+    }
+
     @Test("With capture events the fit measures the tap length, and says the KVO rules were not observed")
     func captureEventsFit() throws {
         let run = try TraceRecording.standardSession(buttons: VolumeButtonsConfiguration(strategy: .captureEvents))

@@ -21,6 +21,31 @@ struct TraceReplayTests {
         #expect(!report.startInferred)
     }
 
+    @Test("Recording changes nothing: the same session with and without the decorator gives the same events and device")
+    func recordingIsTransparent() throws {
+        let recorded = try TraceRecording.standardSession()
+        // The same session on bare clients.
+        let device = SimulatedDevice()
+        let events = Locked([VolumeButtonEvent]())
+        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
+        try engine.start()
+        device.advance(by: 1.5)
+        for (button, wait) in [(VolumeButton.up, 0.5), (.up, 0.5), (.down, 0.5)] { device.press(button); device.advance(by: wait) }
+        device.hold(.up, for: 1.6); device.advance(by: 2.4)
+        device.hold(.down, for: 1.3); device.advance(by: 2.1)
+        device.controlCenterSlider(0.3); device.advance(by: 1)
+        device.press(.up); device.advance(by: 0.5)
+        device.press(.down); device.advance(by: 0.5)
+        device.connect(.headphones); device.advance(by: 1)
+        device.press(.up); device.advance(by: 0.5)
+        device.connect(.speaker); device.advance(by: 1)
+        device.press(.down); device.advance(by: 0.5)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(events.current == recorded.events)
+        #expect(device.log == recorded.device.log)
+    }
+
     @Test("Every VolumeKit strategy replays to the events it produced", arguments: [
         VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true),
         VolumeButtonsConfiguration(strategy: .captureEvents),
