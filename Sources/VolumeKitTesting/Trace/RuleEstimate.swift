@@ -51,12 +51,13 @@ public struct RuleEstimate: Sendable, Equatable {
         RuleEstimate(rule: rule, value: nil, samples: 0, how: why)
     }
 
-    /// A duration estimated from `samples` measurements: the median, with a tolerance of half their spread
-    /// and at least `floor` (the clock's resolution and rounding).
+    /// A duration estimated from `samples` measurements: the median, with a tolerance that reaches the
+    /// smallest and the largest measurement (jitter on a device is one-sided: deliveries come late, never
+    /// early), and at least `floor` (the clock's resolution and rounding).
     static func seconds(_ rule: String, _ samples: [Double], floor: Double = 0.001, how: String) -> RuleEstimate {
         guard let median = TraceStatistics.median(samples) else { return .notObserved(rule, how) }
-        let spread = (samples.max()! - samples.min()!) / 2
-        return RuleEstimate(rule: rule, value: .seconds(median), tolerance: max(floor, spread), samples: samples.count, how: how)
+        let reach = max(median - samples.min()!, samples.max()! - median)
+        return RuleEstimate(rule: rule, value: .seconds(median), tolerance: max(floor, reach), samples: samples.count, how: how)
     }
 }
 

@@ -46,6 +46,39 @@ struct TraceFitTests {
         }
     }
 
+    @Test("Delivery jitter, as on a device, widens the tolerances without losing the true values", arguments: [1, 2, 3])
+    func jitteredDeliveries(seed: Int) throws {
+        let configuration = Self.sample(seed + 100)
+        let run = try TraceRecording.standardSession(configuration)
+        var trace = run.recorder.trace
+        // Every KVO arrives up to 4 ms late (main-queue scheduling), reproducibly.
+        var state = UInt64(seed)
+        for index in trace.records.indices {
+            guard case .outputVolume = trace.records[index].event else { continue }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            trace.records[index].time += 0.004 * Double(state >> 11) / Double(1 << 53)
+        }
+        trace.records = trace.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
+        let truth: [String: Double] = [
+            "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
+            "viewReadyDelay": configuration.volumeViewReadyDelay,
+            "holdFirstRepeat": SimulatedDevice.firstRepeatDelay,
+            "holdRepeatInterval": SimulatedDevice.repeatInterval,
+        ]
+        // A constant delay seen through one-sided jitter lies below every measurement by up to the jitter: the
+        // fit's error bound is its tolerance plus the jitter (docs/trace.md).
+        for (rule, value) in truth {
+            let estimate = try #require(report[rule])
+            #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0) + 0.004, "\(rule): \(estimate)")
+        }
+        // The later KVO makes the route gap (the KVO delay) larger by at most the jitter.
+        let gap = try #require(report["routeKVOGap"]?.value?.number)
+        #expect(gap >= configuration.kvoLatency - 1e-9 && gap <= configuration.kvoLatency + 0.004 + 1e-9)
+        #expect(report["step"]?.value.flatMap(\.number).map { abs($0 - 0.0625) < 1e-4 } == true)
+        #expect(report["droppedSets"]?.value?.number ?? 1 < 0.2)
+    }
+
     @Test("With the private notification instead of KVO, the fit reads the notifications' volumes")
     func notificationStrategyFit() throws {
         let configuration = SimulatedDevice.Configuration(kvoLatency: 0.02, sliderLatency: 0.07, volumeViewReadyDelay: 0.5)
