@@ -133,11 +133,15 @@ struct TraceObservations {
         var claimed: Set<Int>
     }
 
-    /// Matches each set with the KVO of its value: the latency common to most sets is the mode of every
+    /// Matches each set with the KVO of its value (within read rounding): the latency common to most sets is the mode of every
     /// candidate delay; a set with a candidate near it landed, one without (whose value differed from the
     /// volume then, while the app was listening) was dropped.
     func matchSets() -> SetFit {
-        let same: (Float, Float) -> Bool = { abs($0 - $1) <= 1e-6 }
+        // A device may read `outputVolume` rounded (Apple forums 756484; envelope.md): then the KVO of a set of
+        // 0.4998 says 0.5, and values match within the rounding. Otherwise exactly, so that VolumeKit's
+        // sub-step nudges (0.49988 vs 0.5) stay apart.
+        let rounding = readRounding
+        let same: (Float, Float) -> Bool = { abs($0 - $1) <= rounding }
         var candidates: [[(index: Int, delay: Double)]] = []
         for set in sets {
             var list: [(Int, Double)] = []
@@ -180,6 +184,23 @@ struct TraceObservations {
             how: "\(dropped) of \(total) sets that should have moved the volume (app listening, value not already there) never reached KVO"
         )
         return SetFit(latency: latency, dropped: droppedEstimate, claimed: claimed)
+    }
+
+    /// Half the decimal step every stream value is a multiple of (2 to 4 decimals), when all of at least five
+    /// are and some set is not: the reads are rounded. 1e-6 (float noise) otherwise.
+    var readRounding: Float {
+        guard stream.count >= 5 else { return 1e-6 }
+        for decimals in 2...4 {
+            let scale = pow(10, Double(decimals))
+            func isMultiple(_ value: Float) -> Bool {
+                let scaled = Double(value) * scale
+                return abs(scaled - scaled.rounded()) <= 1e-3
+            }
+            if stream.allSatisfy({ isMultiple($0.value) }), sets.contains(where: { !isMultiple($0.value) }) {
+                return Float(0.5 / scale)
+            }
+        }
+        return 1e-6
     }
 
     private func firstStreamIndex(atOrAfter time: Double) -> Int {

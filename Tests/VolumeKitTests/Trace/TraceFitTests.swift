@@ -157,6 +157,13 @@ struct TraceFitTests {
         // Reads rounded to 3 decimals (Apple forums 756484): neither exact nor on the grid.
         let rounded = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363]))
         #expect(rounded["quantization"]?.value == .variant("rounded"))
+        // Rounded reads do not make the app's sets look dropped: a set of 0.29988 read back as 0.3 landed.
+        var roundedSets = Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363])
+        roundedSets.records = roundedSets.records.map { record in
+            guard case .setVolume(0.3, let view) = record.event else { return record }
+            return TraceRecord(time: record.time, event: .setVolume(0.29988, view: view))
+        }
+        #expect(TraceFit.fit(roundedSets)["droppedSets"]?.value == .fraction(0))
         // From the grid both variants look the same: not observed.
         let onGrid = TraceFit.fit(Self.handmade(start: 0.5, presses: [0.5625, 0.4375]))
         #expect(onGrid["quantization"]?.isObserved == false)
