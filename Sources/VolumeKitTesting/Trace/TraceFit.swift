@@ -29,23 +29,23 @@ public enum TraceFit {
     public static let rules: [Rule] = [
         Rule("step", EnvelopeRange(.interval(0.0625, 0.0625), source: "envelope.md: 1/16, \"no evidence of step counts other than 16\""),
          "how far one press moves the volume"),
-        Rule("quantization", EnvelopeRange(.variants(["stepFromValue", "grid", "rounded"]), source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
+        Rule("stepQuantization", EnvelopeRange(.variants(["exact", "grid", "rounded"]), source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
          "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
         Rule("setToKVOLatency", EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
          "from the app's set to the KVO of the value set"),
         Rule("kvoDelay", EnvelopeRange(.interval(0, 0.03), source: "envelope.md: no source, 0–30 ms"),
-         "from a change to its KVO (read at route changes, assuming the route notification is immediate)"),
+         "from a change to its KVO, read at route changes: the KVO delay plus any gap the system leaves after the route notification (a trace cannot tell them apart)"),
         Rule("sliderLatency", EnvelopeRange(.interval(0.005, 0.15), source: "envelope.md: decompiled MediaPlayer (iOS 18.2), 5–150 ms"),
-         "from the app's set to the change (set → KVO latency minus the KVO delay)"),
-        Rule("viewReadyDelay", EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
+         "from the app's set to the change: set → KVO latency minus kvoDelay (so less any gap after the route notification)"),
+        Rule("volumeViewReadyDelay", EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
          "from installing the volume view to its readiness"),
-        Rule("holdFirstRepeat", EnvelopeRange(.interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
+        Rule("firstRepeatDelay", EnvelopeRange(.interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
          "from a held press to its first auto-repeat"),
-        Rule("holdRepeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
+        Rule("repeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
          "between later auto-repeats"),
-        Rule("routeKVOOrder", EnvelopeRange(.variants(["notificationFirst", "kvoFirst"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
+        Rule("routeNotification", EnvelopeRange(.variants(["beforeKVO", "afterKVO"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
          "whether the route-change notification comes before the new route's KVO"),
-        Rule("routeKVOGap", EnvelopeRange(.interval(0, 0.02), source: "envelope.md: gap 0–20 ms"),
+        Rule("routeKVOGap", EnvelopeRange(.interval(0, 0.05), source: "envelope.md: gap 0–20 ms, after the KVO delay 0–30 ms when the notification comes first"),
          "the time between the route-change notification and the new route's KVO"),
         Rule("droppedSets", EnvelopeRange(.interval(0, 1), source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
          "the fraction of the app's sets that should have moved the volume and never did"),
@@ -89,12 +89,12 @@ public enum TraceFit {
     }
 
     private static func kvoDelay(_ route: [RuleEstimate]) -> RuleEstimate {
-        guard let order = route.first(where: { $0.rule == "routeKVOOrder" }), let gap = route.first(where: { $0.rule == "routeKVOGap" }),
-              case .variant("notificationFirst")? = order.value, let value = gap.value else {
+        guard let order = route.first(where: { $0.rule == "routeNotification" }), let gap = route.first(where: { $0.rule == "routeKVOGap" }),
+              case .variant("beforeKVO")? = order.value, let value = gap.value else {
             return .notObserved("kvoDelay", "needs a route change whose notification comes before the new route's KVO")
         }
         return RuleEstimate(rule: "kvoDelay", value: value, tolerance: gap.tolerance, samples: gap.samples,
-                            how: "the gap from the route-change notification to the new route's KVO (the notification taken as immediate)")
+                            how: "the route-change notification to the new route's KVO: the KVO delay, plus any gap after the notification")
     }
 
     private static func sliderLatency(setToKVO: RuleEstimate, kvoDelay: RuleEstimate) -> RuleEstimate {

@@ -231,7 +231,7 @@ struct TraceObservations {
 
     /// The step and the quantization variant the moves show. Variants are judged against the 1/16 grid of
     /// the envelope (`shared/facts/envelope.md`): from a value off the grid, a press moves exactly one step
-    /// (`stepFromValue`), lands on the grid (`grid`), or lands near neither (`rounded`: reads rounded, or
+    /// (`exact`), lands on the grid (`grid`), or lands near neither (`rounded`: reads rounded, or
     /// float noise). The step is the median size of the moves that started on the grid, or of all moves
     /// when none did and they do not snap.
     func step(_ moves: [Move]) -> [RuleEstimate] {
@@ -243,7 +243,7 @@ struct TraceObservations {
         let usable = moves.filter { !$0.clamped && abs($0.delta) >= 0.005 && abs($0.delta) <= 0.25 }
         guard !usable.isEmpty else {
             return [.notObserved("step", "no press moved the volume while the app was listening"),
-                    .notObserved("quantization", "no press moved the volume while the app was listening")]
+                    .notObserved("stepQuantization", "no press moved the volume while the app was listening")]
         }
         let fromGrid = usable.filter { onGrid($0.previous) }.map { abs($0.delta) }
         let all = usable.map { abs($0.delta) }
@@ -265,11 +265,11 @@ struct TraceObservations {
                 rounded += 1
             }
         }
-        let counts = [("stepFromValue", fromValue), ("grid", grid), ("rounded", rounded)]
+        let counts = [("exact", fromValue), ("grid", grid), ("rounded", rounded)]
         let best = counts.max { $0.1 < $1.1 }!
         let quantization = best.1 == 0
-            ? RuleEstimate.notObserved("quantization", "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same")
-            : RuleEstimate(rule: "quantization", value: .variant(best.0), samples: fromValue + grid + rounded,
+            ? RuleEstimate.notObserved("stepQuantization", "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same")
+            : RuleEstimate(rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded,
                            how: "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding")
         let sizes = fromGrid.isEmpty ? all : fromGrid
         if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
@@ -315,8 +315,8 @@ struct TraceObservations {
             }
         }
         return [
-            RuleEstimate.seconds("holdFirstRepeat", first, how: how + ": the first gap"),
-            RuleEstimate.seconds("holdRepeatInterval", later, how: how + ": the later gaps"),
+            RuleEstimate.seconds("firstRepeatDelay", first, how: how + ": the first gap"),
+            RuleEstimate.seconds("repeatInterval", later, how: how + ": the later gaps"),
         ]
     }
 
@@ -332,30 +332,30 @@ struct TraceObservations {
     /// how far apart.
     func routeOrder(claimed: Set<Int>) -> [RuleEstimate] {
         var gaps: [Double] = []
-        var notificationFirst = 0, kvoFirst = 0
+        var beforeKVO = 0, afterKVO = 0
         for route in routes {
             let nearby = stream.indices.filter {
                 !claimed.contains($0) && abs(stream[$0].time - route) <= 0.1 && ($0 == 0 || stream[$0 - 1].value != stream[$0].value)
             }
             guard let index = nearby.min(by: { abs(stream[$0].time - route) < abs(stream[$1].time - route) }) else { continue }
             let gap = stream[index].time - route
-            if gap >= 0 { notificationFirst += 1 } else { kvoFirst += 1 }
+            if gap >= 0 { beforeKVO += 1 } else { afterKVO += 1 }
             gaps.append(abs(gap))
         }
         guard !gaps.isEmpty else {
             let why = routes.isEmpty ? "the trace has no route change" : "no route change moved the volume (same volume on both routes)"
-            return [.notObserved("routeKVOOrder", why), .notObserved("routeKVOGap", why)]
+            return [.notObserved("routeNotification", why), .notObserved("routeKVOGap", why)]
         }
         let order = RuleEstimate(
-            rule: "routeKVOOrder", value: .variant(notificationFirst >= kvoFirst ? "notificationFirst" : "kvoFirst"),
-            samples: gaps.count, how: "\(notificationFirst) route changes notified before the KVO, \(kvoFirst) after"
+            rule: "routeNotification", value: .variant(beforeKVO >= afterKVO ? "beforeKVO" : "afterKVO"),
+            samples: gaps.count, how: "\(beforeKVO) route changes notified before the KVO, \(afterKVO) after"
         )
         return [order, .seconds("routeKVOGap", gaps, how: "the route-change notification to the nearest volume jump no set explains")]
     }
 
     func viewReadyDelay() -> RuleEstimate {
         let delays = installs.compactMap { view, time in readies[view].map { $0 - time } }
-        return .seconds("viewReadyDelay", delays, how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
+        return .seconds("volumeViewReadyDelay", delays, how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
     }
 
     /// The sound probe's completion delays in two groups — skipped sounds (switch on silent) complete almost

@@ -12,9 +12,9 @@ struct TraceFitTests {
             "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
             "kvoDelay": configuration.kvoLatency,
             "sliderLatency": configuration.sliderLatency,
-            "viewReadyDelay": configuration.volumeViewReadyDelay,
-            "holdFirstRepeat": SimulatedDevice.firstRepeatDelay,
-            "holdRepeatInterval": SimulatedDevice.repeatInterval,
+            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
+            "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
+            "repeatInterval": SimulatedDevice.repeatInterval,
             "routeKVOGap": configuration.kvoLatency,
         ]
         for (rule, value) in truth {
@@ -24,8 +24,8 @@ struct TraceFitTests {
             }
             #expect(abs(number - value) <= tolerance, "\(rule): fitted \(number) ± \(tolerance), simulator \(value)", sourceLocation: sourceLocation)
         }
-        #expect(report["quantization"]?.value == .variant("stepFromValue"), sourceLocation: sourceLocation)
-        #expect(report["routeKVOOrder"]?.value == .variant("notificationFirst"), sourceLocation: sourceLocation)
+        #expect(report["stepQuantization"]?.value == .variant("exact"), sourceLocation: sourceLocation)
+        #expect(report["routeNotification"]?.value == .variant("beforeKVO"), sourceLocation: sourceLocation)
     }
 
     @Test("A fit of a simulated run recovers the simulator's constants within the stated tolerances")
@@ -62,9 +62,9 @@ struct TraceFitTests {
         let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
         let truth: [String: Double] = [
             "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
-            "viewReadyDelay": configuration.volumeViewReadyDelay,
-            "holdFirstRepeat": SimulatedDevice.firstRepeatDelay,
-            "holdRepeatInterval": SimulatedDevice.repeatInterval,
+            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
+            "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
+            "repeatInterval": SimulatedDevice.repeatInterval,
         ]
         // A constant delay seen through one-sided jitter lies below every measurement by up to the jitter: the
         // fit's error bound is its tolerance plus the jitter (docs/trace.md).
@@ -95,8 +95,8 @@ struct TraceFitTests {
         #expect(abs(tap - run.device.configuration.tapLength) <= report["tapLength"]!.tolerance!)
         #expect(report.verdict(report["tapLength"]!) == .noRange)
         #expect(report["setToKVOLatency"]?.isObserved == false)
-        #expect(report.verdict(report["holdFirstRepeat"]!) == .notObserved)
-        #expect(report.jsonLines.contains { $0.contains("\"rule\":\"holdFirstRepeat\",\"observed\":false") })
+        #expect(report.verdict(report["firstRepeatDelay"]!) == .notObserved)
+        #expect(report.jsonLines.contains { $0.contains("\"rule\":\"firstRepeatDelay\",\"observed\":false") })
     }
 
     @Test("A fit of a trace whose rules lie outside the envelope says so")
@@ -104,15 +104,15 @@ struct TraceFitTests {
         // A view that takes 1.5 s to become ready is outside the envelope's 0.05–1 s.
         let run = try TraceRecording.standardSession(.init(volumeViewReadyDelay: 1.4))
         let report = TraceFit.fit(run.recorder.trace)
-        let ready = try #require(report["viewReadyDelay"])
+        let ready = try #require(report["volumeViewReadyDelay"])
         #expect(abs((ready.value?.number ?? 0) - 1.4) <= ready.tolerance!)
         #expect(report.verdict(ready) == .outside)
-        #expect(report.textLines.contains { $0.hasPrefix("viewReadyDelay") && $0.hasSuffix("outside") })
+        #expect(report.textLines.contains { $0.hasPrefix("volumeViewReadyDelay") && $0.hasSuffix("outside") })
         // Judged against other ranges (the lead's DeviceBehaviour ranges, say), the same estimate is inside.
         var wider = TraceFit.envelope
-        wider["viewReadyDelay"] = EnvelopeRange(.interval(0.05, 2), source: "a wider guess")
+        wider["volumeViewReadyDelay"] = EnvelopeRange(.interval(0.05, 2), source: "a wider guess")
         let rejudged = TraceFit.fit(run.recorder.trace, ranges: wider)
-        #expect(rejudged.verdict(rejudged["viewReadyDelay"]!) == .inside)
+        #expect(rejudged.verdict(rejudged["volumeViewReadyDelay"]!) == .inside)
     }
 
     @Test("Without gesture records the hold rhythm is still found, from the shape of the repeats")
@@ -121,7 +121,7 @@ struct TraceFitTests {
         var trace = run.recorder.trace
         trace.records.removeAll { if case .gesture = $0.event { true } else { false } }
         let report = TraceFit.fit(trace)
-        for (rule, value) in ["holdFirstRepeat": SimulatedDevice.firstRepeatDelay, "holdRepeatInterval": SimulatedDevice.repeatInterval] {
+        for (rule, value) in ["firstRepeatDelay": SimulatedDevice.firstRepeatDelay, "repeatInterval": SimulatedDevice.repeatInterval] {
             let estimate = try #require(report[rule])
             #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0), "\(rule): \(estimate)")
             #expect(estimate.how.contains("no hold gestures"))
@@ -149,14 +149,14 @@ struct TraceFitTests {
     func quantizationVariants() {
         // From 0.3 (off the grid) a press lands on the grid: 0.3125 up, 0.25 down.
         let grid = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3125, 0.25, 0.3125, 0.25]))
-        #expect(grid["quantization"]?.value == .variant("grid"))
+        #expect(grid["stepQuantization"]?.value == .variant("grid"))
         // From 0.3, exactly one step.
         let exact = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3625, 0.2375, 0.3625]))
-        #expect(exact["quantization"]?.value == .variant("stepFromValue"))
+        #expect(exact["stepQuantization"]?.value == .variant("exact"))
         #expect(abs((exact["step"]?.value?.number ?? 0) - 0.0625) <= exact["step"]!.tolerance!)
         // Reads rounded to 3 decimals (Apple forums 756484): neither exact nor on the grid.
         let rounded = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363]))
-        #expect(rounded["quantization"]?.value == .variant("rounded"))
+        #expect(rounded["stepQuantization"]?.value == .variant("rounded"))
         // Rounded reads do not make the app's sets look dropped: a set of 0.29988 read back as 0.3 landed.
         var roundedSets = Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363])
         roundedSets.records = roundedSets.records.map { record in
@@ -166,7 +166,7 @@ struct TraceFitTests {
         #expect(TraceFit.fit(roundedSets)["droppedSets"]?.value == .fraction(0))
         // From the grid both variants look the same: not observed.
         let onGrid = TraceFit.fit(Self.handmade(start: 0.5, presses: [0.5625, 0.4375]))
-        #expect(onGrid["quantization"]?.isObserved == false)
+        #expect(onGrid["stepQuantization"]?.isObserved == false)
         #expect(abs((grid["setToKVOLatency"]?.value?.number ?? 0) - 0.03) < 1e-9)
     }
 
