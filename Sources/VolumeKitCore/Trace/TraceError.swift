@@ -1,0 +1,101 @@
+import Foundation
+
+/// Why a trace file cannot be read, and where: every problem names its line (1-based) when it has one.
+///
+/// The decoder never crashes on a bad file: truncated lines, unknown versions, wrong types and oversized
+/// files all end here, with a sentence a person can act on (``description``).
+public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// What is wrong.
+    public enum Problem: Sendable, Equatable {
+        /// The file holds nothing, not even a header.
+        case empty
+        /// The file is larger than the decoder's limit.
+        case fileTooLarge(bytes: Int, limit: Int)
+        /// The file has more records than the decoder's limit.
+        case tooManyRecords(limit: Int)
+        /// A line is longer than the decoder's limit.
+        case lineTooLong(bytes: Int, limit: Int)
+        /// A line is not valid UTF-8.
+        case notUTF8
+        /// The last line ends mid-record: the file was cut off.
+        case truncated
+        /// A line is not valid JSON.
+        case notJSON(String)
+        /// A line is valid JSON but not an object.
+        case notAnObject(found: String)
+        /// The first line is not a VolumeKit trace header (its `format` is shown, if any).
+        case notATrace(format: String?)
+        /// The header's version is not one this decoder reads.
+        case unsupportedVersion(String, supported: Int)
+        /// A required field is absent.
+        case missingField(String)
+        /// A field has the wrong JSON type.
+        case wrongType(field: String, expected: String, found: String)
+        /// A field has the right type but a value the format does not allow.
+        case invalidValue(field: String, value: String, expected: String)
+        /// A record's `type` is not one of the format's.
+        case unknownRecordType(String)
+        /// A record's time is earlier than the record before it (times are monotonic).
+        case timeWentBackwards(time: Double, previous: Double)
+        /// The file could not be read at all.
+        case unreadable(String)
+    }
+
+    /// The 1-based line number, `nil` for a problem with the whole file.
+    public var line: Int?
+    /// What is wrong.
+    public var problem: Problem
+
+    /// Creates an error.
+    public init(line: Int?, _ problem: Problem) {
+        self.line = line
+        self.problem = problem
+    }
+
+    /// One sentence: where, what, and what to do.
+    public var description: String {
+        let place = line.map { "line \($0): " } ?? ""
+        return place + explanation
+    }
+
+    /// `description`, for `localizedDescription`.
+    public var errorDescription: String? { description }
+
+    private var explanation: String {
+        switch problem {
+        case .empty:
+            return "the file is empty; a trace starts with a header line (see docs/trace.md)."
+        case .fileTooLarge(let bytes, let limit):
+            return "the file is \(bytes) bytes, more than the \(limit)-byte limit for a trace; split the recording or raise the limit."
+        case .tooManyRecords(let limit):
+            return "the file has more than \(limit) records, the limit for a trace; split the recording or raise the limit."
+        case .lineTooLong(let bytes, let limit):
+            return "the line is \(bytes) bytes, more than the \(limit)-byte limit for one record; is this a trace file?"
+        case .notUTF8:
+            return "the line is not valid UTF-8 text; a trace is UTF-8 JSON Lines."
+        case .truncated:
+            return "the last record is cut off (the file ends mid-line); the recording was interrupted or the file was not copied completely."
+        case .notJSON(let detail):
+            return "the line is not valid JSON (\(detail)); each line of a trace is one JSON object."
+        case .notAnObject(let found):
+            return "the line is \(found), not a JSON object; each line of a trace is one JSON object."
+        case .notATrace(let format):
+            if let format { return "the header's format is \"\(format)\", not \"\(TraceHeader.formatName)\"; this is not a VolumeKit trace." }
+            return "the first line has no \"format\" field; this is not a VolumeKit trace (its first line must be the header)."
+        case .unsupportedVersion(let version, let supported):
+            return "the trace is format version \(version), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
+        case .missingField(let field):
+            return "the required field \"\(field)\" is missing."
+        case .wrongType(let field, let expected, let found):
+            return "the field \"\(field)\" should be \(expected), but it is \(found)."
+        case .invalidValue(let field, let value, let expected):
+            return "the field \"\(field)\" is \(value), but it should be \(expected)."
+        case .unknownRecordType(let type):
+            return "\"\(type)\" is not a record type of trace format \(TraceHeader.formatVersion) (see docs/trace.md)."
+        case .timeWentBackwards(let time, let previous):
+            return "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
+        case .unreadable(let detail):
+            return "the file cannot be read (\(detail))."
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Collects a trace as it happens: thread-safe, so the clients' callbacks may record from any thread.
+///
+/// Wrap the clients with ``VolumeKitClients/recording(to:feature:)`` and everything that crosses them is
+/// recorded; add what only the app or a person knows with ``mark(_:answer:)``, ``gesture(_:)``,
+/// ``appCalled(_:on:)`` and ``buttonEvent(_:)``. Times come from the clock given at creation, relative to
+/// its reading then, and never decrease in the file.
+public final class TraceRecorder: Sendable {
+    private struct State {
+        var records: [TraceRecord] = []
+        var lastTime = 0.0
+        var nextObserver = 0
+        var nextView = 0
+        var nextPlay = 0
+        /// Installed volume views not removed yet, oldest first.
+        var views: [Int] = []
+    }
+
+    /// The header, with the clock origin filled in.
+    public let header: TraceHeader
+    private let now: @Sendable () -> Instant
+    private let onLine: (@Sendable (String) -> Void)?
+    private let state = Locked(State())
+
+    /// Creates a recorder. `clock` timestamps every record (on a device the uptime clock; in the simulator
+    /// the virtual one); its reading now becomes the header's ``TraceHeader/clockOrigin``. `onLine`, if
+    /// given, receives each line of JSON Lines as it is recorded, the header first (to stream to a file).
+    public init(header: TraceHeader, clock: ClockClient, onLine: (@Sendable (String) -> Void)? = nil) {
+        var header = header
+        header.clockOrigin = clock.now()
+        self.header = header
+        now = clock.now
+        self.onLine = onLine
+        onLine?(header.json.text)
+    }
+
+    /// Records `event` now. `feature` tags the record with the VolumeKit feature whose clients it crossed.
+    public func record(_ event: TraceEvent, feature: String? = nil) {
+        // Read the clock outside the lock: a simulated clock takes the device's lock.
+        let time = now() - header.clockOrigin
+        let record = state.withLock { state -> TraceRecord in
+            let record = TraceRecord(time: max(time, state.lastTime), event: event, feature: feature)
+            state.lastTime = record.time
+            state.records.append(record)
+            return record
+        }
+        onLine?(record.json.text)
+    }
+
+    /// A free-form note; `answer` is a person's yes/no where only a person can see ("did the system HUD
+    /// appear?").
+    public func mark(_ text: String, answer: Bool? = nil) { record(.mark(text, answer: answer)) }
+
+    /// What the person or the script does, as it starts.
+    public func gesture(_ gesture: TraceGesture) { record(.gesture(gesture)) }
+
+    /// The app calls `start` or `stop` on a feature (`buttons`, `mute`).
+    public func appCalled(_ call: String, on feature: String) { record(.app(feature: feature, call: call), feature: feature) }
+
+    /// A button event VolumeKit delivered to the app.
+    public func buttonEvent(_ event: VolumeButtonEvent) { record(.buttonEvent(event.button, event.phase), feature: "buttons") }
+
+    /// Everything recorded so far.
+    public var records: [TraceRecord] { state.withLock { $0.records } }
+
+    /// The trace so far.
+    public var trace: Trace { Trace(header: header, records: records) }
+
+    // MARK: - Numbering, for the recording clients
+
+    func newObserver() -> Int { state.withLock { $0.nextObserver += 1; return $0.nextObserver } }
+
+    func newPlay() -> Int { state.withLock { $0.nextPlay += 1; return $0.nextPlay } }
+
+    func installView() -> Int {
+        state.withLock {
+            $0.nextView += 1
+            $0.views.append($0.nextView)
+            return $0.nextView
+        }
+    }
+
+    func removeView(_ id: Int) { state.withLock { $0.views.removeAll { $0 == id } } }
+
+    /// The view a set goes through: the newest installed one.
+    var currentView: Int? { state.withLock { $0.views.last } }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+extension VolumeKitClients {
+    /// The same clients, recording everything that passes through them to `recorder`: every value the
+    /// system delivers (KVO, notifications, lifecycle, capture events, view readiness, sound completions),
+    /// every request the app makes (sets and through which view, sessions, sounds, store writes) and every
+    /// read with its answer. Features need no code of their own: give them these clients.
+    ///
+    /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
+    /// when several share a trace. The clock and the session lease pass through unrecorded.
+    public func recording(to recorder: TraceRecorder, feature: String? = nil) -> VolumeKitClients {
+        let tap = TraceTap(recorder: recorder, feature: feature)
+        var clients = self
+        clients.systemVolume = tap.wrap(systemVolume)
+        clients.audioSession = tap.wrap(audioSession)
+        clients.lifecycle = tap.wrap(lifecycle)
+        clients.systemSounds = tap.wrap(systemSounds)
+        clients.keyValueStore = tap.wrap(keyValueStore)
+        clients.captureEvents = tap.wrap(captureEvents)
+        return clients
+    }
+}
+
+/// Wraps each client's closures so that what passes through is recorded, then passed on unchanged.
+private struct TraceTap: Sendable {
+    let recorder: TraceRecorder
+    let feature: String?
+
+    func record(_ event: TraceEvent) { recorder.record(event, feature: feature) }
+
+    /// A subscription that records its deliveries under a fresh observer number, and its end.
+    func observe<Value>(
+        _ channel: TraceChannel,
+        _ subscribe: @escaping @Sendable (@escaping @Sendable (Value) -> Void) -> CancellationHandle,
+        _ event: @escaping @Sendable (Value, Int) -> TraceEvent
+    ) -> @Sendable (@escaping @Sendable (Value) -> Void) -> CancellationHandle {
+        { handler in
+            let observer = recorder.newObserver()
+            record(.subscribed(channel, observer: observer))
+            let handle = subscribe { value in
+                record(event(value, observer))
+                handler(value)
+            }
+            return CancellationHandle {
+                record(.unsubscribed(channel, observer: observer))
+                handle.cancel()
+            }
+        }
+    }
+
+    func wrap(_ client: SystemVolumeClient) -> SystemVolumeClient {
+        SystemVolumeClient(
+            outputVolume: {
+                let value = client.outputVolume()
+                record(.read(.outputVolume(value)))
+                return value
+            },
+            observeOutputVolume: observe(.outputVolume, client.observeOutputVolume) { .outputVolume($0, observer: $1) },
+            observeSystemNotifications: observe(.systemNotifications, client.observeSystemNotifications) {
+                .systemNotification($0, observer: $1)
+            },
+            setVolume: { value in
+                record(.setVolume(value, view: recorder.currentView))
+                client.setVolume(value)
+            },
+            installVolumeView: { onReady in
+                let view = recorder.installView()
+                record(.volumeViewInstalled(view: view))
+                let handle = client.installVolumeView {
+                    record(.volumeViewReady(view: view))
+                    onReady()
+                }
+                return CancellationHandle {
+                    recorder.removeView(view)
+                    record(.volumeViewRemoved(view: view))
+                    handle.cancel()
+                }
+            }
+        )
+    }
+
+    func wrap(_ client: AudioSessionClient) -> AudioSessionClient {
+        AudioSessionClient(
+            configuration: {
+                let configuration = client.configuration()
+                record(.read(.configuration(configuration)))
+                return configuration
+            },
+            setConfiguration: { configuration in
+                do {
+                    try client.setConfiguration(configuration)
+                    record(.setCategory(configuration, error: nil))
+                } catch {
+                    record(.setCategory(configuration, error: String(describing: error)))
+                    throw error
+                }
+            },
+            setActive: { active, notifyOthers in
+                do {
+                    try client.setActive(active, notifyOthers)
+                    record(.setActive(active, notifyOthers: notifyOthers, error: nil))
+                } catch {
+                    record(.setActive(active, notifyOthers: notifyOthers, error: String(describing: error)))
+                    throw error
+                }
+            },
+            isOtherAudioPlaying: {
+                let playing = client.isOtherAudioPlaying()
+                record(.read(.otherAudioPlaying(playing)))
+                return playing
+            },
+            currentRoute: {
+                let route = client.currentRoute()
+                record(.read(.route(route)))
+                return route
+            },
+            primeOutput: {
+                record(.primeOutput)
+                client.primeOutput()
+            }
+        )
+    }
+
+    func wrap(_ client: AppLifecycleClient) -> AppLifecycleClient {
+        AppLifecycleClient(
+            state: {
+                let state = client.state()
+                record(.read(.appState(state)))
+                return state
+            },
+            observe: observe(.lifecycle, client.observe) { .lifecycle($0, observer: $1) }
+        )
+    }
+
+    func wrap(_ client: SystemSoundClient) -> SystemSoundClient {
+        SystemSoundClient(
+            create: { url in
+                do {
+                    let id = try client.create(url)
+                    record(.soundCreated(file: url.lastPathComponent, sound: id, status: nil))
+                    return id
+                } catch {
+                    let status = (error as? SystemSoundError)?.status ?? -1
+                    record(.soundCreated(file: url.lastPathComponent, sound: nil, status: status))
+                    throw error
+                }
+            },
+            play: { id, alert, completion in
+                let play = recorder.newPlay()
+                record(.soundStarted(sound: id, alert: alert, play: play))
+                client.play(id, alert) {
+                    record(.soundCompleted(play: play))
+                    completion()
+                }
+            },
+            setIsUISound: { id, isUISound in
+                record(.soundMarkedUISound(sound: id, isUISound: isUISound))
+                client.setIsUISound(id, isUISound)
+            },
+            dispose: { id in
+                record(.soundDisposed(sound: id))
+                client.dispose(id)
+            }
+        )
+    }
+
+    func wrap(_ client: KeyValueStoreClient) -> KeyValueStoreClient {
+        KeyValueStoreClient(
+            data: { key in
+                let data = client.data(key)
+                record(.read(.stored(key: key, data: data)))
+                return data
+            },
+            setData: { data, key in
+                record(.storeWrite(key: key, data: data))
+                client.setData(data, key)
+            }
+        )
+    }
+
+    func wrap(_ client: CaptureEventClient) -> CaptureEventClient {
+        CaptureEventClient(
+            isAvailable: {
+                let available = client.isAvailable()
+                record(.read(.captureAvailable(available)))
+                return available
+            },
+            observe: observe(.captureEvents, client.observe) { .captureEvent($0, observer: $1) }
+        )
+    }
+}

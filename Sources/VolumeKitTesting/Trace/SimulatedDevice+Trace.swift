@@ -1,0 +1,52 @@
+import Foundation
+import VolumeKitCore
+
+extension TraceHeader {
+    /// The header of a trace recorded on `device`: marked ``TraceSource/simulator`` (synthetic), with the
+    /// device's OS and kind and the button engine's configuration.
+    public static func simulator(
+        _ device: SimulatedDevice,
+        buttons configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
+        volumeKitVersion: String = TraceHeader.simulatorVolumeKitVersion,
+        note: String? = nil
+    ) -> TraceHeader {
+        TraceHeader(
+            source: .simulator, deviceModel: "simulator",
+            device: DeviceInfo(osVersion: device.configuration.osVersion, kind: device.configuration.kind),
+            volumeKitVersion: volumeKitVersion, buttons: configuration, note: note
+        )
+    }
+
+    /// The header of a simulated run of `strategy` (``SimulatedStrategy/baseline`` is written as `baseline`,
+    /// which replay refuses: it is not one of VolumeKit's engines).
+    public static func simulator(_ device: SimulatedDevice, strategy: SimulatedStrategy, note: String? = nil) -> TraceHeader {
+        guard let configuration = strategy.configuration else {
+            var header = simulator(device, note: note)
+            header.strategy = strategy.rawValue
+            return header
+        }
+        return simulator(device, buttons: configuration, note: note)
+    }
+
+    /// The VolumeKit version written by simulator traces: the source tree, not a release.
+    public static let simulatorVolumeKitVersion = "source"
+}
+
+extension Scenario.Command {
+    /// What the person does in this script line, as a trace gesture (`nil` for setup and app lines).
+    public var traceGesture: TraceGesture? {
+        switch self {
+        case .ios, .device, .volume, .start, .stop, .wait, .crash, .launch: nil
+        case .press(let button, let count, let every):
+            count == 1 ? .press(button) : .other("press \(button.rawValue) x\(count) every \(every)")
+        case .hold(let button, let seconds): .hold(button, seconds: seconds)
+        case .slider(let value): .other("Control Center slider to \(value)")
+        case .background: .other("background")
+        case .foreground: .other("foreground")
+        case .interrupt(let began): .other("interruption \(began ? "begins" : "ends")")
+        case .call(let began): .other("call \(began ? "begins" : "ends")")
+        case .route(let route): .other("route \(route.rawValue)")
+        case .mute(let on): .other("Ring/Silent switch \(on ? "silent" : "ring")")
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+import VolumeKitCore
+
+/// The system as a trace remembers it, in virtual time: clients that deliver the trace's recorded inputs
+/// (KVO, notifications, lifecycle, capture events, view readiness, sound completions) at their recorded
+/// times, answer the app's reads with the recorded answers, and keep what the app asks of them now (its
+/// sets) for comparison.
+///
+/// Inputs go to subscribers by order: the k-th subscription the app makes now on a channel receives what
+/// the k-th recorded subscription on that channel received; the same holds for volume views and sound plays.
+/// A read is answered with the recorded read of the same kind at the same instant, or else the latest one
+/// recorded before it — the truth as last seen.
+final class TraceReplayWorld: @unchecked Sendable {
+    private typealias Delivery = (TraceEvent) -> Void
+
+    private struct Subscription {
+        var deliver: Delivery
+        var active = true
+    }
+
+    private struct View {
+        var onReady: @Sendable () -> Void
+        var installed: Bool
+    }
+
+    private struct Reading {
+        let time: Instant
+        let value: TraceReading
+    }
+
+    private let lock = NSRecursiveLock()
+    private var timeline = Timeline()
+    /// The recorded inputs in file order, delivered by ``run(until:)`` as their times come (kept apart from
+    /// the timeline, whose sorted insert would make a long trace quadratic).
+    private var inputs: [(time: Instant, event: TraceEvent)] = []
+    private var nextInput = 0
+    private var currentTime: Instant
+    let trace: Trace
+    let origin: Instant
+
+    private var recordedObservers: [TraceChannel: [Int]] = [:]
+    private var subscriptions: [TraceChannel: [Subscription]] = [:]
+    private var recordedViews: [Int] = []
+    private var views: [View] = []
+    private var recordedPlays: [Int] = []
+    private var completions: [(@Sendable () -> Void)?] = []
+    private var reads: [String: [Reading]] = [:]
+    private var readCursor: [String: Int] = [:]
+    private var lastRead: [String: TraceReading] = [:]
+    private var recordedActivations: [String?] = []
+    private var recordedCategories: [String?] = []
+    private var recordedCreates: [(SystemSoundID?, Int32?)] = []
+    private var activations = 0
+    private var categoryChanges = 0
+    private var creates = 0
+    private var written: [String: Data?] = [:]
+    private var lastVolume: Float?
+    private var configuration: AudioSessionConfiguration
+
+    /// The sets the app made now, with their clock times.
+    private(set) var sets: [(time: Instant, value: Float)] = []
+    /// Recorded inputs that found no subscriber, view or play now.
+    private(set) var undelivered = 0
+    /// The time of the last record.
+    let endTime: Instant
+
+    /// A world for the records of `feature` (and untagged ones) of `trace`.
+    init(trace: Trace, feature: String?) {
+        self.trace = trace
+        origin = trace.header.clockOrigin
+        currentTime = origin
+        configuration = trace.header.session
+        let records = trace.records.filter { feature == nil || $0.feature == nil || $0.feature == feature }
+        endTime = origin + (trace.records.last?.time ?? 0)
+        for record in records {
+            let time = origin + record.time
+            switch record.event {
+            case .subscribed(let channel, let observer): recordedObservers[channel, default: []].append(observer)
+            case .volumeViewInstalled(let view): recordedViews.append(view)
+            case .soundStarted(_, _, let play): recordedPlays.append(play)
+            case .setActive(_, _, let error): recordedActivations.append(error)
+            case .setCategory(_, let error): recordedCategories.append(error)
+            case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
+            case .read(let reading): reads[Self.kind(reading), default: []].append(Reading(time: time, value: reading))
+            case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
+                inputs.append((time, record.event))
+            default: break
+            }
+        }
+    }
+
+    private static func kind(_ reading: TraceReading) -> String {
+        switch reading {
+        case .outputVolume: "outputVolume"
+        case .route: "route"
+        case .appState: "appState"
+        case .configuration: "configuration"
+        case .otherAudioPlaying: "otherAudioPlaying"
+        case .captureAvailable: "captureAvailable"
+        case .stored(let key, _): "stored:" + key
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: - Time
+
+    var now: Instant { locked { currentTime } }
+
+    /// Schedules `action` at the clock time `time` (app calls from the trace).
+    func at(_ time: Instant, _ action: @escaping () -> Void) {
+        locked { _ = timeline.schedule(at: time, action) }
+    }
+
+    /// Runs everything due up to `time`, in order; at equal times a recorded input comes before the app's
+    /// timers and calls.
+    func run(until time: Instant) {
+        while true {
+            let next: (Instant, () -> Void)? = locked {
+                let input = nextInput < inputs.count ? inputs[nextInput] : nil
+                if let input, input.time <= time, input.time <= (timeline.nextTime ?? .infinity) {
+                    nextInput += 1
+                    return (input.time, { [unowned self] in self.deliver(input.event) })
+                }
+                return timeline.popDue(notAfter: time)
+            }
+            guard let (due, action) = next else { break }
+            locked { currentTime = max(currentTime, due) }
+            action()
+        }
+        locked { currentTime = max(currentTime, time) }
+    }
+
+    // MARK: - Inputs
+
+    private func deliver(_ event: TraceEvent) {
+        let target: (() -> Void)? = locked {
+            switch event {
+            case .outputVolume(let value, let observer):
+                lastVolume = value
+                return subscriber(.outputVolume, observer).map { deliver in { deliver(event) } }
+            case .systemNotification(_, let observer):
+                return subscriber(.systemNotifications, observer).map { deliver in { deliver(event) } }
+            case .lifecycle(_, let observer):
+                return subscriber(.lifecycle, observer).map { deliver in { deliver(event) } }
+            case .captureEvent(_, let observer):
+                return subscriber(.captureEvents, observer).map { deliver in { deliver(event) } }
+            case .volumeViewReady(let view):
+                guard let index = recordedViews.firstIndex(of: view), index < views.count, views[index].installed else { return nil }
+                let onReady = views[index].onReady
+                return { onReady() }
+            case .soundCompleted(let play):
+                guard let index = recordedPlays.firstIndex(of: play), index < completions.count, let completion = completions[index] else { return nil }
+                completions[index] = nil
+                return { completion() }
+            default:
+                return nil
+            }
+        }
+        if let target { target() } else { locked { undelivered += 1 } }
+    }
+
+    private func subscriber(_ channel: TraceChannel, _ observer: Int) -> Delivery? {
+        guard let index = recordedObservers[channel]?.firstIndex(of: observer),
+              let subscription = subscriptions[channel]?[safe: index], subscription.active else { return nil }
+        return subscription.deliver
+    }
+
+    private func subscribe(_ channel: TraceChannel, _ deliver: @escaping Delivery) -> CancellationHandle {
+        let index = locked { () -> Int in
+            subscriptions[channel, default: []].append(Subscription(deliver: deliver))
+            return subscriptions[channel]!.count - 1
+        }
+        return CancellationHandle { [unowned self] in self.locked { self.subscriptions[channel]?[index].active = false } }
+    }
+
+    // MARK: - Reads
+
+    /// The recorded answer of `kind` for a read now.
+    private func answer(_ kind: String) -> TraceReading? {
+        locked {
+            let list = reads[kind] ?? []
+            var index = readCursor[kind] ?? 0
+            let epsilon = 1e-9
+            while index < list.count, list[index].time < currentTime - epsilon {
+                lastRead[kind] = list[index].value
+                index += 1
+            }
+            if index < list.count, list[index].time <= currentTime + epsilon {
+                lastRead[kind] = list[index].value
+                readCursor[kind] = index + 1
+                return list[index].value
+            }
+            readCursor[kind] = index
+            return lastRead[kind] ?? list.first?.value
+        }
+    }
+
+    // MARK: - The clients
+
+    /// Clients backed by this world (with a session lease of their own): make them once per replay.
+    func makeClients() -> VolumeKitClients {
+        let header = trace.header
+        return VolumeKitClients(
+            device: DeviceInfo(osVersion: header.osVersion, kind: header.deviceKind),
+            clock: ClockClient(
+                now: { [unowned self] in self.now },
+                schedule: { [unowned self] delay, action in
+                    let id = self.locked { self.timeline.schedule(at: self.currentTime + max(0, delay)) { action() } }
+                    return CancellationHandle { [unowned self] in self.locked { self.timeline.cancel(id) } }
+                }
+            ),
+            systemVolume: SystemVolumeClient(
+                outputVolume: { [unowned self] in
+                    if case .outputVolume(let value)? = self.answer("outputVolume") { return value }
+                    return self.locked { self.lastVolume ?? 0.5 }
+                },
+                observeOutputVolume: { [unowned self] handler in
+                    self.subscribe(.outputVolume) { if case .outputVolume(let value, _) = $0 { handler(value) } }
+                },
+                observeSystemNotifications: { [unowned self] handler in
+                    self.subscribe(.systemNotifications) { if case .systemNotification(let value, _) = $0 { handler(value) } }
+                },
+                setVolume: { [unowned self] value in self.locked { self.sets.append((self.currentTime, value)) } },
+                installVolumeView: { [unowned self] onReady in
+                    let index = self.locked { () -> Int in
+                        self.views.append(View(onReady: onReady, installed: true))
+                        return self.views.count - 1
+                    }
+                    return CancellationHandle { [unowned self] in self.locked { self.views[index].installed = false } }
+                }
+            ),
+            audioSession: AudioSessionClient(
+                configuration: { [unowned self] in
+                    if case .configuration(let value)? = self.answer("configuration") { return value }
+                    return self.locked { self.configuration }
+                },
+                setConfiguration: { [unowned self] configuration in
+                    let error = self.locked { () -> String? in
+                        defer { self.categoryChanges += 1 }
+                        return self.recordedCategories[safe: self.categoryChanges] ?? nil
+                    }
+                    if let error { throw TraceReplayError.recordedFailure(error) }
+                    self.locked { self.configuration = configuration }
+                },
+                setActive: { [unowned self] _, _ in
+                    let error = self.locked { () -> String? in
+                        defer { self.activations += 1 }
+                        return self.recordedActivations[safe: self.activations] ?? nil
+                    }
+                    if let error { throw TraceReplayError.recordedFailure(error) }
+                },
+                isOtherAudioPlaying: { [unowned self] in
+                    if case .otherAudioPlaying(let value)? = self.answer("otherAudioPlaying") { return value }
+                    return false
+                },
+                currentRoute: { [unowned self] in
+                    if case .route(let value)? = self.answer("route") { return value }
+                    return .speaker
+                },
+                primeOutput: {}
+            ),
+            lifecycle: AppLifecycleClient(
+                state: { [unowned self] in
+                    if case .appState(let value)? = self.answer("appState") { return value }
+                    return .active
+                },
+                observe: { [unowned self] handler in
+                    self.subscribe(.lifecycle) { if case .lifecycle(let value, _) = $0 { handler(value) } }
+                }
+            ),
+            systemSounds: SystemSoundClient(
+                create: { [unowned self] _ in
+                    let recorded = self.locked { () -> (SystemSoundID?, Int32?)? in
+                        defer { self.creates += 1 }
+                        return self.recordedCreates[safe: self.creates]
+                    }
+                    if let status = recorded?.1 { throw SystemSoundError(status: status) }
+                    return recorded?.0 ?? 4096
+                },
+                play: { [unowned self] _, _, completion in self.locked { self.completions.append(completion) } },
+                setIsUISound: { _, _ in },
+                dispose: { _ in }
+            ),
+            keyValueStore: KeyValueStoreClient(
+                data: { [unowned self] key in
+                    if let data = self.locked({ self.written[key] }) { return data }
+                    if case .stored(_, let data)? = self.answer("stored:" + key) { return data }
+                    return nil
+                },
+                setData: { [unowned self] data, key in self.locked { self.written[key] = .some(data) } }
+            ),
+            captureEvents: CaptureEventClient(
+                isAvailable: { [unowned self] in
+                    if case .captureAvailable(let value)? = self.answer("captureAvailable") { return value }
+                    return false
+                },
+                observe: { [unowned self] handler in
+                    self.subscribe(.captureEvents) { if case .captureEvent(let value, _) = $0 { handler(value) } }
+                }
+            ),
+            sessionLease: AudioSessionLease()
+        )
+    }
+}
+
+fileprivate extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

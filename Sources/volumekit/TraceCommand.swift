@@ -1,0 +1,67 @@
+import Foundation
+import VolumeKitTesting
+
+/// `volumekit trace`: replays a recorded trace through VolumeKit's engines, or fits the device-behaviour
+/// rules to it (`docs/trace.md`).
+enum TraceCommand: Subcommand {
+    static let name = "trace"
+    static let summary = "Replay a recorded trace through VolumeKit, or fit the device's rules to it"
+    static let help = """
+        USAGE: volumekit trace replay FILE [--json]
+               volumekit trace fit FILE [--json]
+
+        FILE is a VolumeKit trace (JSON Lines, docs/trace.md), recorded on a device by the field check or
+        by `volumekit simulate --trace`; - reads standard input.
+
+        replay  feeds the trace's recorded inputs (KVO, notifications, lifecycle, view readiness, …) to the
+                same engine an iPhone runs, in virtual time, and prints the button events it produces now,
+                flagging (!) every place where its sets differ from the recorded ones.
+                --json: each button event as `volumekit simulate --json` prints it,
+                {"t":…, "type":"setChanged"|"setMissing"|"setExtra", …}, then {"type":"summary", …}.
+        fit     estimates the device-behaviour rules from the trace alone (step and quantization, set → KVO
+                latency, KVO delay, slider latency, view-ready delay, hold rhythm, route/KVO order,
+                dropped sets, tap length) and prints each beside the envelope's range: inside, outside or
+                not observed.
+                --json: {"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "samples":…,
+                "range":…, "rangeSource":…, "verdict":…, "how":…} per rule, then {"type":"summary", …}.
+
+        A malformed trace is refused with the line number and what is wrong (exit status 1).
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        var reader = ArgumentReader(arguments)
+        let json = reader.flag("--json")
+        try reader.rejectUnknownOptions()
+        let positional = reader.remaining
+        guard let action = positional.first else { throw UsageError("missing action: replay or fit") }
+        guard action == "replay" || action == "fit" else { throw UsageError("unknown action '\(action)' (replay, fit)") }
+        guard positional.count == 2 else { throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most") }
+        let path = positional[1]
+        let trace: Trace
+        do {
+            if path == "-" {
+                trace = try Trace(jsonLines: FileHandle.standardInput.readDataToEndOfFile())
+            } else {
+                trace = try Trace(contentsOf: URL(fileURLWithPath: path))
+            }
+        } catch {
+            printError("volumekit trace: \(path): \(error)")
+            return 1
+        }
+        let lines: [String]
+        if action == "replay" {
+            do {
+                let report = try TraceReplay.run(trace)
+                lines = json ? report.jsonLines : report.textLines
+            } catch {
+                printError("volumekit trace: \(path): \(error)")
+                return 1
+            }
+        } else {
+            let report = TraceFit.fit(trace)
+            lines = json ? report.jsonLines : report.textLines
+        }
+        for line in lines { print(line) }
+        return 0
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+@Suite("Trace fit")
+struct TraceFitTests {
+    /// The simulator's constants, which a fit of its trace must recover within the estimates' tolerances.
+    static func expectRecovers(_ report: TraceFitReport, _ configuration: SimulatedDevice.Configuration, sourceLocation: SourceLocation = #_sourceLocation) {
+        let truth: [String: Double] = [
+            "step": Double(SimulatedDevice.step),
+            "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
+            "kvoDelay": configuration.kvoLatency,
+            "sliderLatency": configuration.sliderLatency,
+            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
+            "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
+            "repeatInterval": SimulatedDevice.repeatInterval,
+            "routeKVOGap": configuration.kvoLatency,
+        ]
+        for (rule, value) in truth {
+            guard let estimate = report[rule], let number = estimate.value?.number, let tolerance = estimate.tolerance else {
+                Issue.record("\(rule) not observed: \(report[rule]?.how ?? "missing")", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(abs(number - value) <= tolerance, "\(rule): fitted \(number) ± \(tolerance), simulator \(value)", sourceLocation: sourceLocation)
+        }
+        #expect(report["stepQuantization"]?.value == .variant("exact"), sourceLocation: sourceLocation)
+        #expect(report["routeNotification"]?.value == .variant("beforeKVO"), sourceLocation: sourceLocation)
+    }
+
+    @Test("A fit of a simulated run recovers the simulator's constants within the stated tolerances")
+    func fitRecoversTheSimulatorsConstants() throws {
+        let run = try TraceRecording.standardSession()
+        let report = TraceFit.fit(try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8)))
+        Self.expectRecovers(report, run.device.configuration)
+        // The simulator refuses the sets VolumeKit makes during a held volume-down press (iOS 11+ rule, seed 000):
+        // the fit sees exactly those as dropped.
+        let refused = run.device.log.filter { if case .setRefused = $0 { true } else { false } }.count
+        #expect(refused > 0)
+        let dropped = try #require(report["droppedSets"])
+        #expect(dropped.samples == run.recorder.records.filter { if case .setVolume = $0.event { true } else { false } }.count)
+        #expect(abs((dropped.value?.number ?? -1) * Double(dropped.samples) - Double(refused)) < 1e-9)
+        #expect(report["tapLength"]?.isObserved == false)
+        for estimate in report.estimates where estimate.isObserved && estimate.rule != "tapLength" {
+            #expect(report.verdict(estimate) == .inside, "\(estimate.rule) \(estimate)")
+        }
+    }
+
+    @Test("Delivery jitter, as on a device, widens the tolerances without losing the true values", arguments: [1, 2, 3])
+    func jitteredDeliveries(seed: Int) throws {
+        let configuration = Self.sample(seed + 100)
+        let run = try TraceRecording.standardSession(configuration)
+        var trace = run.recorder.trace
+        // Every KVO arrives up to 4 ms late (main-queue scheduling), reproducibly.
+        var state = UInt64(seed)
+        for index in trace.records.indices {
+            guard case .outputVolume = trace.records[index].event else { continue }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            trace.records[index].time += 0.004 * Double(state >> 11) / Double(1 << 53)
+        }
+        trace.records = trace.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
+        let truth: [String: Double] = [
+            "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
+            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
+            "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
+            "repeatInterval": SimulatedDevice.repeatInterval,
+        ]
+        // A constant delay seen through one-sided jitter lies below every measurement by up to the jitter: the
+        // fit's error bound is its tolerance plus the jitter (docs/trace.md).
+        for (rule, value) in truth {
+            let estimate = try #require(report[rule])
+            #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0) + 0.004, "\(rule): \(estimate)")
+        }
+        // The later KVO makes the route gap (the KVO delay) larger by at most the jitter.
+        let gap = try #require(report["routeKVOGap"]?.value?.number)
+        #expect(gap >= configuration.kvoLatency - 1e-9 && gap <= configuration.kvoLatency + 0.004 + 1e-9)
+        #expect(report["step"]?.value.flatMap(\.number).map { abs($0 - 0.0625) < 1e-4 } == true)
+        #expect(report["droppedSets"]?.value?.number ?? 1 < 0.2)
+    }
+
+    @Test("With the private notification instead of KVO, the fit reads the notifications' volumes")
+    func notificationStrategyFit() throws {
+        let configuration = SimulatedDevice.Configuration(kvoLatency: 0.02, sliderLatency: 0.07, volumeViewReadyDelay: 0.5)
+        let run = try TraceRecording.standardSession(configuration, buttons: VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true))
+        #expect(!run.recorder.records.contains { if case .outputVolume = $0.event { true } else { false } })
+        Self.expectRecovers(TraceFit.fit(run.recorder.trace), configuration)
+    }
+
+    @Test("With capture events the fit measures the tap length, and says the KVO rules were not observed")
+    func captureEventsFit() throws {
+        let run = try TraceRecording.standardSession(buttons: VolumeButtonsConfiguration(strategy: .captureEvents))
+        let report = TraceFit.fit(run.recorder.trace)
+        let tap = try #require(report["tapLength"]?.value?.number)
+        #expect(abs(tap - run.device.configuration.tapLength) <= report["tapLength"]!.tolerance!)
+        #expect(report.verdict(report["tapLength"]!) == .noRange)
+        #expect(report["setToKVOLatency"]?.isObserved == false)
+        #expect(report.verdict(report["firstRepeatDelay"]!) == .notObserved)
+        #expect(report.jsonLines.contains { $0.contains("\"rule\":\"firstRepeatDelay\",\"observed\":false") })
+    }
+
+    @Test("A fit of a trace whose rules lie outside the envelope says so")
+    func outsideTheEnvelope() throws {
+        // A view that takes 1.5 s to become ready is outside the envelope's 0.05–1 s.
+        let run = try TraceRecording.standardSession(.init(volumeViewReadyDelay: 1.4))
+        let report = TraceFit.fit(run.recorder.trace)
+        let ready = try #require(report["volumeViewReadyDelay"])
+        #expect(abs((ready.value?.number ?? 0) - 1.4) <= ready.tolerance!)
+        #expect(report.verdict(ready) == .outside)
+        #expect(report.textLines.contains { $0.hasPrefix("volumeViewReadyDelay") && $0.hasSuffix("outside") })
+        // Judged against other ranges (the lead's DeviceBehaviour ranges, say), the same estimate is inside.
+        var wider = TraceFit.envelope
+        wider["volumeViewReadyDelay"] = EnvelopeRange(.interval(0.05, 2), source: "a wider guess")
+        let rejudged = TraceFit.fit(run.recorder.trace, ranges: wider)
+        #expect(rejudged.verdict(rejudged["volumeViewReadyDelay"]!) == .inside)
+    }
+
+    @Test("Without gesture records the hold rhythm is still found, from the shape of the repeats")
+    func holdsWithoutGestures() throws {
+        let run = try TraceRecording.standardSession()
+        var trace = run.recorder.trace
+        trace.records.removeAll { if case .gesture = $0.event { true } else { false } }
+        let report = TraceFit.fit(trace)
+        for (rule, value) in ["firstRepeatDelay": SimulatedDevice.firstRepeatDelay, "repeatInterval": SimulatedDevice.repeatInterval] {
+            let estimate = try #require(report[rule])
+            #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0), "\(rule): \(estimate)")
+            #expect(estimate.how.contains("no hold gestures"))
+        }
+    }
+
+    /// A device trace written by hand: KVO values of presses from `start` by `deltas`, each followed 20 ms
+    /// later by the app's set back and its KVO 30 ms after that.
+    static func handmade(start: Float, presses: [Float]) -> Trace {
+        var records: [TraceRecord] = [
+            TraceRecord(time: 0, event: .subscribed(.outputVolume, observer: 1)),
+            TraceRecord(time: 0, event: .setActive(true, notifyOthers: false, error: nil)),
+        ]
+        var time = 1.0
+        for value in presses {
+            records.append(TraceRecord(time: time, event: .outputVolume(value, observer: 1)))
+            records.append(TraceRecord(time: time + 0.02, event: .setVolume(start, view: 1)))
+            records.append(TraceRecord(time: time + 0.05, event: .outputVolume(start, observer: 1)))
+            time += 1
+        }
+        return Trace(header: TraceFormatTests.header, records: records)
+    }
+
+    @Test("Quantization variants the simulator cannot make yet are told apart: grid snapping and rounded reads")
+    func quantizationVariants() {
+        // From 0.3 (off the grid) a press lands on the grid: 0.3125 up, 0.25 down.
+        let grid = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3125, 0.25, 0.3125, 0.25]))
+        #expect(grid["stepQuantization"]?.value == .variant("grid"))
+        // From 0.3, exactly one step.
+        let exact = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.3625, 0.2375, 0.3625]))
+        #expect(exact["stepQuantization"]?.value == .variant("exact"))
+        #expect(abs((exact["step"]?.value?.number ?? 0) - 0.0625) <= exact["step"]!.tolerance!)
+        // Reads rounded to 3 decimals (Apple forums 756484): neither exact nor on the grid.
+        let rounded = TraceFit.fit(Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363]))
+        #expect(rounded["stepQuantization"]?.value == .variant("rounded"))
+        // Rounded reads do not make the app's sets look dropped: a set of 0.29988 read back as 0.3 landed.
+        var roundedSets = Self.handmade(start: 0.3, presses: [0.363, 0.238, 0.363])
+        roundedSets.records = roundedSets.records.map { record in
+            guard case .setVolume(0.3, let view) = record.event else { return record }
+            return TraceRecord(time: record.time, event: .setVolume(0.29988, view: view))
+        }
+        #expect(TraceFit.fit(roundedSets)["droppedSets"]?.value == .fraction(0))
+        // From the grid both variants look the same: not observed.
+        let onGrid = TraceFit.fit(Self.handmade(start: 0.5, presses: [0.5625, 0.4375]))
+        #expect(onGrid["stepQuantization"]?.isObserved == false)
+        #expect(abs((grid["setToKVOLatency"]?.value?.number ?? 0) - 0.03) < 1e-9)
+    }
+
+    @Test("Sets that never reach KVO are counted as dropped; sets to the volume already there are not")
+    func droppedSetsHandmade() {
+        var trace = Self.handmade(start: 0.5, presses: [0.5625, 0.4375, 0.5625, 0.4375])
+        // The second press's reset never lands (the cache variant: the slider drops it).
+        let kvos = trace.records.indices.filter { if case .outputVolume(0.5, _) = trace.records[$0].event { true } else { false } }
+        trace.records.remove(at: kvos[1])
+        // And a set to the value already there, which no KVO can show.
+        trace.records.append(TraceRecord(time: 9, event: .setVolume(0.5, view: 1)))
+        let report = TraceFit.fit(trace)
+        let dropped = report["droppedSets"]!
+        #expect(dropped.samples == 4)
+        #expect(dropped.value == .fraction(0.25))
+    }
+
+    /// A reproducible sample of the envelope's ranges for the rules today's simulator takes as parameters.
+    static func sample(_ seed: Int) -> SimulatedDevice.Configuration {
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        return SimulatedDevice.Configuration(
+            kvoLatency: 0.03 * next(),
+            sliderLatency: 0.005 + 0.145 * next(),
+            volumeViewReadyDelay: 0.05 + 0.95 * next()
+        )
+    }
+
+    @Test("Fits of 50 sampled simulator configurations recover each sample's values", arguments: 0..<50)
+    func fitRecoversSampledConfigurations(seed: Int) throws {
+        let configuration = Self.sample(seed)
+        let run = try TraceRecording.standardSession(configuration)
+        let report = TraceFit.fit(run.recorder.trace)
+        Self.expectRecovers(report, configuration)
+        // Replay of the same trace gives the same button events.
+        #expect(try TraceReplay.run(run.recorder.trace).eventsMatchRecording == true)
+    }
+}
