@@ -44,6 +44,8 @@ public enum DeviceLogEntry: Sendable, Equatable {
     case sessionTakenOver(Instant, by: String)
     /// Another app's audio was interrupted by the app's session.
     case otherAudioInterrupted(Instant)
+    /// The app's state became this.
+    case appState(Instant, AppState)
     /// The app's process started.
     case appLaunched(Instant)
     /// The app's process ended (crash or kill).

@@ -49,6 +49,7 @@ extension SimulatedDevice {
         guard let current = app?.state, current != state else { return }
         let wasListening = isAppListening
         app?.state = state
+        record(.appState(currentTime, state))
         switch (current, state) {
         case (.active, .inactive): deliver(.willResignActive)
         case (.inactive, .background):

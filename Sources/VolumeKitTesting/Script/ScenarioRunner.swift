@@ -316,6 +316,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line
         // happens after that, as an app would await readiness before relying on capture.
-        advance(device, until: { engine.isCapturing }, atMost: 1)
+        // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
+        advance(device, until: { engine.isCapturing }, atMost: 2)
     }
 }
