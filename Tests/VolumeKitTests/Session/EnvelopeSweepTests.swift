@@ -66,7 +66,7 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
         // Presses faster than the slider's round trip: resets land during later presses (or are refused under
         // the iOS 11 rule), the headroom is used up and KVO is silent at the rail (diagnostic headroomExhausted).
         let roundTrip = behaviour.sliderLatency + behaviour.kvoLatency + 0.025
-        if strategy == .outputVolume, roundTrip >= shortestPressInterval {
+        if roundTrip >= shortestPressInterval {
             return "presses faster than the slider's round trip"
         }
         // The same for a hold whose repeats come faster than the round trip.
