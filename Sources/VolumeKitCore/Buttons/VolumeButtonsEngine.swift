@@ -224,6 +224,7 @@ public final class VolumeButtonsEngine: Sendable {
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.
         if isStarted, !state.withLock({ $0.isSessionLive }) { refreshForStop() }
+        followRoute()
         let now = clients.clock.now()
         run { state in
             guard state.isStarted else { return [] }
@@ -272,16 +273,22 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
-    private func observe(_ value: Float) {
+    /// The route's KVO may come before its notification, or with none (and with no KVO either when both
+    /// routes have the same volume): the route is read with every input. Returns whether it had changed.
+    @discardableResult
+    private func followRoute() -> Bool {
         let now = clients.clock.now()
-        // The route's KVO may come before its notification, or with none: read the route with every value.
         let route = clients.audioSession.currentRoute()
         let moved = state.withLock { $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle) }
-        if moved {
-            let volume = clients.systemVolume.outputVolume()
-            run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
-            return
-        }
+        guard moved else { return false }
+        let volume = clients.systemVolume.outputVolume()
+        run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
+        return true
+    }
+
+    private func observe(_ value: Float) {
+        let now = clients.clock.now()
+        if followRoute() { return }
         var exhausted = false
         run { state in
             let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
@@ -337,6 +344,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func handle(_ event: AppLifecycleEvent) {
+        if case .routeChanged = event {} else { followRoute() }
         let now = clients.clock.now()
         switch event {
         case .willResignActive:
@@ -505,9 +513,12 @@ public final class VolumeButtonsEngine: Sendable {
         clients.audioSession.primeOutput()
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
+        let route = clients.audioSession.currentRoute()
         run { state in
             state.isSessionLive = true
             state.reportedActivationFailure = false
+            // A route change with no notification while reads were stale is seen here.
+            if state.pendingRoute == nil, route != state.route { state.pendingRoute = route }
             var work = [Work]()
             if let route = state.pendingRoute {
                 work += self.changeRoute(to: route, volume: volume, &state, at: now)
@@ -517,6 +528,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tick() {
+        followRoute()
         let now = clients.clock.now()
         // Sets are confirmed by reading too: a dropped set, or one that lands without KVO, is seen here.
         let live = state.withLock { $0.isSessionLive && $0.isStarted }

@@ -208,3 +208,20 @@ struct EnvelopeRegressionTests {
         #expect(!camera.diagnostics.current.contains(.captureEventsNotDelivered))
     }
 }
+
+extension EnvelopeRegressionTests {
+    @Test("A route change with no notification and no KVO (the new route at the held value) is followed at stop")
+    func silentRouteChange() throws {
+        // The speaker is held at 0.875 (the user's 1 less the headroom); the headphones are at 0.875 too.
+        let run = try Run(["routeNotification=missing"], volume: 1, headphones: 0.875)
+        run.device.connect(.headphones)
+        run.device.advance(by: 0.5)
+        run.stop()
+        #expect(run.device.volume(on: .headphones) == 0.875, "the speaker's volume is not put on the headphones")
+        run.device.connect(.speaker)
+        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+        VolumeRecovery.recoverIfNeeded(run.device.clients) { result in outcome.withLock { $0 = result } }
+        run.device.advance(by: 0.6)
+        #expect(run.device.volume(on: .speaker) == 1, "the speaker's record gives the user's volume back there")
+    }
+}
