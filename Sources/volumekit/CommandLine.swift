@@ -44,6 +44,13 @@ struct ArgumentReader {
         return value
     }
 
+    /// Removes every `--name VALUE` (or `--name=VALUE`) and returns the values in order.
+    mutating func options(_ name: String) throws -> [String] {
+        var values = [String]()
+        while let value = try option(name) { values.append(value) }
+        return values
+    }
+
     /// Fails on any remaining `--option` that nobody read.
     func rejectUnknownOptions() throws {
         if let unknown = remaining.first(where: { $0.hasPrefix("--") && $0 != "--" }) {

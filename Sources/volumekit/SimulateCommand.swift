@@ -6,7 +6,7 @@ enum SimulateCommand: Subcommand {
     static let name = "simulate"
     static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
     static let help = """
-        USAGE: volumekit simulate [--strategy NAME] [--json] [SCRIPT]
+        USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json] [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
         prints each button event the app received, each time the system volume HUD appeared, the app's
@@ -16,6 +16,10 @@ enum SimulateCommand: Subcommand {
         OPTIONS:
           --strategy NAME  \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: " | "))
                            (default outputVolume; baseline is the approach most libraries ship)
+          --profile P      how the simulated iOS behaves where we do not know for sure:
+                           \(DeviceBehaviour.profiles.map(\.name).joined(separator: " | ")) | sample:K (the K-th seeded
+                           sample of the plausible envelope; sample:0 is default). See 'volumekit profiles'.
+          --set RULE=VALUE override one rule of the profile (repeatable), e.g. --set kvoLatency=0.03
           --json           one JSON object a line:
                            {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
                            {"t":…, "type":"systemHUD"}
@@ -25,9 +29,12 @@ enum SimulateCommand: Subcommand {
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V       (setup, before anything else)
-          start · stop · press up|down [xN] [every S] · hold up|down S · wait S · slider V
-          background · foreground · interrupt begin|end · call begin|end
-          route headphones|speaker|bluetooth · crash · launch · mute on|off
+          start · stop · press up|down [xN] [every S] · hold up|down S [&] · wait S · slider V · drag V
+          background · foreground · interrupt begin|end · call begin|end · siri [S] · alarm S [noend]
+          takeover camera|player|webview · camera start|stop
+          route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch
+          mute on|off (iPhone switch) · silent on|off (Control Center Silent mode)
+          ('hold … &' keeps the button down while the next lines run)
         """
 
     static let demo = """
@@ -58,9 +65,18 @@ enum SimulateCommand: Subcommand {
         var reader = ArgumentReader(arguments)
         let json = reader.flag("--json")
         let strategyName = try reader.option("--strategy") ?? SimulatedStrategy.outputVolume.rawValue
+        let profile = try reader.option("--profile") ?? "default"
+        let overrides = try reader.options("--set")
         try reader.rejectUnknownOptions()
+        var behaviour: DeviceBehaviour
+        do {
+            behaviour = try DeviceBehaviour(profile: profile)
+            for assignment in overrides { try behaviour.set(assignment) }
+        } catch let error as DeviceBehaviourError {
+            throw UsageError(error.description)
+        }
         guard let strategy = SimulatedStrategy(rawValue: strategyName) else {
-            throw UsageError("unknown strategy '\(strategyName)' (\(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw UsageError("There is no strategy named '\(strategyName)'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         let paths = reader.remaining
         guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
@@ -85,7 +101,7 @@ enum SimulateCommand: Subcommand {
         } catch {
             throw UsageError("\(paths.first ?? "demo"): \(error)")
         }
-        let records = ScenarioRunner(scenario: scenario, strategy: strategy).run()
+        let records = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour).run()
         for record in records {
             if json, case .command = record.kind { continue }   // the JSON stream carries observations only
             print(json ? record.json : record.text)

@@ -3,6 +3,7 @@ import Foundation
 /// Every subcommand, in the order `--help` lists them.
 let subcommands: [any Subcommand.Type] = [
     SimulateCommand.self,
+    ProfilesCommand.self,
     HUDCommand.self,
     SoundsCommand.self,
     RemoteCommand.self,

@@ -66,6 +66,20 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     case unreadableNotification(VolumeNotificationError)
     /// A volume set could not be confirmed after repeated tries.
     case volumeSetFailed(Float)
-    /// The audio session could not be re-activated (it will be tried again on the next foreground).
+    /// The audio session could not be re-activated (it is tried again with backoff while the app is active,
+    /// and on the next foreground).
     case sessionActivationFailed(String)
+    /// Another component of the app (an `AVCaptureSession`, `AVPlayer`, `WKWebView`) changed the session's
+    /// category: VolumeKit re-activated the session and kept the component's category, which it needs
+    /// (seed 002 "问题一", hirbod/react-native-volume-manager #40/#41, SubtleVolume #25).
+    case sessionTakenOver(AudioCategory)
+    /// With ``ButtonStrategy/captureEvents``, a press reached the system volume instead of the capture
+    /// interaction: iOS delivers capture events only to an app whose camera is running with a preview on
+    /// screen (AVKit header; Signal-iOS). Presses are not captured until the camera runs.
+    case captureEventsNotDelivered
+    /// With ``ButtonStrategy/outputVolume``, presses came faster than VolumeKit's resets could land (a slow
+    /// slider, or resets refused during held down presses) and the volume reached 0 or 1 while capturing:
+    /// further presses there are not observed until a reset lands. A larger
+    /// ``VolumeButtonsConfiguration/headroomSteps`` absorbs longer bursts.
+    case headroomExhausted
 }

@@ -2,30 +2,47 @@ import Foundation
 
 /// The timing rules that turn volume steps into presses, repeats and releases.
 ///
-/// Defaults come from iOS's auto-repeat while a button is held: the first repeat ≈ 650 ms after the press,
-/// then one every ≈ 200 ms (SLVolumeButtonListener's timeouts, `shared/facts/volume-buttons.md` §1.2, §7).
+/// iOS's auto-repeat rhythm is unmeasured: SLVolumeButtonListener's 650 ms and 200 ms are *release
+/// timeouts* chosen longer than the real gaps (`shared/facts/envelope.md`: first repeat ≈ 0.3–0.7 s, then
+/// ≈ 0.06–0.2 s). So the delays here are upper bounds: a step of the same button arriving no sooner than
+/// ``firstRepeatMinimum`` and no later than ``firstRepeatDelay`` (plus ``tolerance``) after a press is its
+/// first repeat, and any later step within ``repeatInterval`` (plus ``tolerance``) of the previous one is a
+/// repeat. Steps sooner than ``firstRepeatMinimum`` are new presses (taps, bursts).
 public struct ButtonTiming: Sendable, Equatable {
-    /// When the first auto-repeat arrives after a press.
+    /// The latest the first auto-repeat arrives after a press (an upper bound); also the rhythm of repeats
+    /// made up for a button really held (capture events).
     public var firstRepeatDelay: TimeInterval
-    /// The interval between later auto-repeats.
+    /// The soonest the first auto-repeat arrives after a press: a same-button step sooner is a new press.
+    public var firstRepeatMinimum: TimeInterval
+    /// The longest interval between later auto-repeats (an upper bound).
     public var repeatInterval: TimeInterval
     /// How far an observed step may stray from the repeat rhythm and still count as a repeat.
     public var tolerance: TimeInterval
+    /// How late an observation of a step may be (KVO latency, up to 0.03 s in `shared/facts/envelope.md`):
+    /// added to the timeouts, so a repeat on the slowest rhythm still arrives before the release is inferred.
+    public static let observationLatency: TimeInterval = 0.05
     /// With no release reported, the button counts as released when nothing more arrives this long after the
-    /// last event (the next repeat's time plus ``tolerance``).
-    public var releaseAfterPress: TimeInterval { firstRepeatDelay + tolerance }
+    /// last event (the latest first repeat plus ``tolerance`` and ``observationLatency``).
+    public var releaseAfterPress: TimeInterval { firstRepeatDelay + tolerance + Self.observationLatency }
     /// See ``releaseAfterPress``; after a repeat.
     public var releaseAfterRepeat: TimeInterval { repeatInterval + tolerance }
 
     /// Creates timing rules. Values are kept sensible: delays of at least 50 ms, and a tolerance below half
     /// the repeat interval (so one step can never count as two repeats).
     ///
-    /// The default tolerance is 50 ms: taps made exactly on iOS's repeat rhythm (0.65 s apart, then 0.2 s)
-    /// cannot be told from a hold without real press and release events (``ButtonStrategy/captureEvents``).
-    public init(firstRepeatDelay: TimeInterval = 0.65, repeatInterval: TimeInterval = 0.2, tolerance: TimeInterval = 0.05) {
+    /// The default tolerance is 50 ms. Taps of one button 0.25–0.7 s apart, then faster than 0.25 s, cannot be
+    /// told from a hold without real press and release events (``ButtonStrategy/captureEvents``): they are
+    /// reported as one press and its repeats.
+    public init(
+        firstRepeatDelay: TimeInterval = 0.65,
+        repeatInterval: TimeInterval = 0.2,
+        tolerance: TimeInterval = 0.05,
+        firstRepeatMinimum: TimeInterval = 0.3
+    ) {
         let first = firstRepeatDelay.isFinite ? max(0.05, firstRepeatDelay) : 0.65
         let interval = repeatInterval.isFinite ? max(0.05, repeatInterval) : 0.2
         self.firstRepeatDelay = first
+        self.firstRepeatMinimum = firstRepeatMinimum.isFinite ? min(max(0, firstRepeatMinimum), first) : min(0.3, first)
         self.repeatInterval = interval
         self.tolerance = tolerance.isFinite ? min(max(0, tolerance), interval / 2 - 0.001) : 0.05
     }

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Two kinds of input:
 /// - **steps** (``step(_:at:)``): one volume step seen through KVO or the system notification. A step is a
-///   press, or an auto-repeat when it arrives on iOS's repeat rhythm after the previous one; the release is
-///   inferred when the rhythm stops (``tick(at:)`` at ``nextDeadline``).
+///   press, or an auto-repeat when it arrives soon enough after the previous one (``ButtonTiming``'s delays
+///   are upper bounds of iOS's unmeasured rhythm); the release is inferred when the rhythm stops
+///   (``tick(at:)`` at ``nextDeadline``).
 /// - **real edges** (``buttonDown(_:at:)`` / ``buttonUp(_:at:)``), from capture events: the release is real,
 ///   and repeats are produced on the same rhythm while the button stays down.
 ///
@@ -47,9 +48,12 @@ public struct PressClassifier: Sendable, Equatable {
     public mutating func step(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
         if var current = held, current.button == button, !current.isPhysicallyDown {
-            let expected = current.repeats == 0 ? timing.firstRepeatDelay : timing.repeatInterval
+            // The rhythm's delays are upper bounds (`shared/facts/envelope.md`): any step soon enough is a repeat.
             let elapsed = time - current.lastEvent
-            if abs(elapsed - expected) <= timing.tolerance {
+            let isRepeat = current.repeats == 0
+                ? elapsed >= timing.firstRepeatMinimum - timing.tolerance && elapsed <= timing.releaseAfterPress
+                : elapsed <= timing.repeatInterval + timing.tolerance
+            if isRepeat {
                 current.repeats += 1
                 current.lastEvent = time
                 held = current

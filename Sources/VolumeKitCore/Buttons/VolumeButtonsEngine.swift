@@ -11,6 +11,14 @@ import Foundation
 ///   on become-active the headroom is re-applied (seed 000's lifecycle);
 /// - the session is re-activated on foreground and after an interruption, also when no `.ended` arrives
 ///   (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1, capacitor-community/volume-buttons);
+///   while interrupted and active (Siri, an alarm that never sends an end: openradar 44895456) activation is
+///   retried with backoff (``activationRetryDelays``), as long as the session mixes with others, so no other
+///   app's audio is ever stopped;
+/// - the route is read on every observation: a route's KVO may come before its notification, or without
+///   one (RBVolumeButtons #18, openradar 35432156);
+/// - another component changing the session's category (a camera, a player, a web view) is detected on the
+///   route-change notification it causes: the session is re-activated with the component's category kept,
+///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
 /// - ``stop()`` returns everything to normal: the user's volume restored, then the volume view removed,
 ///   the session's category restored, and the session deactivated only if the engine activated it.
 public final class VolumeButtonsEngine: Sendable {
@@ -31,6 +39,18 @@ public final class VolumeButtonsEngine: Sendable {
         /// Stopping without live reads: nothing can be restored safely now.
         var stopBlind = false
         var holdsLease = false
+        /// The session's configuration as VolumeKit last saw it: a different category means another
+        /// component took the session over.
+        var sessionConfiguration: AudioSessionConfiguration?
+        /// The pending activation retry while interrupted and active, and the next delay's index.
+        var retry: CancellationHandle?
+        var retryIndex = 0
+        var reportedActivationFailure = false
+        /// When the last capture event began (capture events: a volume change without one means the
+        /// interaction does not receive presses).
+        var lastCaptureEvent: Instant?
+        var reportedCaptureEventsMissing = false
+        var reportedHeadroomExhausted = false
         var route: AudioRoute = .speaker
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
@@ -58,6 +78,9 @@ public final class VolumeButtonsEngine: Sendable {
         case ready(@Sendable () -> Void)
         case tearDown
     }
+
+    /// How long to wait between activation retries while interrupted and active (the last one repeats).
+    public static let activationRetryDelays: [TimeInterval] = [0.5, 1, 2]
 
     /// The configuration in force.
     public let configuration: VolumeButtonsConfiguration
@@ -147,6 +170,7 @@ public final class VolumeButtonsEngine: Sendable {
         session.primeOutput()
         let records = PendingRestores.load(from: clients.keyValueStore)
         let route = clients.audioSession.currentRoute()
+        let sessionConfiguration = session.configuration()
         let appState = clients.lifecycle.state()
         let fresh = freshSteps()
         state.withLock {
@@ -162,6 +186,12 @@ public final class VolumeButtonsEngine: Sendable {
             $0.isSessionLive = true
             $0.pendingRoute = nil
             $0.stopBlind = false
+            $0.sessionConfiguration = sessionConfiguration
+            $0.retryIndex = 0
+            $0.reportedActivationFailure = false
+            $0.lastCaptureEvent = nil
+            $0.reportedCaptureEventsMissing = false
+            $0.reportedHeadroomExhausted = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -175,6 +205,8 @@ public final class VolumeButtonsEngine: Sendable {
             })
         case .captureEvents:
             subscriptions.append(clients.captureEvents.observe { [weak self] event in self?.observe(event) })
+            // A press that moves the volume did not reach the interaction (no running camera): report it.
+            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
         }
         state.withLock { $0.subscriptions = subscriptions }
         if needsVolumeView {
@@ -192,6 +224,7 @@ public final class VolumeButtonsEngine: Sendable {
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.
         if isStarted, !state.withLock({ $0.isSessionLive }) { refreshForStop() }
+        followRoute()
         let now = clients.clock.now()
         run { state in
             guard state.isStarted else { return [] }
@@ -240,9 +273,44 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// The route's KVO may come before its notification, or with none (and with no KVO either when both
+    /// routes have the same volume): the route is read with every input. Returns whether it had changed.
+    @discardableResult
+    private func followRoute() -> Bool {
+        let now = clients.clock.now()
+        let route = clients.audioSession.currentRoute()
+        let moved = state.withLock { $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle) }
+        guard moved else { return false }
+        let volume = clients.systemVolume.outputVolume()
+        run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
+        return true
+    }
+
     private func observe(_ value: Float) {
         let now = clients.clock.now()
-        run { state in self.translate(state.steps.observe(value, at: now), &state, at: now) }
+        if followRoute() { return }
+        var exhausted = false
+        run { state in
+            let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
+            if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
+               value <= 0 || value >= 1, !state.reportedHeadroomExhausted {
+                state.reportedHeadroomExhausted = true
+                exhausted = true
+            }
+            return work
+        }
+        if exhausted { onDiagnostic(.headroomExhausted) }
+    }
+
+    private func captureEventsMissed() {
+        let now = clients.clock.now()
+        let report = state.withLock { state -> Bool in
+            guard state.isStarted, state.isAppActive, !state.reportedCaptureEventsMissing else { return false }
+            if let last = state.lastCaptureEvent, now - last < 1 { return false }
+            state.reportedCaptureEventsMissing = true
+            return true
+        }
+        if report { onDiagnostic(.captureEventsNotDelivered) }
     }
 
     private func observe(_ notification: SystemVolumeNotification) {
@@ -267,6 +335,7 @@ public final class VolumeButtonsEngine: Sendable {
         let button: VolumeButton = event.source == .primary ? .down : .up
         run { state in
             guard state.isStarted, state.isAppActive else { return [] }
+            state.lastCaptureEvent = now
             switch event.phase {
             case .began: return state.classifier.buttonDown(button, at: now).map(Work.emit)
             case .ended, .cancelled: return state.classifier.buttonUp(button, at: now).map(Work.emit)
@@ -275,6 +344,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func handle(_ event: AppLifecycleEvent) {
+        if case .routeChanged = event {} else { followRoute() }
         let now = clients.clock.now()
         switch event {
         case .willResignActive:
@@ -286,19 +356,24 @@ public final class VolumeButtonsEngine: Sendable {
             run { state in
                 state.isInterrupted = true
                 state.isSessionLive = false
+                state.retryIndex = 0
                 return self.pause(&state, at: now) + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
+            scheduleActivationRetry()
         case .willEnterForeground:
             reactivate()
         case .didBecomeActive:
             run { state in
                 state.isAppActive = true
+                state.retryIndex = 0
                 return []
             }
             reactivate()
+            scheduleActivationRetry()
         case .interruptionEnded:
             reactivate()
         case .routeChanged(let route):
+            if sessionWasTakenOver() { return }
             let volume = clients.systemVolume.outputVolume()
             run { state in
                 guard state.isStarted || state.steps.phase != .idle else { return [] }
@@ -318,6 +393,66 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// Whether another component changed the session's category (a route change with reason
+    /// `.categoryChange` comes with it): if so, reports it and re-takes the session, keeping the category.
+    private func sessionWasTakenOver() -> Bool {
+        let current = clients.audioSession.configuration()
+        let changed = state.withLock { state -> Bool in
+            guard state.isStarted, let known = state.sessionConfiguration, known != current else { return false }
+            state.sessionConfiguration = current
+            return true
+        }
+        guard changed else { return false }
+        onDiagnostic(.sessionTakenOver(current.category))
+        retake()
+        return true
+    }
+
+    /// Re-activates the session after a take-over; reads are live again, and a change made meanwhile (the
+    /// system HUD showed it) is the user's.
+    private func retake() {
+        do {
+            try makeReadsLive { state, volume, now in
+                guard state.isStarted, state.isViewReady else { return [] }
+                if state.steps.phase == .suspended { return [] }
+                return self.translate(state.steps.resync(volume: volume, at: now), &state, at: now)
+            }
+        } catch {
+            onDiagnostic(.sessionActivationFailed(String(describing: error)))
+        }
+    }
+
+    /// While interrupted and active, tries activation again after a backoff (an interruption may never end:
+    /// Siri, an alarm without an end). Only a session that mixes with others is re-activated, so another
+    /// app's audio is never stopped.
+    private func scheduleActivationRetry() {
+        let mixes: Bool = {
+            let session = clients.audioSession.configuration()
+            return session.options.contains(.mixWithOthers) || session.category == .ambient
+        }()
+        let delay = state.withLock { state -> TimeInterval? in
+            guard state.isStarted, state.isInterrupted, state.isAppActive, mixes, state.retry == nil else { return nil }
+            let delays = Self.activationRetryDelays
+            let delay = delays[min(state.retryIndex, delays.count - 1)]
+            state.retryIndex += 1
+            return delay
+        }
+        guard let delay else { return }
+        let handle = clients.clock.schedule(delay) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.retry = nil }
+            let due = self.state.withLock { $0.isStarted && $0.isInterrupted && $0.isAppActive }
+            guard due else { return }
+            self.reactivate()
+            self.scheduleActivationRetry()
+        }
+        let stale = state.withLock { state -> CancellationHandle? in
+            defer { state.retry = handle }
+            return state.retry
+        }
+        stale?.cancel()
+    }
+
     /// Capture pauses: a held button is released and the user's volume put back.
     private func pause(_ state: inout State, at now: Instant) -> [Work] {
         state.classifier.release(at: now).map(Work.emit) + translate(state.steps.suspend(at: now), &state, at: now)
@@ -331,6 +466,11 @@ public final class VolumeButtonsEngine: Sendable {
         // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
         // only be set again once it is current (per-route volumes).
         if !state.steps.holdsVolumeAwayFromUser, state.records.byRoute.removeValue(forKey: state.route) != nil {
+            work.append(.save(state.records))
+        } else if var record = state.records.byRoute[state.route] {
+            // A reset in flight lands on the new route: this one stays where it was last seen.
+            record.leftVolume = state.steps.believedVolume
+            state.records.byRoute[state.route] = record
             work.append(.save(state.records))
         }
         state.route = route
@@ -349,7 +489,11 @@ public final class VolumeButtonsEngine: Sendable {
                 return self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
             }
         } catch {
-            onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            let first = state.withLock { state -> Bool in
+                defer { state.reportedActivationFailure = true }
+                return !state.reportedActivationFailure
+            }
+            if first { onDiagnostic(.sessionActivationFailed(String(describing: error))) }
         }
     }
 
@@ -369,8 +513,12 @@ public final class VolumeButtonsEngine: Sendable {
         clients.audioSession.primeOutput()
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
+        let route = clients.audioSession.currentRoute()
         run { state in
             state.isSessionLive = true
+            state.reportedActivationFailure = false
+            // A route change with no notification while reads were stale is seen here.
+            if state.pendingRoute == nil, route != state.route { state.pendingRoute = route }
             var work = [Work]()
             if let route = state.pendingRoute {
                 work += self.changeRoute(to: route, volume: volume, &state, at: now)
@@ -380,11 +528,15 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tick() {
+        followRoute()
         let now = clients.clock.now()
+        // Sets are confirmed by reading too: a dropped set, or one that lands without KVO, is seen here.
+        let live = state.withLock { $0.isSessionLive && $0.isStarted }
+        let volume = live && configuration.strategy != .captureEvents ? clients.systemVolume.outputVolume() : nil
         run { state in
             state.timer.fired()
             return state.classifier.tick(at: now).map(Work.emit)
-                + self.translate(state.steps.tick(at: now), &state, at: now)
+                + self.translate(state.steps.tick(at: now, volume: volume), &state, at: now)
         }
     }
 
@@ -476,6 +628,10 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tearDown() {
+        state.withLock { state -> CancellationHandle? in
+            defer { state.retry = nil }
+            return state.retry
+        }?.cancel()
         let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, lease: Bool, stopped: (@Sendable () -> Void)?) in
             defer {
                 state.keepAlive = nil

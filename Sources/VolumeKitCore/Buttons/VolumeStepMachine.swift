@@ -5,9 +5,11 @@ import Foundation
 /// otherwise.
 ///
 /// Rules, and where they come from:
-/// - A press moves the volume by exactly 1/16 from wherever it is, clamped to 0…1 (seed 002; facts §7), so
-///   a change of k/16 is k steps and anything else (the Control Center slider, another app) is the user's
-///   own change.
+/// - A press moves the volume by about 1/16, clamped to 0…1 (seed 002; facts §7) — exactly 1/16 from the
+///   value, or to the 1/16 grid, and reads may be rounded (Apple forums 756484; `shared/facts/envelope.md`).
+///   While capturing (the app active), a change in one direction of at most a step (plus ``stepTolerance``)
+///   is one press; a change of about k/16 is k presses; anything else (another app) is the user's own
+///   change. Values are compared within ``readTolerance``.
 /// - KVO is silent at the rails (seed 000), so while capturing through KVO the anchor stays
 ///   ``Configuration/headroomSteps`` steps away from 0 and 1. The private notification does report presses
 ///   at the rails, so it needs no headroom.
@@ -15,6 +17,11 @@ import Foundation
 ///   (other than 0) (seed 000). After a down step the machine therefore sets the value *just below* the
 ///   one before the step — always accepted — and moves to the exact anchor only once the buttons are quiet
 ///   (``Configuration/settleDelay``), retrying until the value is confirmed. The volume never drifts to 0.
+///   After an up step it sets just above the anchor: iOS 18.2's slider drops a set equal to its cached value,
+///   which lags the press (decompiled `MPVolumeControllerSystemDataSource`), so the immediate set always
+///   differs from the value set before.
+/// - Changes while not capturing are the user's; a change by whole steps from the user's volume moves it by
+///   exactly those steps (VolumeKit's own nudges never become the user's).
 /// - Our own sets come back as observations ("echoes"); they are recognised and never reported as presses.
 ///
 /// Pure: one mutating method per input, each returning the actions to carry out; time is passed in.
@@ -45,7 +52,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             settleDelay: TimeInterval = 0.35,
             retryDelay: TimeInterval = 0.2,
             maximumAttempts: Int = 30,
-            echoLifetime: TimeInterval = 1.0
+            echoLifetime: TimeInterval = 0.5
         ) {
             self.mode = mode
             self.headroomSteps = headroomSteps
@@ -88,14 +95,28 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// One step of the volume: 1/16.
     public static let step: Float = 1.0 / 16.0
-    /// How far below the value before a down step the machine sets while a press may still be held.
-    public static let nudge: Float = 1.0 / 8192.0
-    private static let sameValue: Float = 1e-6
-    private static let stepTolerance: Float = 1e-3
+    /// How far below the value before a down step (above it after an up step) the machine sets while a press
+    /// may still be held: more than twice ``readTolerance``, so a nudged value is never read as the anchor.
+    public static let nudge: Float = 1.0 / 4096.0
+    /// Two values closer than this are the same: reads may be rounded to 1e-4 (Apple forums 756484).
+    public static let readTolerance: Float = 1e-4
+    /// How far a change may be from whole steps and still be the user's presses when not capturing.
+    public static let pressTolerance: Float = 1e-3
+    /// How far a value read after observations stopped may be from whole steps of the user's volume and still
+    /// be their presses: VolumeKit's nudges around a burst (1/4096 each) may be left in it.
+    public static let residueTolerance: Float = 0.002
+    /// How far a change may be from a whole number of steps and still be presses (grid snapping, nudges).
+    public static let stepTolerance: Float = 0.01
+    /// A set issued this recently may still be on its way when reads resume (slider latency ≤ 0.15 s and
+    /// KVO latency ≤ 0.03 s, `shared/facts/envelope.md`): a read then is not the user's choice.
+    public static let landingWindow: TimeInterval = 0.3
+    private static let sameValue: Float = readTolerance
 
     private struct Echo: Sendable, Equatable {
         var value: Float
         var expires: Instant
+        /// How many sets of this value are on their way (each lands once, or is dropped and expires).
+        var count = 1
     }
 
     /// The configuration in force.
@@ -112,6 +133,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private var wanted: Float?
     private var attempts = 0
     private var settleAt: Instant?
+    private var lastSetTime: Instant?
+    /// Down steps since the exact anchor was last set: each one's immediate set goes one nudge lower.
+    private var downNudges = 0
+    /// The system volume's offset from the target of a set that was not confirmed when observations stopped
+    /// (a restore refused during a held down press leaves the volume a nudge off).
+    private var residue: Float = 0
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -152,11 +179,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     public mutating func assumeSetsLanded(at time: Instant) -> Actions {
-        if let target = wanted { believedVolume = target }
+        if let target = wanted {
+            // The part of the offset that is not whole steps (presses) is our nudge.
+            let offset = believedVolume - target
+            let fraction = offset - (offset / Self.step).rounded() * Self.step
+            residue = abs(fraction) < Self.stepTolerance ? fraction : 0
+            believedVolume = target
+        }
         wanted = nil
         settleAt = nil
         attempts = 0
-        echoes = SmallList()
+        // Echoes are kept: a set still in flight lands later and must not read as a press.
         return doneIfRestored()
     }
 
@@ -165,12 +198,25 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public mutating func resume(volume: Float, at time: Instant) -> Actions {
         guard phase == .suspended else { return [] }
         phase = .running
+        return resync(volume: volume, at: time)
+    }
+
+    /// Reads are live again while running (another component had taken the session over, so observations
+    /// stopped): `volume` is the system volume now. A change since is the user's (the system HUD showed it).
+    public mutating func resync(volume: Float, at time: Instant) -> Actions {
+        guard phase == .running else { return [] }
         var actions = Actions()
-        if wanted == nil, abs(volume - userVolume) > Self.sameValue {
-            userVolume = volume
-            actions.append(.userVolumeChanged(volume))
+        // A set issued a moment ago may not have landed yet: the read is then ours, not the user's.
+        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        if wanted == nil, !setInFlight, abs(volume - userVolume) > Self.sameValue {
+            let users = usersValue(volume)
+            if abs(users - userVolume) > Self.sameValue {
+                userVolume = users
+                actions.append(.userVolumeChanged(users))
+            }
         }
         believedVolume = volume
+        residue = 0
         return actions + hold(anchorFor(userVolume), at: time)
     }
 
@@ -208,7 +254,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return [] }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
-            echoes.removeFirst(index + 1)
+            // One set of this value landed; sets of other values may still land (or were dropped: they expire).
+            if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
             believedVolume = value
             return confirmIfWanted(at: time)
         }
@@ -217,9 +264,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase == .running else {
             // Not capturing: every change is the user's.
             guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
-            userVolume = value
-            if phase == .stopping { return [.userVolumeChanged(value)] + hold(value, at: time) + doneIfRestored() }
-            return [.userVolumeChanged(value)]
+            // Whole steps from the last value are the user's presses, applied to their exact volume.
+            let delta = value - old
+            let steps = (delta / Self.step).rounded()
+            let users = steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance && value > 0 && value < 1
+                ? Self.clamp(userVolume + steps * Self.step) : value
+            userVolume = users
+            if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
+            // The system volume may carry our nudge: put the user's exact value back.
+            if abs(users - value) > Self.sameValue { return [.userVolumeChanged(users)] + hold(users, at: time) }
+            return [.userVolumeChanged(users)]
         }
         let atRail = value <= 0 || value >= 1
         if abs(value - old) <= Self.sameValue, !(configuration.reportsPressesAtRails && atRail) {
@@ -238,18 +292,43 @@ public struct VolumeStepMachine: Sendable, Equatable {
         }
         // Right after a down step the press may still be held: only a value below the one before the step is
         // accepted (seed 000). Go just below it now, and to the exact anchor once the buttons are quiet.
-        let immediate = button == .down ? max(value, min(anchor, old - Self.nudge)) : anchor
-        actions += set(immediate, at: time)
+        if button == .down {
+            // Nudges are counted from the anchor, never from the last value seen (which may be stale while
+            // sets are in flight): a press landing from one of our values can then never equal another.
+            downNudges += 1
+            var immediate = anchor - Float(downNudges) * Self.nudge
+            // With nothing in flight the value before the step is known: stay below it (the iOS 11 rule).
+            if echoes.isEmpty { immediate = min(immediate, old - Self.nudge) }
+            actions += set(max(value, immediate), at: time)
+        } else {
+            // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
+            // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
+            // anchor, then to the anchor itself — whichever the cache holds, the second set differs from it.
+            let nudged = Self.clamp(anchor + Self.nudge)
+            if nudged != anchor, echoes.isEmpty {
+                actions += set(nudged, at: time, again: true)
+                actions += set(anchor, at: time, again: true)
+            } else {
+                actions += set(anchor, at: time, again: nudged != anchor)
+            }
+        }
         settleAt = time + configuration.settleDelay
         return actions
     }
 
     /// Time passed: expired echoes are forgotten, unconfirmed sets retried, the exact anchor set once quiet.
-    public mutating func tick(at time: Instant) -> Actions {
+    /// `volume` is a live read of the system volume when the driver has one: a set that landed without an
+    /// observation (or was dropped) is confirmed (or retried) by reading.
+    public mutating func tick(at time: Instant, volume: Float? = nil) -> Actions {
         echoes.removeAll { $0.expires <= time }
         guard let due = settleAt, due <= time else { return [] }
         settleAt = nil
         let target = phase == .running ? anchor : userVolume
+        // A read only confirms: any other value may be a press whose observation is still on its way.
+        if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue {
+            echoes.removeAll { abs($0.value - target) <= Self.sameValue }
+            believedVolume = volume
+        }
         if abs(believedVolume - target) <= Self.sameValue {
             return confirmIfWanted(at: time)
         }
@@ -290,18 +369,26 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return set(target, at: time)
     }
 
-    private mutating func set(_ value: Float, at time: Instant) -> Actions {
-        guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty else { return [] }
-        // One entry per value: a set repeated while refused must not leave stale entries that would swallow a
-        // later press landing on the same value (at a rail).
-        echoes.removeAll { abs($0.value - value) < Self.sameValue }
-        // Only a few sets are ever unconfirmed at once; past that, the oldest is forgotten.
-        if echoes.isFull { echoes.removeFirst(1) }
-        echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
+    private mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
+        guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty || again else { return [] }
+        // Sets of one value made for separate presses are counted (a slow slider has several in flight during
+        // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
+        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+            // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
+            // another set on its way.
+            if again { echoes[index].count += 1 }
+            echoes[index].expires = time + configuration.echoLifetime
+        } else {
+            // Only a few values are ever in flight at once; past that, the oldest is forgotten.
+            if echoes.isFull { echoes.removeFirst(1) }
+            echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
+        }
+        lastSetTime = time
         return [.setVolume(value)]
     }
 
     private mutating func confirmIfWanted(at time: Instant) -> Actions {
+        if abs(believedVolume - anchor) <= Self.sameValue { downNudges = 0 }
         guard let target = wanted, abs(believedVolume - target) <= Self.sameValue else { return [] }
         wanted = nil
         settleAt = nil
@@ -325,14 +412,28 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return nil
         }
         let button: VolumeButton = delta > 0 ? .up : .down
+        // Up to a step: one press, wherever it snapped to (the grid, a rail, from a nudged value).
+        if magnitude < Self.step + Self.stepTolerance { return (button, 1) }
         let steps = (magnitude / Self.step).rounded()
-        if steps >= 1, abs(magnitude - steps * Self.step) < Self.stepTolerance {
+        if abs(magnitude - steps * Self.step) < Self.stepTolerance {
             return (button, Int(steps))
         }
-        // A press clamped at a rail moves less than a step.
-        if (new <= 0 || new >= 1), magnitude < Self.step { return (button, 1) }
         return nil
     }
+
+    /// `volume`, read after observations stopped, as the user's own: whole steps from where VolumeKit left
+    /// the volume (the user's presses, with VolumeKit's leftover nudge taken out) move the user's volume by
+    /// exactly those steps; anything else is a new value (Control Center, another app).
+    private func usersValue(_ volume: Float) -> Float {
+        let delta = volume - residue - userVolume
+        let steps = (delta / Self.step).rounded()
+        if abs(delta - steps * Self.step) < Self.residueTolerance, volume > 0, volume < 1 {
+            return Self.clamp(userVolume + steps * Self.step)
+        }
+        return volume
+    }
+
+    static func clamp(_ value: Float) -> Float { min(1, max(0, value)) }
 }
 
 /// Whether VolumeKit holds the volume still or lets presses change it.

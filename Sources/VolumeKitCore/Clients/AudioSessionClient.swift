@@ -114,6 +114,9 @@ public enum AudioRoute: String, Sendable, Equatable, Hashable, CaseIterable, Cod
     case headphones
     /// A Bluetooth device.
     case bluetooth
-    /// AirPlay or another external output.
+    /// AirPlay, HDMI or another external output; such routes may have no volume control
+    /// (openradar 42881405).
     case external
+    /// The built-in receiver (earpiece), used by `.playAndRecord` without `.defaultToSpeaker`.
+    case receiver
 }

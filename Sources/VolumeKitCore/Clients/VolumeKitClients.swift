@@ -4,8 +4,8 @@ import Foundation
 public enum DeviceKind: String, Sendable, Equatable, CaseIterable, Codable {
     /// An iPhone: volume buttons and a Ring/Silent switch (or Action button).
     case iphone
-    /// An iPad: volume buttons, no Ring/Silent switch on modern models
-    /// (`shared/facts/mute-switch.md` §2, MAME4iOS #62).
+    /// An iPad: volume buttons, no Ring/Silent switch on modern models, but Silent mode in Control Center,
+    /// which a mute probe detects like the switch (`shared/facts/envelope.md`; MAME4iOS #62).
     case ipad
 }
 

@@ -2,7 +2,9 @@ import Foundation
 
 /// What decides, before any sound plays, whether a probe can answer at all.
 public struct MuteProbeConditions: Sendable, Equatable {
-    /// Whether the device has a Ring/Silent switch (iPhones; not iPads, `shared/facts/mute-switch.md` §2).
+    /// Whether the device has a silent mode a probe can see: the Ring/Silent switch (or Action button) on an
+    /// iPhone, Silent mode in Control Center on an iPad (MAME4iOS #62 is an iPad muted that way;
+    /// `shared/facts/envelope.md`).
     public var hasSwitch: Bool
     /// Whether iOS mutes system sounds for the app now (recording without the opt-in; see
     /// ``AudioSessionConfiguration/suppressesSystemSounds``).
@@ -20,7 +22,8 @@ public struct MuteProbeConditions: Sendable, Equatable {
     /// Conditions for a device and the app's session configuration.
     public init(device: DeviceKind, session: AudioSessionConfiguration, isSoundAvailable: Bool = true) {
         self.init(
-            hasSwitch: device == .iphone,
+            // iPads have Silent mode in Control Center: the probe sees it as it sees the iPhone's switch.
+            hasSwitch: device == .iphone || device == .ipad,
             suppressesSystemSounds: session.suppressesSystemSounds,
             isSoundAvailable: isSoundAvailable
         )

@@ -12,7 +12,9 @@ public enum MuteState: Sendable, Equatable, Hashable, CustomStringConvertible {
     case ringing
     /// VolumeKit cannot tell now, for the reason given.
     case unknown(MuteUnknownReason)
-    /// The device has no Ring/Silent switch (iPad; `shared/facts/mute-switch.md` §2, MAME4iOS #62).
+    /// The device has no silent mode a probe can see. iPhones have the switch and iPads Silent mode in
+    /// Control Center, both probed (`shared/facts/envelope.md`, MAME4iOS #62): kept for conditions built
+    /// with ``MuteProbeConditions/hasSwitch`` false.
     case unavailable
 
     /// `silent`, `ringing`, `unknown` or `unavailable`: the name scripts and JSON use.

@@ -204,10 +204,10 @@ public final class MuteSwitchEngine: Sendable {
         clients.audioSession.primeOutput()
     }
 
-    /// The conditions now; creates the sound on first need (iPhones only).
+    /// The conditions now; creates the sound on first need.
     private func currentConditions() -> MuteProbeConditions {
         let kind = clients.device.kind
-        let available = kind == .iphone ? ensureSound() : true
+        let available = ensureSound()
         return MuteProbeConditions(device: kind, session: clients.audioSession.configuration(), isSoundAvailable: available)
     }
 

@@ -8,13 +8,17 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     public var userVolume: Float
     /// The value VolumeKit holds the route at (its anchor).
     public var heldVolume: Float
+    /// The route's volume when the output moved to another route while VolumeKit held it away from the
+    /// user's: a reset in flight then lands on the new route, leaving this one here (`nil` otherwise).
+    public var leftVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
 
     /// Creates a record.
-    public init(userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval) {
+    public init(userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval, leftVolume: Float? = nil) {
         self.userVolume = userVolume
         self.heldVolume = heldVolume
+        self.leftVolume = leftVolume
         self.savedAtUptime = savedAtUptime
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// 1. only on the route the record is for — volumes are per route, and a speaker volume is never put on
 ///    headphones;
 /// 2. only if the device has not restarted since (its uptime went back): after a restart the record is stale;
-/// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, which
-///    covers its own sub-step nudges). Anything else means the user (Control Center, another app, a button
+/// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, or of
+///    the value the route had when the output moved away while a set was in flight, which covers its own
+///    sub-step nudges). Anything else means the user (Control Center, another app, a button
 ///    press) chose a new volume since, and their choice wins.
 ///
 /// Limit: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
@@ -16,8 +17,8 @@ import Foundation
 /// A record that fails rule 2 or 3 is discarded; one for another route waits until that route is current.
 public enum RecoveryRule {
     /// How far from the held value the volume may be and still count as "where VolumeKit left it": more than
-    /// VolumeKit's own nudges below a down press (at most 1/512 in all), less than one button step (1/16).
-    public static let tolerance: Float = 0.01
+    /// VolumeKit's own nudges around a burst of presses (1/4096 each), less than one button step (1/16).
+    public static let tolerance: Float = 0.02
 
     /// What to do with a record.
     public enum Decision: Sendable, Equatable {
@@ -41,7 +42,8 @@ public enum RecoveryRule {
     public static func decide(_ record: PendingRestore, currentVolume: Float, uptime: TimeInterval) -> Decision {
         if uptime < record.savedAtUptime { return .discard(.deviceRestarted) }
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
-        if abs(currentVolume - record.heldVolume) > tolerance { return .discard(.userChangedVolume) }
+        let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
+        if !left.contains(where: { abs(currentVolume - $0) <= tolerance }) { return .discard(.userChangedVolume) }
         return .restore(record.userVolume)
     }
 }

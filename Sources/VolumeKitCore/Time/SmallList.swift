@@ -77,6 +77,14 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         count -= k
     }
 
+    /// Removes the element at `index`, keeping the order of the others.
+    public mutating func remove(at index: Int) {
+        precondition(index >= 0 && index < count, "SmallList index out of range")
+        for position in index..<(count - 1) { store(self[position + 1], at: position) }
+        store(nil, at: count - 1)
+        count -= 1
+    }
+
     /// Removes the elements that satisfy `shouldRemove`, keeping the order of the others.
     public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         var kept = 0

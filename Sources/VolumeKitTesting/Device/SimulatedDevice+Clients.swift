@@ -76,10 +76,7 @@ extension SimulatedDevice {
             setConfiguration: { [unowned self] configuration in
                 try self.locked {
                     guard self.isCurrent(launched) else { throw SimulatedDeviceError.appNotRunning }
-                    let old = self.app?.configuration
-                    self.app?.configuration = configuration
-                    // A category change posts `CategoryChange` (facts §2: reasons seen).
-                    if old?.category != configuration.category { self.categoryChanged() }
+                    self.appSetConfiguration(configuration)
                 }
             },
             setActive: { [unowned self] active, notifyOthers in
@@ -108,6 +105,8 @@ extension SimulatedDevice {
 
     private func captureEventClient(_ launched: Int) -> CaptureEventClient {
         CaptureEventClient(
+            // The interaction exists from iOS 17.2; whether events arrive also depends on a running camera
+            // (``DeviceBehaviour/captureEventsGate``), which the app cannot ask about.
             isAvailable: { [unowned self] in self.configuration.osVersion >= Self.captureEventsSince },
             observe: { [unowned self] handler in self.addObserver(launched, \.captureObservers, handler) }
         )

@@ -7,6 +7,7 @@ struct SimulatedSounds {
     var created: [SystemSoundID: URL] = [:]
     var durations: [URL: TimeInterval] = [:]
     var isMuteSwitchOn = false
+    var isSilentModeOn = false
     var latency = SoundCompletionLatency.documented
     var random = SeededRandom(seed: 0x5EED_0001)
     var dropsCompletions = false
@@ -63,23 +64,6 @@ public struct SoundCompletionLatency: Sendable, Equatable {
     }
 }
 
-/// A small, fast, seeded random number generator (SplitMix64), so simulated jitter is reproducible.
-public struct SeededRandom: RandomNumberGenerator, Sendable, Equatable {
-    private var state: UInt64
-
-    /// Creates a generator; the same seed gives the same sequence.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension SimulatedDevice {
     /// How long a created system sound plays when nothing stops it, unless set with ``setSoundDuration(_:for:)``.
     static let defaultSoundDuration: TimeInterval = 0.2
@@ -91,8 +75,17 @@ extension SimulatedDevice {
         set { locked { sounds.isMuteSwitchOn = newValue } }
     }
 
-    /// The user moves the Ring/Silent switch (`mute on|off` in scripts).
+    /// The user moves the Ring/Silent switch (`mute on|off` in scripts). An iPad has none: nothing changes there.
     public func setMuteSwitch(on: Bool) { isMuteSwitchOn = on }
+
+    /// The user turns Silent mode on or off in Control Center (`silent on|off` in scripts): on an iPad it
+    /// silences system sounds under ``DeviceBehaviour/IPadSilent/controlCenterToggle`` (MAME4iOS #62,
+    /// `shared/facts/envelope.md`); on an iPhone it is the same state as the switch.
+    public func setSilentMode(on: Bool) {
+        locked {
+            if configuration.kind == .iphone { sounds.isMuteSwitchOn = on } else { sounds.isSilentModeOn = on }
+        }
+    }
 
     /// How long system-sound completions take (default ``SoundCompletionLatency/documented``).
     public var soundLatency: SoundCompletionLatency {
@@ -121,13 +114,17 @@ extension SimulatedDevice {
         }
     }
 
-    /// Whether iOS skips a system sound now: the switch on silent (iPhone), or the app's session records
+    /// Whether iOS skips a system sound now: the switch on silent (iPhone) or Silent mode on (iPad, see
+    /// ``setSilentMode(on:)``), or the app's session records
     /// without `allowHapticsAndSystemSoundsDuringRecording` (Apple forums 672371; Actions #158, Mute #7;
     /// `shared/facts/mute-switch.md` §2). Either way the completion still comes, fast: AudioServices runs it
     /// "for every attempt to play a system sound irrespective of success or failure" (AudioServices.h).
     var skipsSystemSounds: Bool {
         if app?.configuration.suppressesSystemSounds == true { return true }
-        return configuration.kind == .iphone && sounds.isMuteSwitchOn
+        switch configuration.kind {
+        case .iphone: return sounds.isMuteSwitchOn
+        case .ipad: return behaviour.iPadSilent == .controlCenterToggle && sounds.isSilentModeOn
+        }
     }
 
     func systemSoundClient(_ launched: Int) -> SystemSoundClient {

@@ -15,9 +15,12 @@ import VolumeKitCore
 /// ```
 ///
 /// Commands: `ios N` · `device iphone|ipad` · `volume V` · `start` · `stop` · `press up|down [xN] [every S]`
-/// (default one press, 0.15 s apart) · `hold up|down S` · `wait S` · `slider V` · `background` ·
-/// `foreground` · `interrupt begin|end` · `call begin|end` · `route headphones|speaker|bluetooth` · `crash` ·
-/// `launch` · `mute on|off`.
+/// (default one press, 0.15 s apart) · `hold up|down S [&]` (with `&` the next line runs while the button is
+/// held) · `wait S` · `slider V` (Control Center, as the device's behaviour delivers it) · `drag V` (a
+/// Control Center drag: a series of values) · `background` · `foreground` · `interrupt begin|end` ·
+/// `call begin|end` · `siri [S]` · `alarm S [noend]` · `takeover camera|player|webview` · `camera start|stop` ·
+/// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch` · `mute on|off` (the
+/// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad).
 public struct Scenario: Sendable, Equatable {
     /// One command.
     public enum Command: Sendable, Equatable {
@@ -33,12 +36,24 @@ public struct Scenario: Sendable, Equatable {
         case stop
         /// `press B [xN] [every S]`.
         case press(VolumeButton, count: Int, every: TimeInterval)
-        /// `hold B S`.
-        case hold(VolumeButton, seconds: TimeInterval)
+        /// `hold B S`, or with `&` (`waits` false) the next line runs while the button is held.
+        case hold(VolumeButton, seconds: TimeInterval, waits: Bool = true)
         /// `wait S`.
         case wait(TimeInterval)
         /// `slider V`: the Control Center slider.
         case slider(Float)
+        /// `drag V`: a Control Center drag, delivered as a series of values.
+        case drag(Float)
+        /// `siri [S]`: Siri's panel over the app for S seconds (default 1).
+        case siri(seconds: TimeInterval)
+        /// `alarm S [noend]`: an alarm rings for S seconds, then ends with or without an end notification.
+        case alarm(seconds: TimeInterval, sendsEnd: Bool)
+        /// `takeover camera|player|webview`: another component takes the app's session over.
+        case takeover(SessionComponent)
+        /// `camera start|stop`: the app's camera session (configuring the audio session when it starts).
+        case camera(running: Bool)
+        /// `silent on|off`: Control Center's Silent mode (the iPad's; on an iPhone the switch's state).
+        case silent(on: Bool)
         /// `background`.
         case background
         /// `foreground`.
@@ -171,14 +186,38 @@ public struct Scenario: Sendable, Equatable {
             }
             return .press(which, count: count, every: every)
         case "hold":
-            try expectCount(3...3, "hold up|down S")
-            return .hold(try button(words[1]), seconds: try seconds(words[2]))
+            try expectCount(3...4, "hold up|down S [&]")
+            if words.count == 4, words[3] != "&" { throw fail("usage: hold up|down S [&]") }
+            return .hold(try button(words[1]), seconds: try seconds(words[2]), waits: words.count == 3)
         case "wait":
             try expectCount(2...2, "wait S")
             return .wait(try seconds(words[1]))
         case "slider":
             try expectCount(2...2, "slider V")
             return .slider(try level(words[1]))
+        case "drag":
+            try expectCount(2...2, "drag V")
+            return .drag(try level(words[1]))
+        case "siri":
+            try expectCount(1...2, "siri [S]")
+            return .siri(seconds: words.count == 2 ? try seconds(words[1]) : 1)
+        case "alarm":
+            try expectCount(2...3, "alarm S [noend]")
+            if words.count == 3, words[2] != "noend" { throw fail("usage: alarm S [noend]") }
+            return .alarm(seconds: try seconds(words[1]), sendsEnd: words.count == 2)
+        case "takeover":
+            try expectCount(2...2, "takeover camera|player|webview")
+            let names: [String: SessionComponent] = ["camera": .camera, "player": .player, "webview": .webView]
+            guard let component = names[words[1]] else {
+                throw fail("'\(words[1])' is not a component (camera, player or webview)")
+            }
+            return .takeover(component)
+        case "camera":
+            try expectCount(2...2, "camera start|stop")
+            return .camera(running: try choice(words[1], "start", "stop"))
+        case "silent":
+            try expectCount(2...2, "silent on|off")
+            return .silent(on: try choice(words[1], "on", "off"))
         case "background":
             try expectCount(1...1, "background")
             return .background
@@ -192,9 +231,9 @@ public struct Scenario: Sendable, Equatable {
             try expectCount(2...2, "call begin|end")
             return .call(began: try choice(words[1], "begin", "end"))
         case "route":
-            try expectCount(2...2, "route headphones|speaker|bluetooth")
-            guard let route = AudioRoute(rawValue: words[1]) else {
-                throw fail("'\(words[1])' is not a route (speaker, headphones, bluetooth, external)")
+            try expectCount(2...2, "route speaker|headphones|bluetooth|airplay|receiver|external")
+            guard let route = words[1] == "airplay" ? .external : AudioRoute(rawValue: words[1]) else {
+                throw fail("'\(words[1])' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
             }
             return .route(route)
         case "crash":

@@ -125,6 +125,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     public let scenario: Scenario
     /// The app strategy.
     public let strategy: SimulatedStrategy
+    /// The device's behaviour: every uncertain iOS rule's value.
+    public let behaviour: DeviceBehaviour
     /// How long the runner lets things settle after the last command.
     public var settleTime: TimeInterval = 2
 
@@ -135,15 +137,16 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var hud: SimulatedHUD?
 
     /// Creates a runner.
-    public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume) {
+    public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default) {
         self.scenario = scenario
         self.strategy = strategy
+        self.behaviour = behaviour
     }
 
     /// Runs the scenario and returns every record in time order, the end last.
     @discardableResult
     public func run() -> [ScenarioRecord] {
-        var configuration = SimulatedDevice.Configuration()
+        var configuration = SimulatedDevice.Configuration(behaviour: behaviour)
         for line in scenario.lines {
             switch line.command {
             case .ios(let version): configuration.osVersion = version
@@ -188,14 +191,29 @@ public final class ScenarioRunner: @unchecked Sendable {
                 device.press(button)
                 device.advance(by: every)
             }
-        case .hold(let button, let seconds):
+        case .hold(let button, let seconds, let waits):
             device.hold(button, for: seconds)
-            device.advance(by: seconds)
+            if waits { device.advance(by: seconds) }
         case .wait(let seconds):
             device.advance(by: seconds)
         case .slider(let value):
             device.controlCenterSlider(value)
             device.advance(by: 0.6)
+        case .drag(let value):
+            device.controlCenterDrag(value)
+            device.advance(by: 0.6)
+        case .siri(let seconds):
+            device.siri(for: seconds)
+            device.advance(by: seconds)
+        case .alarm(let seconds, let sendsEnd):
+            device.alarm(for: seconds, sendsEnd: sendsEnd)
+            device.advance(by: seconds)
+        case .takeover(let component):
+            device.takeOverSession(by: component)
+        case .camera(let running):
+            if running { device.startCamera() } else { device.stopCamera() }
+        case .silent(let on):
+            device.setSilentMode(on: on)
         case .background:
             device.background()
         case .foreground:
@@ -266,6 +284,8 @@ public final class ScenarioRunner: @unchecked Sendable {
         let onEvent: @Sendable (VolumeButtonEvent) -> Void = { event in
             records.withLock { $0.append(ScenarioRecord(time: event.time, kind: .button(event.button, event.phase))) }
         }
+        // An app capturing through AVCaptureEventInteraction is a camera app: its camera runs first.
+        if strategy == .captureEvents, !device.isCameraRunning { device.startCamera() }
         guard let configuration = strategy.configuration else {
             let app = BaselineApp(clients: clients, onEvent: onEvent)
             baseline = app
@@ -296,6 +316,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line
         // happens after that, as an app would await readiness before relying on capture.
-        advance(device, until: { engine.isCapturing }, atMost: 1)
+        // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
+        advance(device, until: { engine.isCapturing }, atMost: 2)
     }
 }

@@ -5,15 +5,18 @@ import VolumeKitCore
 struct DetectionMachineTests {
     private func phases(_ events: SmallList<VolumeButtonEvent>) -> [String] { events.map(\.description) }
 
-    @Test("Steps on iOS's repeat rhythm are a hold; faster or slower steps are new presses")
+    @Test("Steps within iOS's repeat timeouts are a hold; sooner steps are taps, later ones new presses")
     func repeatRhythm() {
         var classifier = PressClassifier()
         #expect(phases(classifier.step(.up, at: 0)) == ["up pressed"])
         #expect(phases(classifier.step(.up, at: 0.65)) == ["up repeated"])
         #expect(phases(classifier.step(.up, at: 0.85)) == ["up repeated"])
-        #expect(phases(classifier.step(.up, at: 0.9)) == ["up released", "up pressed"], "50 ms later is a new tap")
-        #expect(classifier.nextDeadline == 0.9 + ButtonTiming.standard.releaseAfterPress)
-        #expect(phases(classifier.tick(at: 2)) == ["up released"])
+        #expect(phases(classifier.step(.up, at: 0.9)) == ["up repeated"], "a faster rhythm is still the hold (timeouts are upper bounds)")
+        #expect(phases(classifier.step(.up, at: 1.2)) == ["up released", "up pressed"], "past the 0.25 s timeout: a new press")
+        #expect(classifier.nextDeadline == 1.2 + ButtonTiming.standard.releaseAfterPress)
+        #expect(phases(classifier.step(.up, at: 1.3)) == ["up released", "up pressed"], "0.1 s after a press: a tap, not a repeat")
+        #expect(phases(classifier.step(.up, at: 1.6)) == ["up repeated"], "a first repeat as early as 0.3 s")
+        #expect(phases(classifier.tick(at: 3)) == ["up released"])
         #expect(classifier.heldButton == nil)
     }
 

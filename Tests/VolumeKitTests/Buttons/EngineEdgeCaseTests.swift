@@ -35,7 +35,7 @@ struct EngineEdgeCaseTests {
         try engine.start()
         device.advance(by: 0.5)
         device.press(.up)
-        device.advance(by: 0.3)
+        device.advance(by: 0.8)
         device.press(.up)
         device.advance(by: 1)
         engine.stop()

@@ -16,10 +16,10 @@ struct MuteScenarioTests {
         #expect(records.first?.json.hasSuffix("\"type\":\"mute\", \"state\":\"ringing\"}") == true)
     }
 
-    @Test("An iPad reports unavailable once")
+    @Test("An iPad follows Control Center's Silent mode; the iPhone switch command changes nothing there")
     func ipad() throws {
-        let records = try muteRecords("device ipad\nstart\nmute on\nwait 3\n")
-        #expect(records.map(\.kind) == [.mute(.unavailable)])
+        let records = try muteRecords("device ipad\nstart\nmute on\nwait 3\nsilent on\nwait 3\nsilent off\nwait 3\n")
+        #expect(records.map(\.kind) == [.mute(.ringing), .mute(.silent), .mute(.ringing)])
     }
 
     @Test("Nothing is probed or reported after stop")

@@ -140,16 +140,26 @@ struct MuteSwitchEngineTests {
         #expect(observer.states == [.unknown(.systemSoundsSuppressed), .ringing])
     }
 
-    @Test("An iPad has no switch: unavailable, without any sound")
-    func ipadUnavailable() async {
+    @Test("An iPad's Silent mode (Control Center) is probed like the switch: ringing, then silent")
+    func ipadSilentMode() async {
         let (device, engine, observer) = make(SimulatedDevice.Configuration(kind: .ipad))
         engine.start()
         device.advance(by: 3)
-        #expect(observer.changes.current == [MuteStateChange(old: nil, new: .unavailable, isInitial: true)])
-        #expect(device.systemSoundPlays.isEmpty)
-        let answer = Locked<MuteState?>(nil)
-        engine.check { state in answer.withLock { $0 = state } }
-        #expect(answer.current == .unavailable)
+        device.setSilentMode(on: true)
+        device.advance(by: 3)
+        #expect(observer.states == [.ringing, .silent])
+        #expect(!device.systemSoundPlays.isEmpty)
+    }
+
+    @Test("An iPad without Silent mode (the envelope's other variant) reads ringing, never unavailable")
+    func ipadWithoutSilentMode() async {
+        var behaviour = DeviceBehaviour()
+        behaviour.iPadSilent = .none
+        let (device, engine, observer) = make(SimulatedDevice.Configuration(kind: .ipad, behaviour: behaviour))
+        engine.start()
+        device.setSilentMode(on: true)
+        device.advance(by: 3)
+        #expect(observer.states == [.ringing])
     }
 
     @Test("A lost completion becomes unknown(noCompletion), and probing goes on afterwards")

@@ -28,13 +28,31 @@ struct ScenarioTests {
             crash
             launch
             mute on
+            hold down 2 &
+            drag 0.7
+            siri
+            siri 2.5
+            alarm 3
+            alarm 3 noend
+            takeover camera
+            takeover player
+            takeover webview
+            camera start
+            camera stop
+            route airplay
+            route receiver
+            silent on
             stop
             """)
         #expect(scenario.lines.map(\.command) == [
             .ios(OSVersion(15, 4)), .device(.ipad), .volume(0.25), .start,
             .press(.up, count: 1, every: 0.15), .press(.down, count: 16, every: 0.05), .hold(.up, seconds: 1.5),
             .wait(2), .slider(0.3), .background, .foreground, .interrupt(began: true), .interrupt(began: false),
-            .call(began: true), .call(began: false), .route(.headphones), .crash, .launch, .mute(on: true), .stop,
+            .call(began: true), .call(began: false), .route(.headphones), .crash, .launch, .mute(on: true),
+            .hold(.down, seconds: 2, waits: false), .drag(0.7), .siri(seconds: 1), .siri(seconds: 2.5),
+            .alarm(seconds: 3, sendsEnd: true), .alarm(seconds: 3, sendsEnd: false), .takeover(.camera), .takeover(.player),
+            .takeover(.webView), .camera(running: true), .camera(running: false), .route(.external), .route(.receiver),
+            .silent(on: true), .stop,
         ])
         #expect(scenario.lines.first?.number == 2)
     }
@@ -48,8 +66,14 @@ struct ScenarioTests {
         ("press up x0", 1, "press count must be 1…10000"),
         ("press up every 0", 1, "'every' must be more than 0 seconds"),
         ("interrupt maybe", 1, "'maybe' must be begin or end"),
-        ("route moon", 1, "'moon' is not a route (speaker, headphones, bluetooth, external)"),
-        ("hold up", 1, "usage: hold up|down S"),
+        ("route moon", 1, "'moon' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)"),
+        ("hold up", 1, "usage: hold up|down S [&]"),
+        ("hold up 1 later", 1, "usage: hold up|down S [&]"),
+        ("start\nalarm 5 never", 2, "usage: alarm S [noend]"),
+        ("takeover radio", 1, "'radio' is not a component (camera, player or webview)"),
+        ("camera on", 1, "'on' must be start or stop"),
+        ("silent maybe", 1, "'maybe' must be on or off"),
+        ("drag 2", 1, "'2' is not a volume between 0 and 1"),
         ("ios seventeen", 1, "'seventeen' is not an iOS version"),
     ])
     func badLines(script: String, line: Int, message: String) {

@@ -20,17 +20,20 @@ final class RandomSession {
     private var lastRunRoute: AudioRoute?
     private var interrupted = false
 
-    init(seed: UInt64) {
+    /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
+    init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
         rng = SeededRandom(seed: seed)
         let versions = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
-        let device = SimulatedDevice(.init(osVersion: versions.randomElement(using: &rng)!, volume: speaker, headphonesVolume: headphones))
+        let version = versions.randomElement(using: &rng)!
+        let device = SimulatedDevice(.init(osVersion: version, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
         self.device = device
-        strategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(using: &rng)!
+        let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(using: &rng)!
+        self.strategy = strategy ?? drawn
         truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
-        script.append("ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(strategy)")
+        script.append("ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)")
     }
 
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
@@ -82,7 +85,14 @@ final class RandomSession {
         case 35..<45:
             let seconds = Double.random(in: 0.3...1.6, using: &rng)
             let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
-            withTruth { device in device.hold(button, for: seconds); device.advance(by: seconds + 0.1) }
+            script.append("hold \(button) \(seconds)")
+            withTruth { device in device.hold(button, for: seconds) }
+            // VolumeKit may start or stop holding the volume during the hold (an activation retry): look often.
+            var left = seconds + 0.1
+            while left > 0 {
+                withTruth { $0.advance(by: min(0.05, left)) }
+                left -= 0.05
+            }
         case 45..<55:
             let value = Float(Int.random(in: 0...100, using: &rng)) / 100
             act("slider \(value)") { $0.controlCenterSlider(value); $0.advance(by: 0.7) }
@@ -118,13 +128,12 @@ final class RandomSession {
         let every = Double.random(in: 0.05...0.4, using: &rng)
         let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
         script.append("press \(button) x\(count) every \(every)")
-        withTruth { device in
-            for _ in 0..<count {
-                device.press(button)
-                device.advance(by: every)
-            }
-            device.advance(by: 0.1)
+        // Whether VolumeKit holds the volume is looked at for each press: it may change between presses.
+        for _ in 0..<count {
+            withTruth { device in device.press(button) }
+            withTruth { device in device.advance(by: every) }
         }
+        withTruth { device in device.advance(by: 0.1) }
     }
 
     /// Runs a user action and updates `truth` from the volume changes it caused: the user's own only when
@@ -160,7 +169,8 @@ final class RandomSession {
             if abs(actual - wanted) < 1e-4 { continue }
             let reached = route == device.route && route == lastRunRoute
             if !reached, let record = records[route], abs(record.userVolume - wanted) < 1e-4,
-               RecoveryRule.decide(record, currentVolume: actual, uptime: device.now) == .restore(wanted) {
+               case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now),
+               abs(restored - wanted) < 1e-4 {
                 continue
             }
             problems.append("\(route): volume \(actual), user's \(wanted)")

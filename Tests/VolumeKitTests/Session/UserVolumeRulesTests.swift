@@ -156,12 +156,17 @@ struct UserVolumeRulesTests {
         #expect(engine.isCapturing)
     }
 
-    @Test("An interruption with no end: capture resumes on the next foreground")
+    @Test("An interruption with no end: capture resumes by retrying activation, and on the next foreground")
     func interruptionWithoutEnd() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
         let engine = try capture(device)
         device.interruption(began: true)
+        device.advance(by: 0.3)
+        #expect(!engine.isCapturing)
         device.advance(by: 0.5)
+        #expect(engine.isCapturing, "the first retry, 0.5 s after the interruption began")
+        device.interruption(began: true)
+        device.advance(by: 0.3)
         #expect(!engine.isCapturing)
         device.background()
         device.advance(by: 1)

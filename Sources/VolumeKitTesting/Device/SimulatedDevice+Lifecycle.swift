@@ -1,0 +1,91 @@
+import Foundation
+import VolumeKitCore
+
+/// Lifecycle: background and foreground, suspension, crashes and launches.
+extension SimulatedDevice {
+    /// The user sends the app to the background (home gesture). It is suspended
+    /// ``DeviceBehaviour/suspensionDelay`` later unless it comes back first.
+    public func background() {
+        locked {
+            guard let app, app.state != .background else { return }
+            setAppState(.inactive)
+            setAppState(.background)
+        }
+    }
+
+    /// The user brings the app back.
+    public func foreground() {
+        locked {
+            guard let app, app.state == .background else { return }
+            setAppState(.inactive)
+            setAppState(.active)
+        }
+    }
+
+    /// The app crashes or is killed: it ends without any cleanup, and the device keeps whatever volume it
+    /// had (seed 000: "处理不了APP crash或者人为杀掉情况下的系统音量恢复").
+    public func crash() {
+        locked {
+            guard app != nil else { return }
+            app = nil
+            generation += 1
+            suspendedActions = []
+            record(.appEnded(currentTime))
+        }
+    }
+
+    /// The app launches (again): a fresh process, active, with the session not yet active and no audio
+    /// played. The key-value store keeps what an earlier process wrote.
+    public func launch() {
+        locked {
+            if app != nil { crash() }
+            generation += 1
+            app = AppProcess(staleVolume: volumes[currentRoute]!)
+            record(.appLaunched(currentTime))
+        }
+    }
+
+    func setAppState(_ state: AppState) {
+        guard let current = app?.state, current != state else { return }
+        let wasListening = isAppListening
+        app?.state = state
+        record(.appState(currentTime, state))
+        switch (current, state) {
+        case (.active, .inactive): deliver(.willResignActive)
+        case (.inactive, .background):
+            let delay = behaviour.suspensionDelay
+            if delay <= 0 {
+                deactivateSessionBySystem()
+                deliver(.didEnterBackground)
+                suspend()
+            } else {
+                deliver(.didEnterBackground)
+                let launched = generation
+                app?.suspensionTimer = after(delay) { [unowned self] in
+                    guard self.generation == launched, self.app?.state == .background else { return }
+                    self.suspend()
+                }
+            }
+        case (.background, .inactive):
+            if let timer = app?.suspensionTimer { timeline.cancel(timer) }
+            app?.suspensionTimer = nil
+            app?.isSuspended = false
+            deliver(.willEnterForeground)
+            let held = suspendedActions
+            suspendedActions = []
+            for action in held { action() }
+        case (.inactive, .active): deliver(.didBecomeActive)
+        default: break
+        }
+        if wasListening, !isAppListening { app?.staleVolume = volumes[currentRoute]! }
+    }
+
+    /// The app stops running code; its session is deactivated and KVO stays silent until it re-activates
+    /// (seed 002).
+    private func suspend() {
+        app?.suspensionTimer = nil
+        deactivateSessionBySystem()
+        if isAppListening { app?.staleVolume = volumes[currentRoute]! }
+        app?.isSuspended = true
+    }
+}

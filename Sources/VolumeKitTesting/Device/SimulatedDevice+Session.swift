@@ -1,0 +1,178 @@
+import Foundation
+import VolumeKitCore
+
+/// Another part of the app that can take its audio session over.
+public enum SessionComponent: String, Sendable, Equatable, CaseIterable {
+    /// An `AVCaptureSession` with `automaticallyConfiguresApplicationAudioSession` (the default): it moves the
+    /// session to `.playAndRecord` (seed 002 "问题一").
+    case camera
+    /// An `AVPlayer` starting playback (SubtleVolume #25).
+    case player
+    /// A `WKWebView` playing media (hirbod/react-native-volume-manager #40/#41).
+    case webView
+
+    /// The configuration the component leaves the session in.
+    public var configuration: AudioSessionConfiguration {
+        switch self {
+        case .camera: AudioSessionConfiguration(category: .playAndRecord, options: [.mixWithOthers, .allowBluetoothA2DP])
+        case .player, .webView: AudioSessionConfiguration(category: .playback)
+        }
+    }
+}
+
+/// Session and interruptions: activation, calls, alarms, Siri, and other components taking the session over.
+extension SimulatedDevice {
+    /// An audio interruption (another app's non-mixable audio) begins or ends. The app's session is
+    /// deactivated when it begins and stays inactive until the app re-activates it, whether or not an end
+    /// arrives (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1).
+    public func interruption(began: Bool) {
+        locked {
+            guard app != nil else { return }
+            if began {
+                deactivateSessionBySystem()
+                deliver(.interruptionBegan)
+            } else {
+                deliver(.interruptionEnded(shouldResume: true))
+            }
+        }
+    }
+
+    /// A phone call starts or ends. It interrupts the app's session and makes the app inactive; while it
+    /// lasts the buttons change the call volume and the app sees nothing (seed 002).
+    public func phoneCall(began: Bool) {
+        locked {
+            if began {
+                guard !callInProgress else { return }
+                callInProgress = true
+                if app != nil {
+                    deactivateSessionBySystem()
+                    deliver(.interruptionBegan)
+                    if app?.state == .active { setAppState(.inactive) }
+                }
+            } else {
+                guard callInProgress else { return }
+                callInProgress = false
+                if app != nil {
+                    if app?.state == .inactive { setAppState(.active) }
+                    deliver(.interruptionEnded(shouldResume: true))
+                }
+            }
+        }
+    }
+
+    /// Siri's panel over the app for `seconds`: the app goes inactive and comes back active; what happens to
+    /// its session is ``DeviceBehaviour/siriShape`` (openradar 44895456).
+    public func siri(for seconds: TimeInterval = 1) {
+        locked {
+            guard app?.state == .active else { return }
+            let shape = behaviour.siriShape
+            setAppState(.inactive)
+            if shape != .inactiveOnly {
+                deactivateSessionBySystem()
+                deliver(.interruptionBegan)
+            }
+            let launched = generation
+            after(seconds) { [unowned self] in
+                guard self.generation == launched, self.app != nil else { return }
+                if shape == .interruptsWithEnd { self.deliver(.interruptionEnded(shouldResume: true)) }
+                if self.app?.state == .inactive { self.setAppState(.active) }
+            }
+        }
+    }
+
+    /// An alarm rings for `seconds` while the app stays in front: it interrupts the session and holds the
+    /// audio (activation fails while it rings); when it stops an end arrives only if `sendsEnd` (alarms usually
+    /// send one; envelope.md).
+    public func alarm(for seconds: TimeInterval, sendsEnd: Bool) {
+        locked {
+            guard app != nil, !alarmRinging else { return }
+            alarmRinging = true
+            deactivateSessionBySystem()
+            deliver(.interruptionBegan)
+            let launched = generation
+            after(seconds) { [unowned self] in
+                self.alarmRinging = false
+                guard self.generation == launched, self.app != nil else { return }
+                if sendsEnd { self.deliver(.interruptionEnded(shouldResume: true)) }
+            }
+        }
+    }
+
+    /// Another component of the app takes its session over: the category changes (posting `CategoryChange`
+    /// and a route-change notification, reason `.categoryChange`) and, under
+    /// ``DeviceBehaviour/SessionTakeover/deactivates``, KVO stops and the HUD comes back until the app
+    /// activates its session again.
+    public func takeOverSession(by component: SessionComponent) {
+        locked {
+            guard let current = app else { return }
+            record(.sessionTakenOver(currentTime, by: component.rawValue))
+            if behaviour.sessionTakeover == .deactivates {
+                if isAppListening { app?.staleVolume = volumes[currentRoute]! }
+                app?.sessionTakenOver = true
+            }
+            app?.configuration = component.configuration
+            if current.configuration.category != component.configuration.category { categoryChanged() }
+            deliver(.routeChanged(currentRoute))
+        }
+    }
+
+    /// The app's camera session starts: capture events reach the app (``DeviceBehaviour/captureEventsGate``).
+    /// With `configuresSession` (AVCaptureSession's default) it takes the audio session over.
+    public func startCamera(configuresSession: Bool = true) {
+        locked {
+            guard app != nil else { return }
+            app?.cameraRunning = true
+            if configuresSession { takeOverSession(by: .camera) }
+        }
+    }
+
+    /// The app's camera session stops.
+    public func stopCamera() {
+        locked { app?.cameraRunning = false }
+    }
+
+    /// Whether the app's camera session runs.
+    public var isCameraRunning: Bool { locked { app?.cameraRunning ?? false } }
+
+    func categoryChanged() {
+        let volume = volumes[currentRoute]!
+        notifyVolume(volume, old: volume, reason: "CategoryChange")
+    }
+
+    func deactivateSessionBySystem() {
+        guard app?.sessionActive == true else { return }
+        if isAppListening { app?.staleVolume = volumes[currentRoute]! }
+        app?.sessionActive = false
+        record(.sessionDeactivated(currentTime, bySystem: true))
+    }
+
+    func appSetConfiguration(_ configuration: AudioSessionConfiguration) {
+        let old = app?.configuration
+        app?.configuration = configuration
+        // A category change posts `CategoryChange` (facts §2: reasons seen).
+        if old?.category != configuration.category { categoryChanged() }
+    }
+
+    func appSetActive(_ active: Bool, notifyOthers: Bool) throws {
+        guard app != nil else { return }
+        if active {
+            // A call or an alarm holds the audio hardware: activation fails (`insufficientPriority`).
+            if callInProgress || alarmRinging { throw SimulatedDeviceError.insufficientPriority }
+            if app?.sessionActive == false || app?.sessionTakenOver == true {
+                app?.sessionActive = true
+                app?.sessionTakenOver = false
+                record(.sessionActivated(currentTime))
+                // A category that does not mix interrupts other apps' audio (AVAudioSession docs).
+                if otherAudio, let configuration = app?.configuration,
+                   !configuration.options.contains(.mixWithOthers), configuration.category != .ambient {
+                    otherAudio = false
+                    record(.otherAudioInterrupted(currentTime))
+                }
+            }
+        } else if app?.sessionActive == true {
+            if isAppListening { app?.staleVolume = volumes[currentRoute]! }
+            app?.sessionActive = false
+            record(.sessionDeactivated(currentTime, bySystem: false, notifiedOthers: notifyOthers))
+        }
+    }
+}
