@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every scenario in scenarios/ with each strategy on the simulated device and prints a Markdown table:
 # presses reported (pressed / repeated / released), system HUD appearances, and the volume at the end.
-# usage: scripts/compare-strategies.sh [STRATEGY…]   (default: baseline outputVolume systemNotification)
+# usage: [PROFILE=NAME|sample:K] scripts/compare-strategies.sh [STRATEGY…]
+#        (default: baseline outputVolume systemNotification, on the default device behaviour)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strategies=("$@")
@@ -14,7 +15,7 @@ for file in scenarios/*.txt; do
   expect=$(head -1 "$file" | sed -e 's/^# //')
   printf "| %s |" "$expect"
   for s in "${strategies[@]}"; do
-    out=$("$bin" simulate --json --strategy "$s" "$file")
+    out=$("$bin" simulate --json --strategy "$s" --profile "${PROFILE:-default}" "$file")
     pressed=$(grep -c '"phase":"pressed"' <<<"$out" || true)
     repeated=$(grep -c '"phase":"repeated"' <<<"$out" || true)
     released=$(grep -c '"phase":"released"' <<<"$out" || true)
