@@ -148,7 +148,7 @@ final class FakeMPD: @unchecked Sendable {
 
     var port: UInt16 { peer.port }
 
-    func device(password: String? = nil, timeout: TimeInterval = 1) throws -> MPDDevice {
+    func device(password: String? = nil, timeout: TimeInterval = honestPeerTimeout) throws -> MPDDevice {
         try MPDDevice(host: "127.0.0.1", port: port, password: password, requestTimeout: timeout)
     }
 
@@ -158,7 +158,7 @@ final class FakeMPD: @unchecked Sendable {
         var served = 0
         // Like MPD, changes made while this client was not idling are reported by its next idle at once.
         var seen = state.current.changes
-        while served < commandsPerConnection, !connection.isStopped, let line = connection.readLine(timeout: 5) {
+        while served < commandsPerConnection, !connection.isStopped, let line = connection.readLine(timeout: honestPeerTimeout * 3) {
             served += 1
             let words = line.split(separator: " ", maxSplits: 1).map(String.init)
             switch words.first ?? "" {
@@ -200,3 +200,8 @@ final class FakeMPD: @unchecked Sendable {
         }
     }
 }
+
+/// The request deadline for tests against the honest fake servers: they are about the protocol, not about
+/// deadlines (the hostile-peer tests set their own), so a loaded 2-core machine running the whole suite in
+/// parallel must not turn a slow reply into a reconnect.
+let honestPeerTimeout: TimeInterval = 10

@@ -32,11 +32,11 @@ final class FakeSnapserver: @unchecked Sendable {
     var port: UInt16 { peer.port }
 
     func client(_ id: String) -> SnapcastClient {
-        SnapcastClient(host: "127.0.0.1", port: port, clientID: id, requestTimeout: 1)
+        SnapcastClient(host: "127.0.0.1", port: port, clientID: id, requestTimeout: honestPeerTimeout)
     }
 
     func group() -> SnapcastGroup {
-        SnapcastGroup(host: "127.0.0.1", port: port, groupID: "g1", requestTimeout: 1)
+        SnapcastGroup(host: "127.0.0.1", port: port, groupID: "g1", requestTimeout: honestPeerTimeout)
     }
 
     func levels() -> [Int] {
@@ -59,7 +59,7 @@ final class FakeSnapserver: @unchecked Sendable {
         let key = ObjectIdentifier(connection)
         state.withLock { $0.connections[key] = connection }
         defer { _ = state.withLock { $0.connections.removeValue(forKey: key) } }
-        while !connection.isStopped, let line = connection.readLine(timeout: 5) {
+        while !connection.isStopped, let line = connection.readLine(timeout: honestPeerTimeout * 3) {
             guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let id = request["id"] as? Int, let method = request["method"] as? String else {
                 connection.send(json(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error"]]))

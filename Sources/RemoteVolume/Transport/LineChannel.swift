@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// A TCP connection that speaks a line protocol (MPD's text protocol, Snapcast's newline-delimited JSON-RPC),
@@ -65,11 +70,10 @@ final class LineChannel {
     /// connection is not reused. Does not wait.
     var isStale: Bool {
         if !pending.isEmpty { return true }
-        do {
-            try socket.wait(until: Deadline(in: 0))
-            return true  // Readable while idle: closed, reset, or bytes nobody asked for.
-        } catch {
-            return (error as? RemoteVolumeError) != .timedOut
-        }
+        // A zero-timeout poll, not `Socket.wait`: a deadline that has already passed makes `wait` throw
+        // `.timedOut` before it looks (the absolute-deadline rule), so a closed idle connection would pass.
+        var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        let result = poll(&descriptor, 1, 0)
+        return result != 0  // Readable while idle (closed, reset, or bytes nobody asked for), or poll failed.
     }
 }

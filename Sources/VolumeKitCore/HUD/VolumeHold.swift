@@ -70,7 +70,7 @@ public final class VolumeHoldBoard: Sendable {
                 if let volume { state.userVolume = volume }
                 if state.holders == 0 { state.userVolume = nil }
             }
-            return Array(state.observers.values)
+            return state.observers.sorted { $0.key < $1.key }.map(\.value)
         }
         for observer in observers { observer(event) }
     }

@@ -168,7 +168,7 @@ extension SimulatedDevice {
         let delay = behaviour.kvoLatency + extraDelay
         let value = reported(new)
         if new != old, isAppListening {
-            let observers = Array(app.volumeObservers.values)
+            let observers = app.volumeObservers.sorted { $0.key < $1.key }.map(\.value)
             inApp(after: delay) { for observer in observers { observer(value) } }
         }
         guard !app.isSuspended, !app.notificationObservers.isEmpty else { return }
@@ -189,7 +189,7 @@ extension SimulatedDevice {
                 "AVSystemController_AudioCategoryNotificationParameter": .string("Audio/Video"),
             ])
         }
-        let observers = Array(app.notificationObservers.values)
+        let observers = app.notificationObservers.sorted { $0.key < $1.key }.map(\.value)
         inApp(after: delay) { for observer in observers { observer(notification) } }
     }
 
@@ -245,7 +245,7 @@ extension SimulatedDevice {
               app.cameraRunning || behaviour.captureEventsGate == .anyApp else { return false }
         // Primary = volume down, secondary = volume up (`shared/facts/volume-buttons.md` §3).
         let event = CaptureEvent(source: button == .down ? .primary : .secondary, phase: phase)
-        let observers = Array(app.captureObservers.values)
+        let observers = app.captureObservers.sorted { $0.key < $1.key }.map(\.value)
         inApp(after: 0) { for observer in observers { observer(event) } }
         return true
     }

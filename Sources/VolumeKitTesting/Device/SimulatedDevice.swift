@@ -255,7 +255,7 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     func deliver(_ event: AppLifecycleEvent) {
         guard let app else { return }
-        let observers = Array(app.lifecycleObservers.values)
+        let observers = app.lifecycleObservers.sorted { $0.key < $1.key }.map(\.value)
         for observer in observers { observer(event) }
     }
 
@@ -268,4 +268,33 @@ public final class SimulatedDevice: @unchecked Sendable {
     var currentGeneration: Int { generation }
 
     func isCurrent(_ launched: Int) -> Bool { generation == launched && app != nil }
+}
+
+extension SimulatedDevice.Configuration {
+    /// Creates a configuration from the default behaviour with its timing rules set: the 0.1 form, kept so
+    /// that tests written against it keep compiling (each value lands in ``DeviceBehaviour``).
+    public init(
+        osVersion: OSVersion = OSVersion(17, 4),
+        kind: DeviceKind = .iphone,
+        volume: Float = 0.5,
+        headphonesVolume: Float = 0.5,
+        kvoLatency: TimeInterval = DeviceBehaviour.default.kvoLatency,
+        sliderLatency: TimeInterval = DeviceBehaviour.default.sliderLatency,
+        volumeViewReadyDelay: TimeInterval = DeviceBehaviour.default.volumeViewReadyDelay,
+        tapLength: TimeInterval = DeviceBehaviour.default.tapLength
+    ) {
+        var behaviour = DeviceBehaviour.default
+        behaviour.kvoLatency = kvoLatency
+        behaviour.sliderLatency = sliderLatency
+        behaviour.volumeViewReadyDelay = volumeViewReadyDelay
+        behaviour.tapLength = tapLength
+        self.init(osVersion: osVersion, kind: kind, volume: volume, headphonesVolume: headphonesVolume, behaviour: behaviour)
+    }
+}
+
+extension SimulatedDevice {
+    /// The default behaviour's delay before a held button's first auto-repeat (``DeviceBehaviour/firstRepeatDelay``).
+    public static var firstRepeatDelay: TimeInterval { DeviceBehaviour.default.firstRepeatDelay }
+    /// The default behaviour's auto-repeat interval after the first (``DeviceBehaviour/repeatInterval``).
+    public static var repeatInterval: TimeInterval { DeviceBehaviour.default.repeatInterval }
 }

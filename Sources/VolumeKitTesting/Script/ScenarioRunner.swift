@@ -134,7 +134,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
     private var mute: MuteSwitchEngine?
-    private var hud: SimulatedHUD?
+    private var hud: VolumeHUDEngine?
+    private var holdReporter: VolumeHoldReporter?
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default) {
@@ -272,7 +273,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     private func stopApp() {
         mute?.stop()
-        engine?.stop()
+        engine?.stop(onStopped: { [holdReporter] in holdReporter?.stopped() })
         baseline?.stop()
         hud?.stop()
         hud = nil
@@ -292,12 +293,16 @@ public final class ScenarioRunner: @unchecked Sendable {
             app.start()
             return
         }
-        let hud = SimulatedHUD(clients: clients, level: clients.systemVolume.outputVolume()) { display, time in
+        // The app's custom HUD is the same Core engine the iPhone runs (`VolumeHUD` is a shell over it).
+        let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: clients) { display, time in
             records.withLock {
                 $0.append(ScenarioRecord(time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
             }
         }
         self.hud = hud
+        hud.start()
+        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
+        holdReporter = reporter
         let engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
@@ -305,18 +310,20 @@ public final class ScenarioRunner: @unchecked Sendable {
                 onEvent(event)
                 hud.handle(event)
             },
-            onUserVolume: { hud.level($0) }
+            onUserVolume: { reporter.userVolumeChanged($0) }
         )
         self.engine = engine
         do {
-            try engine.start()
+            try engine.start(onReady: { reporter.ready(userVolume: engine.userVolume) })
+            reporter.started()
         } catch {
+            reporter.stopped()
             records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .error(String(describing: error)))) }
             return
         }
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line
         // happens after that, as an app would await readiness before relying on capture.
         // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
-        advance(device, until: { engine.isCapturing }, atMost: 2)
+        advance(device, until: { engine.isCapturing && hud.isSystemHUDSuppressed }, atMost: 2)
     }
 }

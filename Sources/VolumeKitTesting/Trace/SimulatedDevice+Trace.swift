@@ -39,8 +39,14 @@ extension Scenario.Command {
         case .ios, .device, .volume, .start, .stop, .wait, .crash, .launch: nil
         case .press(let button, let count, let every):
             count == 1 ? .press(button) : .other("press \(button.rawValue) x\(count) every \(every)")
-        case .hold(let button, let seconds): .hold(button, seconds: seconds)
+        case .hold(let button, let seconds, _): .hold(button, seconds: seconds)
         case .slider(let value): .other("Control Center slider to \(value)")
+        case .drag(let value): .other("Control Center drag to \(value)")
+        case .siri(let seconds): .other("Siri for \(seconds) s")
+        case .alarm(let seconds, let sendsEnd): .other("alarm for \(seconds) s\(sendsEnd ? "" : ", no end")")
+        case .takeover(let component): .other("\(component.rawValue) takes the session over")
+        case .camera(let running): .other("camera \(running ? "starts" : "stops")")
+        case .silent(let on): .other("Silent mode \(on ? "on" : "off")")
         case .background: .other("background")
         case .foreground: .other("foreground")
         case .interrupt(let began): .other("interruption \(began ? "begins" : "ends")")

@@ -366,6 +366,7 @@ struct VolumeHoldTests {
         let recorder = HUDRecorder()
         let hud = recorder.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
         hud.start()
+        device.startCamera()   // capture events reach only an app whose camera runs
         let app = CaptureApp(VolumeButtonsConfiguration(strategy: .captureEvents), clients: device.clients, hud: hud)
         try app.start()
         device.advance(by: 0.5)

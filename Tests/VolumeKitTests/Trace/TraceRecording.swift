@@ -65,6 +65,8 @@ final class TraceRecording: @unchecked Sendable {
         buttons: VolumeButtonsConfiguration = .init()
     ) throws -> TraceRecording {
         let run = TraceRecording(configuration, buttons: buttons)
+        // Capture events reach only an app whose camera runs (DeviceBehaviour.captureEventsGate).
+        if buttons.strategy == .captureEvents { run.device.startCamera() }
         try run.start()
         run.press(.up)
         run.press(.up)
