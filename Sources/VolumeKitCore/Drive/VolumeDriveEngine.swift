@@ -28,6 +28,8 @@ public final class VolumeDriveEngine: Sendable {
         /// The latest run whose target is stopped.
         var finishedGeneration = 0
         var events: AsyncStream<VolumeButtonEvent>.Continuation?
+        /// The running run's bound on waiting for the target at stop.
+        var deadline: StopDeadline?
         /// The latest run's task; the next run waits for it.
         var run: Task<Void, Never>?
         /// The target's latest HUD level in this run.
@@ -103,6 +105,9 @@ public final class VolumeDriveEngine: Sendable {
     /// Whether ``start()`` was called without a matching ``stop()`` (and the target has not failed to start).
     public var isRunning: Bool { state.withLock { $0.isRunning } }
 
+    /// The target's level (0…1) as it last reported it in this run, `nil` until it has started.
+    public var targetLevel: Float? { state.withLock { $0.level } }
+
     /// Whether presses are being captured right now (see ``VolumeButtonsEngine/isCapturing``).
     public var isCapturing: Bool { buttons.isCapturing }
 
@@ -135,12 +140,14 @@ public final class VolumeDriveEngine: Sendable {
         }
         hud?.start()
         let (events, continuation) = AsyncStream<VolumeButtonEvent>.makeStream()
+        let deadline = StopDeadline()
         state.withLock { state in
             let previous = state.run
             state.events = continuation
+            state.deadline = deadline
             state.run = Task { [self] in
                 await previous?.value
-                await drive(events, generation: generation)
+                await drive(events, deadline: deadline, generation: generation)
             }
         }
     }
@@ -149,16 +156,18 @@ public final class VolumeDriveEngine: Sendable {
     /// the last level it was asked for, or ``stopTimeout`` passed. `onStopped` runs once the target is
     /// stopped (at once when the drive is not running and nothing is finishing).
     public func stop(onStopped: (@Sendable () -> Void)? = nil) {
-        let (wasRunning, idle, events) = state.withLock { state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?) in
+        let (wasRunning, idle, events, deadline) = state.withLock { state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?, StopDeadline?) in
             let idle = !state.isRunning && state.finishedGeneration == state.generation
             if let onStopped, !idle { state.onStopped.append((state.generation, onStopped)) }
-            guard state.isRunning else { return (false, idle, nil) }
+            guard state.isRunning else { return (false, idle, nil, nil) }
             state.isRunning = false
-            defer { state.events = nil }
-            return (true, false, state.events)
+            defer { state.events = nil; state.deadline = nil }
+            return (true, false, state.events, state.deadline)
         }
         if idle { onStopped?() }
         guard wasRunning else { return }
+        // The bound runs from now, on the clients' clock, however late the run's task gets to it.
+        deadline?.arm(after: stopTimeout, on: clients.clock)
         stopCaptureAndHUD()
         // The queued events are still handed to the target: presses made before stop count.
         events?.finish()
@@ -211,7 +220,7 @@ public final class VolumeDriveEngine: Sendable {
 
     // MARK: - One run
 
-    private func drive(_ events: AsyncStream<VolumeButtonEvent>, generation: Int) async {
+    private func drive(_ events: AsyncStream<VolumeButtonEvent>, deadline: StopDeadline, generation: Int) async {
         var following: Task<Void, Never>?
         do {
             try await target.start()
@@ -225,7 +234,7 @@ public final class VolumeDriveEngine: Sendable {
         for await event in events where following != nil {
             await target.handle(event)
         }
-        if following != nil { await settle() }
+        if following != nil { await settle(deadline) }
         await target.stop()
         following?.cancel()
         let finished = state.withLock { state -> [@Sendable () -> Void] in
@@ -237,21 +246,14 @@ public final class VolumeDriveEngine: Sendable {
         finished.forEach { $0() }
     }
 
-    /// Waits until the target has sent the last level asked for, at most ``stopTimeout``.
-    private func settle() async {
-        let deadline = clients.clock.now() + stopTimeout
+    /// Waits until the target has sent the last level asked for, or the stop deadline passed.
+    private func settle(_ deadline: StopDeadline) async {
         while await target.isBusy {
-            guard clients.clock.now() < deadline else {
+            guard !deadline.hasExpired else {
                 onDiagnostic(.lastLevelUnconfirmed(after: stopTimeout))
                 return
             }
-            await VolumeDriveEngine.sleep(min(VolumeDriveEngine.settleCheckInterval, deadline - clients.clock.now()), on: clients.clock)
-        }
-    }
-
-    private static func sleep(_ seconds: TimeInterval, on clock: ClockClient) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _ = clock.schedule(max(0, seconds)) { continuation.resume() }
+            await deadline.wait(VolumeDriveEngine.settleCheckInterval, on: clients.clock)
         }
     }
 
@@ -259,7 +261,7 @@ public final class VolumeDriveEngine: Sendable {
         let (failed, events) = state.withLock { state -> (Bool, AsyncStream<VolumeButtonEvent>.Continuation?) in
             guard state.isRunning, state.generation == generation else { return (false, nil) }
             state.isRunning = false
-            defer { state.events = nil }
+            defer { state.events = nil; state.deadline = nil }
             return (true, state.events)
         }
         guard failed else { return }
@@ -273,5 +275,50 @@ public final class VolumeDriveEngine: Sendable {
         readiness.cancel()
         buttons.stop(onStopped: { [reporter] in reporter.stopped() })
         hud?.stop()
+    }
+}
+
+/// The bound on how long a stopping drive waits for its target: armed by `stop()`, it wakes the waiting run
+/// when it expires.
+private final class StopDeadline: Sendable {
+    private struct State {
+        var hasExpired = false
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextID = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Whether the deadline passed.
+    var hasExpired: Bool { state.withLock { $0.hasExpired } }
+
+    /// Expires `seconds` from now on `clock`.
+    func arm(after seconds: TimeInterval, on clock: ClockClient) {
+        _ = clock.schedule(seconds) { [self] in expire() }
+    }
+
+    private func expire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.hasExpired = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Waits `seconds` on `clock`, or until the deadline expires if that comes first.
+    func wait(_ seconds: TimeInterval, on clock: ClockClient) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let id = state.withLock { state -> Int? in
+                guard !state.hasExpired else { return nil }
+                state.nextID += 1
+                state.waiters[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else { return continuation.resume() }
+            _ = clock.schedule(seconds) { [self] in
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
     }
 }
