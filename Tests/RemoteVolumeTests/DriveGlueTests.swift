@@ -114,7 +114,9 @@ struct DriveRendererIntegrationTests {
         let shown = ShownLevels()
         let drive = VolumeDriveEngine(target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
-        #expect(await waitReal(seconds: 5, device: device) { await controller.level == 20 })
+        await advance(device, by: 0.5)
+        #expect(drive.isCapturing)
+        #expect(await waitReal(seconds: 5, device: device) { drive.targetLevel == 0.2 })
 
         for _ in 0..<5 {
             device.press(.up)
