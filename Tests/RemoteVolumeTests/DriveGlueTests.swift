@@ -102,9 +102,10 @@ struct DriveGlueTests {
     }
 }
 
-@Suite("The buttons drive gmediarender", .serialized, .enabled(if: UPnPPeer.isAvailable, UPnPPeer.skipReason))
-struct DriveRendererIntegrationTests {
-    @Test("simulated presses reach the real renderer, its own changes show on the HUD, and leaving lands the last level")
+/// Part of the renderer suite, so that it never runs while another test sets the renderer's volume or
+/// restarts it (the suite is serialized and skipped without a peer).
+extension RendererIntegrationTests {
+    @Test("buttons drive: simulated presses reach the real renderer, its own changes show on the HUD, and leaving lands the last level")
     func drivesRenderer() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(20)
@@ -141,15 +142,15 @@ struct DriveRendererIntegrationTests {
         #expect(try await renderer.volume() == 57)
         #expect(device.volume == 0.5)
     }
+}
 
-    /// Waits in real time (bounded) while the simulated phone's clock keeps pace, until `condition` holds.
-    private func waitReal(seconds: Double, device: SimulatedDevice, _ condition: @Sendable () async -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-            device.advance(by: 0.01)
-        }
-        return await condition()
+/// Waits in real time (bounded) while the simulated phone's clock keeps pace, until `condition` holds.
+private func waitReal(seconds: Double, device: SimulatedDevice, _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        device.advance(by: 0.01)
     }
+    return await condition()
 }
