@@ -386,6 +386,34 @@ struct VolumeDriveEngineTests {
         #expect(VolumeDriveDiagnostic.captureUnavailable(.privateAPINotAllowed).description.contains("allowsPrivateAPI"))
     }
 
+    @Test("in the background the buttons are the phone's (the user's volume is back); back in front they drive the speaker again")
+    func backgroundAndBack() async throws {
+        let s = setup(level: 8)
+        try s.drive.start()
+        await pass(0.5, on: s.device)
+        #expect(await eventually(s.device) { s.drive.targetLevel != nil })
+        s.device.press(.up)
+        await pass(0.3, on: s.device)
+        #expect(await eventually(s.device) { s.speaker.wanted == 9 })
+        s.device.background()
+        await pass(0.5, on: s.device)
+        #expect(s.device.volume == 0.5)
+        #expect(s.recorder.last?.isVisible == false)
+        s.device.press(.down)
+        await pass(0.3, on: s.device)
+        #expect(s.device.volume == 0.4375)
+        #expect(s.speaker.wanted == 9)
+        s.device.foreground()
+        await pass(0.5, on: s.device)
+        s.device.press(.up)
+        await pass(0.3, on: s.device)
+        #expect(await eventually(s.device) { s.speaker.wanted == 10 })
+        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(10) / 16) })
+        s.drive.stop()
+        await pass(1, on: s.device)
+        #expect(s.device.volume == 0.4375)
+    }
+
     @Test("a HUD elsewhere in the app that follows the phone's volume never shows capture's anchor")
     func holdIsReported() async throws {
         let s = setup(level: 8)
