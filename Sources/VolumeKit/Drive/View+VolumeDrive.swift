@@ -1,0 +1,72 @@
+#if os(iOS)
+import SwiftUI
+
+extension View {
+    /// While this view is on screen, the hardware volume buttons drive `target` (e.g. a
+    /// `RemoteVolumeController` for a network speaker) and VolumeKit's HUD shows its level, with the bump when
+    /// a press hits 0 or 100 %.
+    ///
+    /// ```swift
+    /// let speaker = RemoteVolumeController(device: try await UPnPRenderer.connect(to: url))
+    /// SpeakerView()
+    ///     .volumeButtons(driving: speaker, hud: .island)
+    /// ```
+    ///
+    /// Built on `.task(id:)`: when the view appears, button capture and the HUD start at once and the target
+    /// starts in the background (presses made while it connects are kept and reach it in order); when the
+    /// view disappears, the buttons and the system HUD are given back at once and the target is stopped once
+    /// the last level asked for is on it (bounded, see ``VolumeDriveEngine/stopTimeout``). Changing the
+    /// target, the style or the configuration restarts the drive. Stopping the target ends every stream it
+    /// gave (for a `RemoteVolumeController`, all its `updates()`).
+    /// - Parameters:
+    ///   - target: what the buttons drive.
+    ///   - style: the HUD's look; `nil` for no HUD.
+    ///   - configuration: how the buttons are captured (capture mode by default: the phone's volume stays).
+    ///   - clients: the system to run against (live by default).
+    ///   - onDiagnostic: called on the main actor with problems: capture that could not start, a target that
+    ///     could not start (the buttons are the phone's again then), a last level not confirmed in time.
+    public func volumeButtons(
+        driving target: any VolumeDriveTarget,
+        hud style: VolumeHUDStyle? = .classic,
+        configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
+        clients: VolumeKitClients? = nil,
+        onDiagnostic: @escaping @MainActor (VolumeDriveDiagnostic) -> Void = { _ in }
+    ) -> some View {
+        modifier(VolumeDriveModifier(target: target, style: style, configuration: configuration, clients: clients, onDiagnostic: onDiagnostic))
+    }
+}
+
+private struct VolumeDriveModifier: ViewModifier {
+    struct Key: Equatable {
+        var target: ObjectIdentifier
+        var style: VolumeHUDStyle?
+        var configuration: VolumeButtonsConfiguration
+        var hasClients: Bool
+    }
+
+    let target: any VolumeDriveTarget
+    let style: VolumeHUDStyle?
+    let configuration: VolumeButtonsConfiguration
+    let clients: VolumeKitClients?
+    let onDiagnostic: @MainActor (VolumeDriveDiagnostic) -> Void
+
+    func body(content: Content) -> some View {
+        content
+            .task(id: Key(target: ObjectIdentifier(target), style: style, configuration: configuration, hasClients: clients != nil)) { @MainActor in
+                let drive = VolumeDrive(driving: target, hud: style, configuration: configuration, clients: clients)
+                drive.onDiagnostic = onDiagnostic
+                do {
+                    try drive.start()
+                } catch {
+                    onDiagnostic(.captureUnavailable(error as? VolumeButtonsError ?? .audioSession(String(describing: error))))
+                    return
+                }
+                // Until the view goes away or the key changes: the task is cancelled then.
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+                }
+                drive.stop()
+            }
+    }
+}
+#endif
