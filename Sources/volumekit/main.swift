@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 
 /// Every subcommand, in the order `--help` lists them.
 let subcommands: [any Subcommand.Type] = [
@@ -7,6 +8,7 @@ let subcommands: [any Subcommand.Type] = [
     HUDCommand.self,
     SoundsCommand.self,
     RemoteCommand.self,
+    TraceCommand.self,
 ]
 
 let toolHelp = """
@@ -17,13 +19,17 @@ let toolHelp = """
     SUBCOMMANDS:
     \(subcommands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
 
-    Run 'volumekit <subcommand> --help' for a subcommand's options.
+    Run 'volumekit <subcommand> --help' for a subcommand's options; 'volumekit --version' prints the version.
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     printError("volumekit: missing subcommand (see 'volumekit --help')")
     exit(2)
+}
+if first == "--version" {
+    print("volumekit \(VolumeKitVersion.current)")
+    exit(0)
 }
 if first == "--help" || first == "-h" || first == "help" {
     print(toolHelp)

@@ -22,35 +22,13 @@ public enum VolumeDriveDiagnostic: Sendable, Equatable, CustomStringConvertible 
         case .targetUnavailable(let reason):
             "The device could not be reached (\(reason)), so the volume buttons control the phone again; connect to it and show the view again."
         case .captureUnavailable(let error):
-            "The volume buttons could not be captured: \(VolumeDriveDiagnostic.sentence(for: error))"
+            "The volume buttons could not be captured. \(error.description)"
         case .capture(let diagnostic):
-            "Button capture: \(VolumeDriveDiagnostic.sentence(for: diagnostic))"
+            "Button capture: \(diagnostic.description)"
         case .captureNotReady(let seconds):
             "Button capture was not ready after \(VolumeHUDDisplay.number(seconds)) s because no window of the app's active scene could host the volume view yet; it starts as soon as one exists."
         case .lastLevelUnconfirmed(let seconds):
             "The device had not confirmed the last volume after \(VolumeHUDDisplay.number(seconds)) s when the view went away; it may keep an older level."
-        }
-    }
-
-    private static func sentence(for error: VolumeButtonsError) -> String {
-        switch error {
-        case .privateAPINotAllowed:
-            "the system-notification strategy is private API; set allowsPrivateAPI to opt in, or use the outputVolume strategy."
-        case .strategyUnavailable(let strategy):
-            "the \(strategy.rawValue) strategy does not work on this device or iOS version; use the outputVolume strategy."
-        case .audioSession(let reason):
-            "the audio session could not be activated (\(reason)); try again when no call holds the audio."
-        }
-    }
-
-    private static func sentence(for diagnostic: VolumeButtonsDiagnostic) -> String {
-        switch diagnostic {
-        case .unreadableNotification(let error):
-            "a volume notification was not understood and was ignored (\(error))."
-        case .volumeSetFailed(let value):
-            "the phone's volume could not be confirmed at \(VolumeHUDDisplay.number(Double(value))) after repeated tries."
-        case .sessionActivationFailed(let reason):
-            "the audio session could not be re-activated (\(reason)); it is tried again on the next return to the foreground."
         }
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+extension VolumeButtonsError: CustomStringConvertible, LocalizedError {
+    /// A sentence a person can act on: what went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .privateAPINotAllowed:
+            "The system-notification strategy uses private API: set allowsPrivateAPI to opt in (App Review may reject it), or use the outputVolume strategy."
+        case .strategyUnavailable(let strategy):
+            "The \(strategy.rawValue) strategy does not work on this device or iOS version\(strategy == .captureEvents ? " (capture events need iOS 17.2 and a running camera)" : ""); use the outputVolume strategy."
+        case .audioSession(let reason):
+            "The audio session could not be activated (\(reason)); try again when no call or other app holds the audio."
+        }
+    }
+
+    /// The same sentence, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
+
+extension VolumeButtonsDiagnostic: CustomStringConvertible {
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .unreadableNotification(let error):
+            "A volume notification was not understood and was ignored (\(error))."
+        case .volumeSetFailed(let value):
+            "The phone's volume could not be confirmed at \(VolumeHUDDisplay.number(Double(value))) after repeated tries; the route may have no volume control (AirPlay, HDMI)."
+        case .sessionActivationFailed(let reason):
+            "The audio session could not be re-activated (\(reason)); it is tried again with backoff and on the next return to the foreground."
+        case .sessionTakenOver(let category):
+            "Another part of the app moved the audio session to \(category.rawValue); VolumeKit re-activated it and kept that category."
+        case .captureEventsNotDelivered:
+            "A press reached the system volume instead of the capture interaction: capture events need the app's camera running with its preview on screen."
+        case .headroomExhausted:
+            "Presses came faster than the volume could be reset and it reached 0 or 1; raise headroomSteps to absorb longer bursts."
+        }
+    }
+}
