@@ -7,7 +7,7 @@ extension RemoteVolumeController {
     /// `pressed` and `repeated` each move the level one ``RemoteVolumeSync/Configuration/step`` (iOS repeats a
     /// held button about every 0.2 s, so holding keeps moving the speaker); `released` does nothing. Presses go
     /// through the sync machine: a burst never becomes one request per press. Any source of
-    /// ``VolumeButtonEvent``s works — VolumeKit's `VolumeButtons.events()`, a test stream, a remote control.
+    /// ``/VolumeKitCore/VolumeButtonEvent``s works — VolumeKit's `VolumeButtons.events()`, a test stream, a remote control.
     ///
     /// ```swift
     /// Task { await speaker.drive(with: buttons.events()) }

@@ -71,7 +71,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         /// Send SetVolume(`level`); report the outcome with `requestSucceeded(_:at:)` / `requestFailed(_:error:at:)`
         /// passing `request`.
         case setVolume(level: Int, request: Int)
-        /// Read the volume and report it with ``RemoteVolumeSync/deviceReported(_:at:)`` (or `readFailed`).
+        /// Read the volume and report it with ``RemoteVolumeSync/deviceReported(_:at:isInitialState:)`` (or `readFailed`).
         case readVolume
         /// Call ``RemoteVolumeSync/tick(at:)`` at this instant; replaces any earlier wake-up.
         case wake(at: Instant)

@@ -19,7 +19,7 @@ import Foundation
 /// - another component changing the session's category (a camera, a player, a web view) is detected on the
 ///   route-change notification it causes: the session is re-activated with the component's category kept,
 ///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
-/// - ``stop()`` returns everything to normal: the user's volume restored, then the volume view removed,
+/// - ``stop(onStopped:)`` returns everything to normal: the user's volume restored, then the volume view removed,
 ///   the session's category restored, and the session deactivated only if the engine activated it.
 public final class VolumeButtonsEngine: Sendable {
     private struct State {
@@ -119,7 +119,7 @@ public final class VolumeButtonsEngine: Sendable {
 
     private func freshSteps() -> VolumeStepMachine { Self.steps(for: configuration) }
 
-    /// Whether capture is running (from ``start()`` until ``stop()``).
+    /// Whether capture is running (from ``start(onReady:)`` until ``stop(onStopped:)``).
     public var isStarted: Bool { state.withLock { $0.isStarted } }
 
     /// Whether presses are being captured: started, the app active, and — for the strategies that hold the

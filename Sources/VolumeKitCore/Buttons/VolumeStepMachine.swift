@@ -145,7 +145,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         self.configuration = configuration
     }
 
-    /// When ``tick(at:)`` must be called next.
+    /// When ``tick(at:volume:)`` must be called next.
     public var nextDeadline: Instant? {
         var earliest = settleAt
         for echo in echoes where earliest.map({ echo.expires < $0 }) ?? true { earliest = echo.expires }

@@ -17,13 +17,13 @@ import Foundation
 ///   rail the level sits at shows it with the bump;
 /// - capture reports its hold on the phone's volume (``VolumeHoldReporter``), so a HUD elsewhere in the app
 ///   that follows the phone's volume never shows capture's anchor;
-/// - ``stop()`` stops capture (the user's volume comes back) and the HUD at once, then waits until the target
+/// - ``stop(onStopped:)`` stops capture (the user's volume comes back) and the HUD at once, then waits until the target
 ///   has sent the last level it was asked for — at most ``stopTimeout`` on the clients' clock — and stops
 ///   the target. A new ``start()`` waits for that to finish first.
 public final class VolumeDriveEngine: Sendable {
     private struct State {
         var isRunning = false
-        /// The latest run; a run is "finishing" from ``stop()`` until its target is stopped.
+        /// The latest run; a run is "finishing" from ``stop(onStopped:)`` until its target is stopped.
         var generation = 0
         /// The latest run whose target is stopped.
         var finishedGeneration = 0
@@ -40,14 +40,14 @@ public final class VolumeDriveEngine: Sendable {
         var onStopped: [(generation: Int, callback: @Sendable () -> Void)] = []
     }
 
-    /// How often ``stop()`` checks whether the target is still busy while it waits.
+    /// How often ``stop(onStopped:)`` checks whether the target is still busy while it waits.
     public static let settleCheckInterval: TimeInterval = 0.05
 
     /// The target driven.
     public let target: any VolumeDriveTarget
     /// The capture configuration.
     public let configuration: VolumeButtonsConfiguration
-    /// The longest ``stop()`` waits for the target to send the last level (seconds, clients' clock).
+    /// The longest ``stop(onStopped:)`` waits for the target to send the last level (seconds, clients' clock).
     public let stopTimeout: TimeInterval
     private let clients: VolumeKitClients
     private let hud: (any VolumeDriveHUD)?
@@ -66,7 +66,7 @@ public final class VolumeDriveEngine: Sendable {
     ///   - hud: where the target's level is shown, or `nil` for no HUD (the system HUD stays hidden while
     ///     capture holds the volume). A ``VolumeHUDEngine`` should use ``VolumeHUDLevelSource/external``.
     ///   - clients: the system (live on iOS, `SimulatedDevice.clients` in tests).
-    ///   - stopTimeout: the longest ``stop()`` waits for the last level to be sent (2 s by default: the 0.2 s
+    ///   - stopTimeout: the longest ``stop(onStopped:)`` waits for the last level to be sent (2 s by default: the 0.2 s
     ///     coalescing window of `RemoteVolumeSync` and a few retries).
     ///   - readinessTimeout: how long capture may take to become ready before
     ///     ``VolumeDriveDiagnostic/captureNotReady(after:)`` is reported.
@@ -102,7 +102,7 @@ public final class VolumeDriveEngine: Sendable {
         )
     }
 
-    /// Whether ``start()`` was called without a matching ``stop()`` (and the target has not failed to start).
+    /// Whether ``start()`` was called without a matching ``stop(onStopped:)`` (and the target has not failed to start).
     public var isRunning: Bool { state.withLock { $0.isRunning } }
 
     /// The target's level (0…1) as it last reported it in this run, `nil` until it has started.

@@ -70,7 +70,7 @@ public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {
 /// button events, the levels the app gives and the app's lifecycle, and carries out its actions on the
 /// clients' clock. Platform-free, so the exact code an iPhone runs is what `SimulatedDevice` tests on Linux.
 ///
-/// The iOS shell `VolumeHUD` (module `VolumeKit`) wraps one engine and draws what ``onDisplay`` reports.
+/// The iOS shell `VolumeHUD` (module `VolumeKit`) wraps one engine and draws what its `onDisplay` closure reports.
 ///
 /// Rules:
 /// - the level is the user's: with ``VolumeHUDLevelSource/systemVolume`` it follows `outputVolume`, except

@@ -11,6 +11,10 @@ import CoreGraphics
 public enum VolumeHUDPreview {
     /// The SVG document for `style` on `device` in `orientation` at `level`.
     /// - Parameters:
+    ///   - style: the HUD's look.
+    ///   - device: the device shape to draw it on.
+    ///   - orientation: the interface orientation.
+    ///   - level: the volume shown, 0…1.
     ///   - bump: draw the bump state of a press at a rail.
     ///   - increaseContrast: use the style's Increase Contrast palette.
     ///   - showsSafeArea: outline the safe area with a dashed line.

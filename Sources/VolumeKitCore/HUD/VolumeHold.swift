@@ -111,7 +111,7 @@ public final class VolumeHoldBoard: Sendable {
 /// Reports one ``VolumeButtonsEngine``'s hold on the system volume to its process's ``VolumeHoldBoard``.
 ///
 /// Call ``started()`` after a successful `start`, ``ready(userVolume:)`` from its `onReady`,
-/// ``userVolumeChanged(_:)`` from its `onUserVolume`, and ``stopped()`` from its `onStopped` (or after a
+/// ``userVolumeChanged(_:)`` from its `onUserVolume`, and ``stopped(userVolume:)`` from its `onStopped` (or after a
 /// failed `start`). For configurations that never hold the volume (passive mode, capture events) it reports
 /// no hold, so a HUD keeps following `outputVolume` — there the user's own presses move it (passive mode) or
 /// nothing moves it (capture events); in capture mode it reports that presses are input

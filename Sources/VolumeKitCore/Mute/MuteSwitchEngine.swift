@@ -51,7 +51,10 @@ public final class MuteSwitchEngine: Sendable {
 
     /// Creates an engine.
     /// - Parameters:
+    ///   - configuration: when to probe (the monitor's interval).
+    ///   - observesVolume: also report volume changes and the real volume.
     ///   - soundURL: the silent sound to probe with (the `VolumeKit` module bundles one).
+    ///   - clients: the system services to probe through.
     ///   - onChange: each change of the reported state while started, the first marked initial.
     ///   - onVolume: volume changes and real-volume changes while started (with `observesVolume`).
     ///

@@ -70,7 +70,7 @@ public struct DeviceBehaviour: Sendable, Equatable {
     public var routeNotification: RouteNotification = .beforeKVO
     /// The gap between the two of ``routeNotification``. Default 0 s, plausible 0…0.02 s (envelope.md).
     public var routeNotificationGap: TimeInterval = 0
-    /// Whether AirPlay/HDMI (``AudioRoute/external``) has a volume slider. Default ``ExternalVolume/noSlider``
+    /// Whether AirPlay/HDMI (``/VolumeKitCore/AudioRoute/external``) has a volume slider. Default ``ExternalVolume/noSlider``
     /// (openradar 42881405: the slider disappears and sets fail); variant ``ExternalVolume/slider``.
     public var externalVolume: ExternalVolume = .noSlider
 

@@ -21,7 +21,7 @@ public enum TraceReplayError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 /// Replays a trace on Linux: the trace's recorded inputs go, in virtual time, to the same
-/// ``VolumeButtonsEngine`` an iPhone runs, configured as the header says; the report lists the button
+/// ``/VolumeKitCore/VolumeButtonsEngine`` an iPhone runs, configured as the header says; the report lists the button
 /// events it produces now and every place where its sets differ from the recorded ones.
 ///
 /// The engine is started and stopped where the trace's `app` records say (`feature` `buttons`); a trace
@@ -30,7 +30,7 @@ public enum TraceReplay {
     /// Replays `trace`, letting `settle` seconds of virtual time pass after its last record.
     ///
     /// The button engine replays the records of feature `buttons` (and untagged ones); when the trace has
-    /// `app` records for feature `mute`, a ``MuteSwitchEngine`` replays that feature's records too, observing
+    /// `app` records for feature `mute`, a ``/VolumeKitCore/MuteSwitchEngine`` replays that feature's records too, observing
     /// the volume if the recorded one subscribed to it.
     public static func run(_ trace: Trace, settle: TimeInterval = 2) throws -> TraceReplayReport {
         let header = trace.header
