@@ -32,7 +32,7 @@ extension SystemVolumeClient {
         },
         observeSystemNotifications: { handler in
             let center = NotificationCenter.default
-            let names = [VolumeChangeNotification.modernName, VolumeChangeNotification.legacyName]
+            let names = [VolumeChangeNotification.modernName]   // iOS 15+ only: the pre-15 name is never sent here
             let tokens = names.map { name in
                 center.addObserver(forName: Notification.Name(name), object: nil, queue: .main) { note in
                     handler(SystemVolumeNotification(name: name, userInfo: PayloadValue.dictionary(note.userInfo)))

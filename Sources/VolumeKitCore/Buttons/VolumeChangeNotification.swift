@@ -22,7 +22,8 @@ public struct VolumeChangeNotification: Sendable, Equatable {
     /// The iOS 15+ sequence number.
     public var sequenceNumber: Int?
 
-    /// The notification name used before iOS 15.
+    /// The notification name used before iOS 15. VolumeKit (iOS 15+) never observes it; it is parsed only so that
+    /// a payload recorded on an older iOS (a trace, a test) still reads.
     public static let legacyName = "AVSystemController_SystemVolumeDidChangeNotification"
     /// The notification name used from iOS 15.
     public static let modernName = "SystemVolumeDidChange"

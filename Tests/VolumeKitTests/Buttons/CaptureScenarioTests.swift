@@ -8,7 +8,7 @@ struct CaptureSetup: Sendable, CustomTestStringConvertible {
     var version: OSVersion
     var testDescription: String { "\(strategy.rawValue) on iOS \(version)" }
 
-    static let all: [CaptureSetup] = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)].flatMap { version in
+    static let all: [CaptureSetup] = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)].flatMap { version in
         [CaptureSetup(strategy: .outputVolume, version: version), CaptureSetup(strategy: .systemNotification, version: version)]
     } + [CaptureSetup(strategy: .captureEvents, version: OSVersion(17, 4))]
 }

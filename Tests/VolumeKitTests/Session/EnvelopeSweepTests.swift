@@ -169,7 +169,7 @@ enum SweepSize {
     private static func value(_ name: String, _ fallback: Int) -> Int {
         ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
     }
-    static let versions = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)]
+    static let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
     /// Corpus scenarios not yet right across the whole envelope (reported as known issues, listed in the
     /// report of issue 11): a route change while a reset is in flight, a background trip during a hold.
     static let openScenarios: Set<String> = ["scenarios/headphones-during-reset.txt", "scenarios/background-during-hold.txt"]

@@ -23,7 +23,7 @@ final class RandomSession {
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
     init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
         rng = SeededRandom(seed: seed)
-        let versions = [OSVersion(14, 8), OSVersion(15, 0), OSVersion(17, 4)]
+        let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
