@@ -13,7 +13,7 @@ enum RemoteCommand: Subcommand {
     static let name = "remote"
     static let summary = "Find UPnP renderers and get/set/drive their volume"
     static let help = """
-        USAGE: volumekit remote discover [--timeout S] [--interface IPV4]
+        USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
                volumekit remote set URL LEVEL
                volumekit remote mute URL on|off
@@ -22,8 +22,8 @@ enum RemoteCommand: Subcommand {
         A device is named by its description URL (http://…), as 'discover' prints it; UPnP devices speak
         plain http, so https URLs are refused.
 
-        discover   Multicasts an SSDP search and prints one line per renderer: URL, a tab, its name.
-                   The whole command ends within --timeout seconds (plus under a second).
+        discover   Multicasts an SSDP search and prints one line per renderer as it answers: URL, a tab,
+                   its name. The whole command ends within --timeout seconds (plus under a second).
         get        Prints the volume (checked against the device's own range) and mute state.
         set        Sets the volume to LEVEL, which must lie within the device's range.
         mute       Mutes (on) or unmutes (off).
@@ -34,6 +34,7 @@ enum RemoteCommand: Subcommand {
         OPTIONS:
           --timeout S       discover: seconds for the whole search, answers and descriptions (default 3,
                             at most 60).
+          --first           discover: print the first renderer whose description was read, and exit.
           --interface IPV4  discover: search on the interface with this IPv4 address of this machine
                             (e.g. 192.168.1.20); default: the system's choice of interface.
           --step N          control: device units one key press moves (1…50, default 2).
@@ -51,9 +52,10 @@ enum RemoteCommand: Subcommand {
             guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
             let interface = try reader.option("--interface")
             if let interface { try checkInterface(interface) }
+            let firstOnly = reader.flag("--first")
             try reader.rejectUnknownOptions()
             guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }
-            return try blocking { try await discover(timeout: timeout, interface: interface) }
+            return try blocking { try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly) }
         case "get":
             let url = try readURL(&reader, extra: 0)
             return try blocking {
@@ -136,18 +138,22 @@ enum RemoteCommand: Subcommand {
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 
-    private static func discover(timeout: Double, interface: String?) async throws -> Int32 {
+    private static func discover(timeout: Double, interface: String?, firstOnly: Bool) async throws -> Int32 {
         // One bound for the whole command (issue 12, defect 4): search and descriptions end within --timeout.
-        let found = try await UPnPRenderer.discover(timeout: timeout, interfaceAddress: interface)
-        if found.isEmpty {
+        // Each renderer is printed as soon as its description is read (issue 15), not at the timeout.
+        var printed = 0
+        for try await item in try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface) {
+            if firstOnly && item.renderer == nil { continue }
+            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
+            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
+            FileHandle.standardOutput.write(Data("\(item.response.location.absoluteString)\t\(name)\n".utf8))
+            printed += 1
+            if firstOnly { return 0 }
+        }
+        if printed == 0 {
             printError("volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
                        + "or try a longer --timeout or another --interface")
             return 1
-        }
-        for item in found {
-            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
-            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
-            print("\(item.response.location.absoluteString)\t\(name)")
         }
         return 0
     }

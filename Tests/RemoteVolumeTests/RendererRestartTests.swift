@@ -63,4 +63,20 @@ struct RendererRestartTests {
         #expect(last.hasSuffix("volume 30"), "\(text)")
         #expect(try await renderer.volume() == 30)
     }
+
+    @Test("remote discover --first prints the renderer and exits long before --timeout")
+    func cliDiscoverFirst() async throws {
+        let binary = UPnPPeer.script.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/volumekit").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build the CLI first (swift build)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("vk-discover-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let start = Date()
+        #expect(try await shell("'\(binary)' remote discover --first --timeout 5 > '\(output.path)'") == 0)
+        let elapsed = Date().timeIntervalSince(start)
+        // gmediarender answers within ~0.1 s here (MX 2 allows up to 2 s); the command ends 0.5 s after at most.
+        #expect(elapsed < 1, "took \(elapsed) s")
+        let text = try String(contentsOf: output, encoding: .utf8)
+        #expect(text == "\(UPnPPeer.location.absoluteString)\tVolumeKitTest\n")
+    }
 }
