@@ -93,6 +93,16 @@ enum RemoteBenchmark {
         print("remote: press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))")
         let trips = device.roundTrips.current
         print("remote: SetVolume round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests")
+        // Streaming discovery (issue 15): time from the search to the first renderer with its description.
+        var firsts: [Double] = []
+        for _ in 0..<5 {
+            let start = clock.now()
+            for try await found in try UPnPRenderer.discoveries(timeout: 3) where found.renderer != nil {
+                firsts.append(clock.now() - start)
+                break
+            }
+        }
+        print("remote: search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches")
     }
 
     /// For each press, the time until the first SetVolume that left at or after it.

@@ -13,7 +13,7 @@ enum RemoteCommand: Subcommand {
     static let name = "remote"
     static let summary = "Find UPnP renderers and get/set/drive their volume"
     static let help = """
-        USAGE: volumekit remote discover [--timeout S] [--interface IPV4]
+        USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
                volumekit remote set URL LEVEL
                volumekit remote mute URL on|off
@@ -22,16 +22,19 @@ enum RemoteCommand: Subcommand {
         A device is named by its description URL (http://…), as 'discover' prints it; UPnP devices speak
         plain http, so https URLs are refused.
 
-        discover   Multicasts an SSDP search and prints one line per renderer: URL, a tab, its name.
-                   The whole command ends within --timeout seconds (plus under a second).
+        discover   Multicasts an SSDP search and prints one line per renderer as it answers: URL, a tab,
+                   its name. The whole command ends within --timeout seconds (plus under a second).
         get        Prints the volume (checked against the device's own range) and mute state.
         set        Sets the volume to LEVEL, which must lie within the device's range.
         mute       Mutes (on) or unmutes (off).
-        control    Arrow keys or +/- move the volume, m toggles mute, q quits.
+        control    Arrow keys or +/- move the volume, m toggles mute, q quits (the last level asked for is
+                   sent before it exits). Piped input is read as lines: up, down, mute, quit, or keys
+                   such as +++; when stdout is not a terminal one plain line is printed per change.
 
         OPTIONS:
           --timeout S       discover: seconds for the whole search, answers and descriptions (default 3,
                             at most 60).
+          --first           discover: print the first renderer whose description was read, and exit.
           --interface IPV4  discover: search on the interface with this IPv4 address of this machine
                             (e.g. 192.168.1.20); default: the system's choice of interface.
           --step N          control: device units one key press moves (1…50, default 2).
@@ -49,9 +52,10 @@ enum RemoteCommand: Subcommand {
             guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
             let interface = try reader.option("--interface")
             if let interface { try checkInterface(interface) }
+            let firstOnly = reader.flag("--first")
             try reader.rejectUnknownOptions()
             guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }
-            return try blocking { try await discover(timeout: timeout, interface: interface) }
+            return try blocking { try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly) }
         case "get":
             let url = try readURL(&reader, extra: 0)
             return try blocking {
@@ -134,18 +138,22 @@ enum RemoteCommand: Subcommand {
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 
-    private static func discover(timeout: Double, interface: String?) async throws -> Int32 {
+    private static func discover(timeout: Double, interface: String?, firstOnly: Bool) async throws -> Int32 {
         // One bound for the whole command (issue 12, defect 4): search and descriptions end within --timeout.
-        let found = try await UPnPRenderer.discover(timeout: timeout, interfaceAddress: interface)
-        if found.isEmpty {
+        // Each renderer is printed as soon as its description is read (issue 15), not at the timeout.
+        var printed = 0
+        for try await item in try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface) {
+            if firstOnly && item.renderer == nil { continue }
+            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
+            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
+            FileHandle.standardOutput.write(Data("\(item.response.location.absoluteString)\t\(name)\n".utf8))
+            printed += 1
+            if firstOnly { return 0 }
+        }
+        if printed == 0 {
             printError("volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
                        + "or try a longer --timeout or another --interface")
             return 1
-        }
-        for item in found {
-            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
-            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
-            print("\(item.response.location.absoluteString)\t\(name)")
         }
         return 0
     }
@@ -174,19 +182,33 @@ enum RemoteControlScreen {
         try await controller.start()
         let terminal = RawTerminal()
         defer { terminal.restore() }
+        // Issue 15: with stdout not a terminal (a pipe, a file, a CI log) only plain lines are written — no
+        // carriage returns or escape codes — one per change.
+        let isTerminal = isatty(STDOUT_FILENO) == 1
         let updates = await controller.updates()
-        let screen = Locked((level: await controller.level ?? 0, muted: await controller.isMuted ?? false, note: ""))
+        let screen = Locked((level: await controller.level ?? 0, muted: await controller.isMuted ?? false, note: "", lastLine: ""))
         @Sendable func draw() {
             let state = screen.current
             let range = renderer.volumeRange
-            let width = 40
-            let fraction = Double(state.level - range.lowerBound) / Double(max(1, range.upperBound - range.lowerBound))
-            let filled = Int((fraction * Double(width)).rounded())
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let text = "\r\u{1B}[K\(renderer.displayName) [\(bar)] \(state.level)\(state.muted ? " muted" : "") \(state.note)"
+            let text: String
+            if isTerminal {
+                let width = 40
+                let fraction = Double(state.level - range.lowerBound) / Double(max(1, range.upperBound - range.lowerBound))
+                let filled = Int((fraction * Double(width)).rounded())
+                let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                text = "\r\u{1B}[K\(renderer.displayName) [\(bar)] \(state.level)\(state.muted ? " muted" : "") \(state.note)"
+            } else {
+                let line = "\(renderer.displayName): volume \(state.level)\(state.muted ? ", muted" : "")\(state.note.isEmpty ? "" : " \(state.note)")\n"
+                guard screen.withLock({ value -> Bool in
+                    defer { value.lastLine = line }
+                    return value.lastLine != line
+                }) else { return }
+                text = line
+            }
             FileHandle.standardOutput.write(Data(text.utf8))
         }
-        print("\(renderer.displayName): ↑/↓ or +/- volume, m mute, q quit")
+        // Written unbuffered like every screen line, so it comes first in a pipe too.
+        FileHandle.standardOutput.write(Data("\(renderer.displayName): ↑/↓ or +/- volume, m mute, q quit\n".utf8))
         draw()
         let drawing = Task {
             for await update in updates {
@@ -206,14 +228,15 @@ enum RemoteControlScreen {
             case .up: await controller.press(.up)
             case .down: await controller.press(.down)
             case .mute: try? await controller.setMuted(!(await controller.isMuted ?? false))
-            case .quit:
-                await controller.stop()
-                drawing.cancel()
-                print("")
-                return 0
+            case .quit: break
             }
+            if key == .quit { break }
         }
+        // Issue 15: quitting right after fast presses used to drop the coalesced level (the screen showed
+        // 30, the device stayed at 22): stop() sends it and waits for it, at most 2 s.
         await controller.stop()
+        await drawing.value
+        if isTerminal { print("") }
         return 0
     }
 }
@@ -242,37 +265,67 @@ final class RawTerminal: Sendable {
         }
     }
 
-    /// Keys from standard input; ends at end of input.
+    /// Keys from standard input; ends at end of input (with `.quit`).
+    ///
+    /// From a terminal (raw mode) each key counts as pressed. From a pipe or file the input is read as plain
+    /// lines (issue 15): a line is a word — `up`, `down`, `mute`, `quit` — or key characters (`+++`, `q`).
     func keys() -> AsyncStream<RemoteControlScreen.Key> {
-        AsyncStream { continuation in
+        let interactive = saved.current != nil
+        return AsyncStream { continuation in
             let thread = Thread {
-                var escape: [UInt8] = []
-                var byte: UInt8 = 0
-                while read(STDIN_FILENO, &byte, 1) == 1 {
-                    if !escape.isEmpty || byte == 0x1B {
-                        escape.append(byte)
-                        if escape.count == 3 {
-                            switch escape[2] {
-                            case UInt8(ascii: "A"), UInt8(ascii: "C"): continuation.yield(.up)
-                            case UInt8(ascii: "B"), UInt8(ascii: "D"): continuation.yield(.down)
-                            default: break
-                            }
-                            escape.removeAll()
-                        }
-                        continue
+                var decoder = KeyDecoder()
+                if interactive {
+                    var byte: UInt8 = 0
+                    while read(STDIN_FILENO, &byte, 1) == 1 {
+                        if let key = decoder.feed(byte) { continuation.yield(key) }
                     }
-                    switch byte {
-                    case UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: "k"): continuation.yield(.up)
-                    case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "j"): continuation.yield(.down)
-                    case UInt8(ascii: "m"): continuation.yield(.mute)
-                    case UInt8(ascii: "q"), 3, 4: continuation.yield(.quit)
-                    default: break
+                } else {
+                    while let line = readLine(strippingNewline: true) {
+                        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+                        let words: [String: RemoteControlScreen.Key] = ["up": .up, "down": .down, "mute": .mute, "quit": .quit, "exit": .quit]
+                        if let key = words[word] {
+                            continuation.yield(key)
+                            if key == .quit { break }
+                            continue
+                        }
+                        var quit = false
+                        for byte in line.utf8 {
+                            guard let key = decoder.feed(byte) else { continue }
+                            continuation.yield(key)
+                            if key == .quit { quit = true; break }
+                        }
+                        if quit { break }
                     }
                 }
                 continuation.yield(.quit)
                 continuation.finish()
             }
             thread.start()
+        }
+    }
+}
+
+/// Turns input bytes into keys: arrows (ESC [ A…D), + = k up, - _ j down, m mute, q Ctrl-C Ctrl-D quit.
+struct KeyDecoder {
+    private var escape: [UInt8] = []
+
+    mutating func feed(_ byte: UInt8) -> RemoteControlScreen.Key? {
+        if !escape.isEmpty || byte == 0x1B {
+            escape.append(byte)
+            guard escape.count == 3 else { return nil }
+            defer { escape.removeAll() }
+            switch escape[2] {
+            case UInt8(ascii: "A"), UInt8(ascii: "C"): return .up
+            case UInt8(ascii: "B"), UInt8(ascii: "D"): return .down
+            default: return nil
+            }
+        }
+        switch byte {
+        case UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: "k"): return .up
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "j"): return .down
+        case UInt8(ascii: "m"): return .mute
+        case UInt8(ascii: "q"), 3, 4: return .quit
+        default: return nil
         }
     }
 }

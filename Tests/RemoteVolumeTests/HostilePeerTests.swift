@@ -486,7 +486,7 @@ struct HostilePeerTests {
         #expect(result.seconds < 0.5, "a valid NOTIFY waited \(result.seconds) s")
         if result.error == nil {
             var iterator = changes.makeAsyncIterator()
-            #expect(await iterator.next() == LastChange(volume: 33, muted: false))
+            #expect(await iterator.next() == LastChange(volume: 33, muted: false, sid: "uuid:s1", seq: 3))
         }
         // The wrong path is refused from its head, at once, while its body still dribbles.
         let wrong = await timed {

@@ -115,6 +115,6 @@ struct LoopbackHTTPTests {
         let good = try await HTTPClient.send(method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 55, mute: 1), timeout: 2)
         #expect(good.status == 200)
         var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == LastChange(volume: 55, muted: true, isInitial: true))
+        #expect(await iterator.next() == LastChange(volume: 55, muted: true, isInitial: true, sid: "uuid:s1", seq: 0))
     }
 }

@@ -268,7 +268,7 @@ struct HTTPMessageReaderTests {
         func notify(path: String, nts: String = "upnp:propchange", body: Data) -> HTTPMessage {
             HTTPMessage(startLine: ["NOTIFY", path, "HTTP/1.1"], headers: ["nt": "upnp:event", "nts": nts, "sid": "uuid:s1", "seq": "0"], body: body)
         }
-        #expect(GENA.handleNotify(notify(path: "/p", body: body), expectedPath: "/p").change == LastChange(volume: 12, muted: false, isInitial: true))
+        #expect(GENA.handleNotify(notify(path: "/p", body: body), expectedPath: "/p").change == LastChange(volume: 12, muted: false, isInitial: true, sid: "uuid:s1", seq: 0))
         #expect(GENA.handleNotify(notify(path: "/other", body: body), expectedPath: "/p").status == 412)
         #expect(GENA.handleNotify(notify(path: "/p", nts: "ssdp:alive", body: body), expectedPath: "/p").status == 400)
         #expect(GENA.handleNotify(notify(path: "/p", body: Data("<truncated".utf8)), expectedPath: "/p").status == 400)

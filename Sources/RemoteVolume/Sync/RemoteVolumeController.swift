@@ -34,6 +34,7 @@ public actor RemoteVolumeController {
     private var nextSubscriber = 0
     private var eventsTask: Task<Void, Never>?
     private var followTasks: [Task<Void, Never>] = []
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// The device's mute state as last known.
     public private(set) var isMuted: Bool?
 
@@ -69,7 +70,7 @@ public actor RemoteVolumeController {
     /// Whether requests are still pending.
     public var isBusy: Bool { machine.isBusy }
 
-    /// A stream of updates; each call makes a new subscriber. It ends when ``stop()`` is called.
+    /// A stream of updates; each call makes a new subscriber. It ends when ``stop(flushTimeout:)`` is called.
     public func updates() -> AsyncStream<RemoteVolumeUpdate> {
         let (stream, continuation) = AsyncStream<RemoteVolumeUpdate>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = nextSubscriber
@@ -98,8 +99,25 @@ public actor RemoteVolumeController {
         }
     }
 
-    /// Stops following the device and ends every update stream. Pending retries are dropped.
-    public func stop() {
+    /// The longest ``stop(flushTimeout:)`` waits by default for the last wanted level to land, in seconds.
+    public static let defaultFlushTimeout: TimeInterval = 2
+
+    /// Sends the last wanted level (a coalesced press not yet sent) and waits until it and any request on
+    /// the wire have landed, at most `flushTimeout` seconds of the controller's clock; then stops following
+    /// the device and ends every update stream. A level not delivered by then is dropped (the update
+    /// streams end without a `.failed`). Pass 0 to stop at once.
+    public func stop(flushTimeout: TimeInterval = RemoteVolumeController.defaultFlushTimeout) async {
+        if machine.isBusy, flushTimeout > 0 {
+            apply(machine.flush(at: clock.now()))
+            if machine.isBusy {
+                let timer = clock.schedule(flushTimeout) { [weak self] in
+                    guard let controller = self else { return }
+                    Task { await controller.resumeIdleWaiters() }
+                }
+                await withCheckedContinuation { idleWaiters.append($0) }
+                timer.cancel()
+            }
+        }
         eventsTask?.cancel()
         eventsTask = nil
         followTasks.forEach { $0.cancel() }
@@ -108,6 +126,13 @@ public actor RemoteVolumeController {
         wake = nil
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        resumeIdleWaiters()
+    }
+
+    private func resumeIdleWaiters() {
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        waiters.forEach { $0.resume() }
     }
 
     /// One press of the up or down button.
@@ -126,7 +151,7 @@ public actor RemoteVolumeController {
         apply(machine.setLevel(level, at: clock.now()))
     }
 
-    /// Feeds every event of `events` to ``handle(_:)`` until the stream ends or ``stop()`` is called.
+    /// Feeds every event of `events` to ``handle(_:)`` until the stream ends or ``stop(flushTimeout:)`` is called.
     public func follow(_ events: AsyncStream<VolumeButtonEvent>) {
         followTasks.append(Task { [weak self] in
             for await event in events {
@@ -150,6 +175,7 @@ public actor RemoteVolumeController {
     // MARK: Carrying out the machine's actions
 
     private func apply(_ actions: [RemoteVolumeSync.Action]) {
+        defer { if !machine.isBusy && !idleWaiters.isEmpty { resumeIdleWaiters() } }
         for action in actions {
             switch action {
             case .setVolume(let level, let request):

@@ -115,6 +115,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     private var shownLevel: Int?
     /// A press or level after a give-up started a re-read: the HUD shows ``intendedLevel``.
     private var reconnecting = false
+    /// ``flush(at:)`` was called: wanted levels go out without waiting for the interval or a backoff.
+    private var flushing = false
 
     /// Creates a machine; `knownLevel` is the device's level if already read.
     public init(configuration: Configuration = Configuration(), knownLevel: Int? = nil) {
@@ -193,7 +195,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         if error.isTransient && failedAttempts < configuration.maxAttempts {
             if wantedLevel == nil { wantedLevel = sent.level }
             let delay = configuration.initialBackoff * pow(2, Double(failedAttempts - 1))
-            retryAt = now + min(configuration.maxBackoff, delay)
+            retryAt = flushing ? now : now + min(configuration.maxBackoff, delay)
             return finish(at: now, [])
         }
         return giveUp(error, sentLevel: sent.level, at: now)
@@ -271,6 +273,16 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         guard hadPresses else { return finish(at: now, []) }
         lastError = error
         return finish(at: now, [.failed(error)])
+    }
+
+    /// The driver is stopping (issue 15: `stop()` dropped the last coalesced press, so the CLI showed 30
+    /// while the device stayed at 22): the wanted level is sent now, without waiting for
+    /// ``Configuration/minimumInterval`` or a retry's backoff, and so is any level wanted after the request
+    /// on the wire lands. The driver waits (bounded) until ``isBusy`` is false.
+    public mutating func flush(at now: Instant) -> [Action] {
+        flushing = true
+        retryAt = nil
+        return finish(at: now, [])
     }
 
     /// The wake-up the machine asked for is due (a retry, a coalesced send, or a verification read).
@@ -366,7 +378,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     }
 
     private var earliestSend: Instant {
-        lastSentAt.map { $0 + configuration.minimumInterval } ?? -.infinity
+        if flushing { return -.infinity }
+        return lastSentAt.map { $0 + configuration.minimumInterval } ?? -.infinity
     }
 
     private var nextWake: Instant? {

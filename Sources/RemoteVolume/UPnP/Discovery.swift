@@ -9,6 +9,8 @@ public struct DiscoveredRenderer: Sendable {
     public var renderer: UPnPRenderer?
     /// Why there is no renderer, when there is none.
     public var error: RemoteVolumeError?
+    /// Its place among the search's answers (0 = first answer).
+    var order = 0
 }
 
 extension UPnPRenderer {
@@ -31,33 +33,65 @@ extension UPnPRenderer {
         timeout: TimeInterval, interfaceAddress: String?, destination: (host: String, port: UInt16),
         requestTimeout: TimeInterval = 2
     ) async throws -> [DiscoveredRenderer] {
+        var found: [DiscoveredRenderer] = []
+        for try await item in try discoveries(timeout: timeout, interfaceAddress: interfaceAddress, destination: destination,
+                                              requestTimeout: requestTimeout) {
+            found.append(item)
+        }
+        return found.sorted { $0.order < $1.order }
+    }
+
+    /// The renderers one search finds, each as soon as its description is read (or failed), within
+    /// `timeout` seconds for the whole search (issue 15: the CLI prints each as it arrives, and
+    /// `remote discover --first` ends at the first one).
+    ///
+    /// The same bounds as ``discover(timeout:interfaceAddress:)``: answers de-duplicated by device (USN),
+    /// at most ``SSDP/maxAnswers``, ``maxConcurrentDescriptionFetches`` fetches at a time, each ending with
+    /// the search. Stop iterating (or cancel) to end the search and its fetches early.
+    public static func discoveries(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws -> AsyncThrowingStream<DiscoveredRenderer, any Error> {
+        try discoveries(timeout: timeout, interfaceAddress: interfaceAddress, destination: SSDP.multicastGroup)
+    }
+
+    static func discoveries(
+        timeout: TimeInterval, interfaceAddress: String?, destination: (host: String, port: UInt16),
+        requestTimeout: TimeInterval = 2
+    ) throws -> AsyncThrowingStream<DiscoveredRenderer, any Error> {
         let deadline = Deadline(in: timeout)
         let answers = try SSDP.answers(timeout: timeout, interfaceAddress: interfaceAddress, destination: destination)
         let limit = ConcurrencyLimit(maxConcurrentDescriptionFetches)
-        return try await withThrowingTaskGroup(of: (Int, DiscoveredRenderer).self) { group in
-            var count = 0
-            for try await answer in answers {
-                let index = count
-                count += 1
-                group.addTask {
-                    await limit.acquire()
-                    var result = DiscoveredRenderer(response: answer, renderer: nil, error: .timedOut)
-                    if deadline.remainingSeconds > 0.01 {
-                        do {
-                            result.renderer = try await connect(to: answer.location, requestTimeout: requestTimeout, deadline: deadline)
-                            result.error = nil
-                        } catch {
-                            result.error = error.asRemoteVolumeError
+        let (stream, continuation) = AsyncThrowingStream<DiscoveredRenderer, any Error>.makeStream()
+        let work = Task {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var count = 0
+                    for try await answer in answers {
+                        let index = count
+                        count += 1
+                        group.addTask {
+                            await limit.acquire()
+                            var result = DiscoveredRenderer(response: answer, renderer: nil, error: .timedOut)
+                            result.order = index
+                            if deadline.remainingSeconds > 0.01 && !Task.isCancelled {
+                                do {
+                                    result.renderer = try await connect(to: answer.location, requestTimeout: requestTimeout, deadline: deadline)
+                                    result.error = nil
+                                } catch {
+                                    result.error = error.asRemoteVolumeError
+                                }
+                            }
+                            await limit.release()
+                            continuation.yield(result)
                         }
                     }
-                    await limit.release()
-                    return (index, result)
+                    try await group.waitForAll()
                 }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
             }
-            var found: [(Int, DiscoveredRenderer)] = []
-            for try await result in group { found.append(result) }
-            return found.sorted { $0.0 < $1.0 }.map(\.1)
         }
+        continuation.onTermination = { _ in work.cancel() }
+        return stream
     }
 }
 

@@ -88,6 +88,11 @@ enum GENA {
         guard var change = try? LastChange.parse(propertySet: request.body) else { return (400, nil) }
         // UDA 1.1 §4.2: the initial event of a subscription carries SEQ 0 — the device's state, not a change.
         change.isInitial = request[header: "SEQ"].map { $0.trimmingCharacters(in: .whitespaces) == "0" } ?? false
+        change.sid = request[header: "SID"]
+        change.seq = request[header: "SEQ"].flatMap { text in
+            let digits = text.trimmingCharacters(in: .whitespaces)
+            return digits.count <= 10 && digits.allSatisfy(\.isASCIIDigit) ? UInt32(digits) : nil
+        }
         return (200, change)
     }
 }

@@ -53,6 +53,10 @@ struct LastChange: Sendable, Equatable {
     /// The NOTIFY was a subscription's initial event (`SEQ: 0`, UDA 1.1 §4.2): the device's current state
     /// rather than a change someone made.
     var isInitial = false
+    /// The NOTIFY's `SID` and `SEQ` (UDA 1.1 §4.2.1: 0 for the initial event, then +1 per event, wrapping
+    /// from 4,294,967,295 to 1), when it had them.
+    var sid: String?
+    var seq: UInt32?
 
     /// Parses a GENA NOTIFY body (`e:propertyset`) and, inside it, the escaped `LastChange` document.
     static func parse(propertySet data: Data) throws -> LastChange {

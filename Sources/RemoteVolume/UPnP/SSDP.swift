@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import VolumeKitCore
 
 /// One answer to an SSDP M-SEARCH: a device that says it has what we searched for.
 public struct SSDPResponse: Sendable, Equatable, Hashable {
@@ -39,6 +40,14 @@ public struct SSDPResponse: Sendable, Equatable, Hashable {
     }
 }
 
+extension SSDPResponse {
+    /// What identifies the device: the `uuid:…` part of its USN (lowercased), else its LOCATION.
+    var deviceKey: String {
+        let udn = usn.range(of: "::").map { String(usn[..<$0.lowerBound]) } ?? usn
+        return udn.isEmpty ? "location " + location.absoluteString : udn.lowercased()
+    }
+}
+
 /// SSDP discovery of volume-capable renderers (UDA 1.1 §1.3.2).
 public enum SSDP {
     /// The search targets sent: renderers, and anything with RenderingControl.
@@ -69,10 +78,9 @@ public enum SSDP {
 
     /// Multicasts M-SEARCH for ``searchTargets`` and collects answers until `timeout` seconds have passed.
     ///
-    /// Answers are deduplicated by LOCATION; those with a non-http(s) LOCATION or malformed are dropped; at
-    /// most ``maxAnswers`` are kept. The search is sent twice (UDP may drop one). On iOS 14+ this needs the
-    /// `com.apple.developer.networking.multicast` entitlement (see docs/remote.md). To read every answer's
-    /// description as well, within the same bound, use ``UPnPRenderer/discover(timeout:interfaceAddress:)``.
+    /// The answers of ``answers(timeout:interfaceAddress:)``, in the order they came. On iOS 14+ this needs
+    /// the `com.apple.developer.networking.multicast` entitlement (see docs/remote.md). To read every
+    /// answer's description as well, within the same bound, use ``UPnPRenderer/discover(timeout:interfaceAddress:)``.
     /// - Parameter interfaceAddress: the IPv4 address of the interface to search on; default: the system's choice.
     public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws -> [SSDPResponse] {
         var found: [SSDPResponse] = []
@@ -80,17 +88,30 @@ public enum SSDP {
         return found
     }
 
-    /// The answers of one search as they arrive; the stream ends at `timeout` or after `maxAnswers` answers.
+    /// The devices that answer one search, each as soon as its answer arrives (issue 15: a renderer that
+    /// answers in 0.17 s is not held back until the timeout).
+    ///
+    /// Answers are de-duplicated by device — the `uuid:…` part of their USN, or LOCATION when there is no
+    /// USN — so a renderer answering both ``searchTargets`` comes once; malformed answers and those with a
+    /// non-http(s) LOCATION are dropped; at most ``maxAnswers`` are yielded. The search is sent twice (UDP
+    /// may drop one). The stream ends at `timeout`; stop iterating (or cancel the task) to end it sooner.
     /// Throws at once for a bad `interfaceAddress` or when no socket can be opened.
+    public static func answers(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws -> AsyncThrowingStream<SSDPResponse, any Error> {
+        try answers(timeout: timeout, interfaceAddress: interfaceAddress, destination: multicastGroup)
+    }
+
+    /// ``answers(timeout:interfaceAddress:)`` sent to `destination` (tests: a loopback peer).
     static func answers(
         timeout: TimeInterval, interfaceAddress: String?,
-        destination: (host: String, port: UInt16) = multicastGroup, maxAnswers: Int = maxAnswers
+        destination: (host: String, port: UInt16), maxAnswers: Int = maxAnswers
     ) throws -> AsyncThrowingStream<SSDPResponse, any Error> {
         let search = try Search(interfaceAddress: interfaceAddress, destination: destination)
         let (stream, continuation) = AsyncThrowingStream<SSDPResponse, any Error>.makeStream()
+        let stopped = Locked(false)
+        continuation.onTermination = { _ in stopped.withLock { $0 = true } }
         let thread = Thread {
             do {
-                try search.run(timeout: timeout, maxAnswers: maxAnswers) { continuation.yield($0) }
+                try search.run(timeout: timeout, maxAnswers: maxAnswers, stopped: stopped) { continuation.yield($0) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -128,7 +149,7 @@ public enum SSDP {
             self.destination = withUnsafeBytes(of: &group) { Data($0) }
         }
 
-        func run(timeout: TimeInterval, maxAnswers: Int, onAnswer: (SSDPResponse) -> Void) throws {
+        func run(timeout: TimeInterval, maxAnswers: Int, stopped: Locked<Bool>, onAnswer: (SSDPResponse) -> Void) throws {
             defer { socket.close() }
             // Devices answer within MX seconds (UDA 1.1 §1.3.2); asking for at most half the timeout leaves
             // the other half for reading descriptions.
@@ -149,22 +170,23 @@ public enum SSDP {
             let deadline = Deadline(in: timeout)
             let resend = Deadline(in: min(0.5, timeout / 3))
             var resent = false
-            var seen: Set<URL> = []
+            var seen: Set<String> = []
             var buffer = [UInt8](repeating: 0, count: 8192)
-            while !deadline.hasPassed && seen.count < maxAnswers {
+            while !deadline.hasPassed && seen.count < maxAnswers && !stopped.current {
                 if !resent && resend.hasPassed {
                     resent = true
                     try? sendSearches()
                 }
                 do {
-                    try socket.wait(until: resent ? deadline : resend)
+                    // Woken at least every 0.25 s to notice a consumer that stopped listening.
+                    try socket.wait(until: Deadline(in: min(0.25, (resent ? deadline : resend).remainingSeconds)))
                 } catch RemoteVolumeError.timedOut {
                     continue
                 }
                 let count = recv(socket.fd, &buffer, buffer.count, 0)
                 guard count > 0 else { continue }
-                guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])), !seen.contains(response.location) else { continue }
-                seen.insert(response.location)
+                guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])),
+                      seen.insert(response.deviceKey).inserted else { continue }
                 onAnswer(response)
             }
         }

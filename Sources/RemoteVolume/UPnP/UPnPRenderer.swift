@@ -100,77 +100,15 @@ public final class UPnPRenderer: RemoteVolumeDevice {
 
     /// Subscribes to RenderingControl events and yields each `LastChange` for instance 0 / Master.
     ///
-    /// The subscription is renewed at half its granted time; if a renewal is refused (e.g. the device
-    /// restarted and forgot it) a new subscription is made. Ending the stream unsubscribes.
-    /// `nil` when the device offers no event URL.
+    /// The subscription is renewed at half its granted time. It is made afresh, and volume and mute are
+    /// re-read at once (yielded as an `isInitialState` change), when a renewal is refused or fails, when the
+    /// device announces over SSDP that it restarted (`ssdp:byebye` then `ssdp:alive`, or a new
+    /// `BOOTID.UPNP.ORG` / `01-NLS`), or when an event's `SEQ` shows events were missed; an `ssdp:alive` that
+    /// cannot tell triggers a renewal (which a restarted device refuses). Announcements of other devices are
+    /// ignored, and at most one such re-subscription happens per ``minimumResyncInterval``.
+    /// Ending the stream unsubscribes. `nil` when the device offers no event URL.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
-        guard let eventURL = description.eventURL else { return nil }
-        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let range = volumeRange
-        // Listen only on the address that reaches the device, not on every interface (issue 12, defect 3).
-        let localHost: String
-        do {
-            localHost = try Socket.localAddress(toward: UPnPURL.host(of: eventURL), port: UInt16(eventURL.port ?? 80))
-        } catch {
-            continuation.finish()
-            throw error.asRemoteVolumeError
-        }
-        let listener = try GENAListener(host: localHost) { change in
-            // A volume outside the declared range is not believed (issue 12, defect 7); the mute state still is.
-            let volume = change.volume.flatMap { range.contains($0) ? $0 : nil }
-            guard volume != nil || change.muted != nil else { return }
-            continuation.yield(RemoteVolumeChange(volume: volume, muted: change.muted, isInitialState: change.isInitial))
-        }
-        listener.start()
-        do {
-            let shownHost = localHost.contains(":") ? "[\(localHost)]" : localHost
-            let callback = "http://\(shownHost):\(listener.port)\(listener.path)"
-            listener.subscribing()
-            let first: GENA.Subscription
-            do {
-                first = try await GENA.subscribe(eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
-                listener.subscribed(sid: first.sid)
-            } catch {
-                listener.subscribed(sid: nil)
-                throw error
-            }
-            let timeout = subscriptionTimeout
-            let requestTimeout = self.requestTimeout
-            let current = Locked(first)
-            let renewal = Task {
-                while !Task.isCancelled {
-                    // Timeouts are clamped to GENA.minTimeout…maxTimeout when read, so this cannot overflow.
-                    let wait = max(2, current.current.timeout / 2)
-                    try? await Task.sleep(nanoseconds: UInt64(wait) * 1_000_000_000)
-                    if Task.isCancelled { break }
-                    let sid = current.current.sid
-                    if let renewed = try? await GENA.renew(eventURL, sid: sid, timeout: timeout, requestTimeout: requestTimeout) {
-                        listener.subscribed(sid: renewed.sid)
-                        current.withLock { $0 = renewed }
-                        continue
-                    }
-                    listener.subscribing()
-                    if let fresh = try? await GENA.subscribe(eventURL, callback: callback, timeout: timeout, requestTimeout: requestTimeout) {
-                        listener.subscribed(sid: fresh.sid)
-                        current.withLock { $0 = fresh }
-                    } else {
-                        listener.subscribed(sid: nil)
-                        current.withLock { $0.timeout = GENA.minTimeout }  // The device is away: try again soon.
-                    }
-                }
-            }
-            continuation.onTermination = { _ in
-                renewal.cancel()
-                listener.stop()
-                let sid = current.current.sid
-                Task { try? await GENA.unsubscribe(eventURL, sid: sid, requestTimeout: requestTimeout) }
-            }
-            return stream
-        } catch {
-            listener.stop()
-            continuation.finish()
-            throw error.asRemoteVolumeError
-        }
+        try await changes(announcements: SSDP.multicastGroup)
     }
 
     private func invoke(_ action: String, _ arguments: [(String, String)]) async throws -> [String: String] {
