@@ -11,7 +11,7 @@ import VolumeKitCore
 /// `volumekit remote …`: find UPnP renderers and drive their volume (issue 8).
 enum RemoteCommand: Subcommand {
     static let name = "remote"
-    static let summary = "Find UPnP renderers and get/set/drive their volume"
+    static let summary = "Find UPnP renderers; get/set/drive the volume of UPnP, MPD and Snapcast devices"
     static let help = """
         USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
@@ -19,8 +19,11 @@ enum RemoteCommand: Subcommand {
                volumekit remote mute URL on|off
                volumekit remote control URL [--step N]
 
-        A device is named by its description URL (http://…), as 'discover' prints it; UPnP devices speak
-        plain http, so https URLs are refused.
+        A device is named by a URL: a UPnP renderer by its description URL (http://…), as 'discover' prints
+        it (UPnP devices speak plain http, so https URLs are refused); a Music Player Daemon by
+        mpd://[PASSWORD@]HOST[:PORT] (port 6600); a Snapcast client by snapcast://HOST[:PORT]/CLIENT_ID and a
+        whole Snapcast group by snapcast://HOST[:PORT]/group/GROUP_ID (port 1705). 'discover' finds UPnP
+        renderers only.
 
         discover   Multicasts an SSDP search and prints one line per renderer as it answers: URL, a tab,
                    its name. The whole command ends within --timeout seconds (plus under a second).
@@ -59,7 +62,7 @@ enum RemoteCommand: Subcommand {
         case "get":
             let url = try readURL(&reader, extra: 0)
             return try blocking {
-                let renderer = try await UPnPRenderer.connect(to: url)
+                let renderer = try await url.connect()
                 let level = try await renderer.volume()
                 let muted = try await renderer.isMuted()
                 print("\(renderer.displayName): volume \(level) of \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)\(muted ? ", muted" : "")")
@@ -71,7 +74,7 @@ enum RemoteCommand: Subcommand {
                 throw UsageError("LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)")
             }
             return try blocking {
-                let renderer = try await UPnPRenderer.connect(to: url)
+                let renderer = try await url.connect()
                 guard renderer.volumeRange.contains(level) else {
                     throw UsageError("LEVEL must lie within this device's range \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound); \(level) does not")
                 }
@@ -88,7 +91,7 @@ enum RemoteCommand: Subcommand {
             default: throw UsageError("mute takes on or off, such as: volumekit remote mute URL on")
             }
             return try blocking {
-                let renderer = try await UPnPRenderer.connect(to: url)
+                let renderer = try await url.connect()
                 try await renderer.setMuted(muted)
                 print("\(renderer.displayName): \(try await renderer.isMuted() ? "muted" : "not muted")")
                 return 0
@@ -105,20 +108,20 @@ enum RemoteCommand: Subcommand {
         }
     }
 
-    private static func readURL(_ reader: inout ArgumentReader, extra: Int) throws -> URL {
+    private static func readURL(_ reader: inout ArgumentReader, extra: Int) throws -> RemoteDeviceURL {
         try reader.rejectUnknownOptions()
         guard reader.remaining.count == 1 + extra else {
             throw UsageError(extra == 0 ? "needs exactly one device URL (see 'volumekit remote --help')"
                                         : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
-        let url: URL
+        let url: RemoteDeviceURL
         do {
-            url = try UPnPURL.parse(text)
+            url = try RemoteDeviceURL.parse(text)
         } catch {
-            throw UsageError("'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints")
+            throw UsageError("'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))")
         }
-        guard url.scheme?.lowercased() == "http" else {
+        if case .upnp(let upnp) = url, upnp.scheme?.lowercased() != "http" {
             throw UsageError("'\(clean(text))' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints")
         }
         return url
@@ -176,8 +179,8 @@ enum RemoteCommand: Subcommand {
 enum RemoteControlScreen {
     enum Key: Sendable { case up, down, mute, quit }
 
-    static func run(url: URL, step: Int) async throws -> Int32 {
-        let renderer = try await UPnPRenderer.connect(to: url)
+    static func run(url: RemoteDeviceURL, step: Int) async throws -> Int32 {
+        let renderer = try await url.connect()
         let controller = RemoteVolumeController(device: renderer, configuration: .init(step: step))
         try await controller.start()
         let terminal = RawTerminal()

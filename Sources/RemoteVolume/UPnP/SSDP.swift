@@ -81,7 +81,9 @@ public enum SSDP {
     /// The answers of ``answers(timeout:interfaceAddress:)``, in the order they came. On iOS 14+ this needs
     /// the `com.apple.developer.networking.multicast` entitlement (see docs/remote.md). To read every
     /// answer's description as well, within the same bound, use ``UPnPRenderer/discover(timeout:interfaceAddress:)``.
-    /// - Parameter interfaceAddress: the IPv4 address of the interface to search on; default: the system's choice.
+    /// - Parameters:
+    ///   - timeout: how long to collect answers, in seconds.
+    ///   - interfaceAddress: the IPv4 address of the interface to search on; default: the system's choice.
     public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws -> [SSDPResponse] {
         var found: [SSDPResponse] = []
         for try await answer in try answers(timeout: timeout, interfaceAddress: interfaceAddress) { found.append(answer) }
