@@ -182,9 +182,10 @@ final class RandomSession {
 @Suite("The user's volume is never lost")
 struct RandomSessionsTests {
     @Test("2,000 seeded random sessions end with every route at the user's volume (by the documented rule)")
-    func randomSessions() {
-        var violations = [String]()
+    func randomSessions() async {
         let sessions = 2_000
+        let violations = await offThePool { () -> [String] in
+        var violations = [String]()
         for seed in 0..<UInt64(sessions) {
             let session = RandomSession(seed: seed)
             session.run(length: 14)
@@ -194,6 +195,8 @@ struct RandomSessionsTests {
             }
         }
         print("random sessions: \(sessions), violations: \(violations.count)")
+        return violations
+        }
         #expect(violations.count == 0, "\(violations.prefix(2).joined(separator: "\n"))")
     }
 }
