@@ -51,6 +51,12 @@ public enum VolumeDriveDiagnostic: Sendable, Equatable, CustomStringConvertible 
             "the phone's volume could not be confirmed at \(VolumeHUDDisplay.number(Double(value))) after repeated tries."
         case .sessionActivationFailed(let reason):
             "the audio session could not be re-activated (\(reason)); it is tried again on the next return to the foreground."
+        case .sessionTakenOver(let category):
+            "another part of the app changed the audio session's category to \(category); VolumeKit kept it and re-activated the session."
+        case .captureEventsNotDelivered:
+            "a press reached the system volume instead of the app: capture events need the camera running with a preview on screen."
+        case .headroomExhausted:
+            "presses came faster than VolumeKit could reset the volume; some presses at the rail were not seen (a larger headroomSteps helps)."
         }
     }
 }
