@@ -197,7 +197,9 @@ public struct Scenario: Sendable, Equatable {
         if let offset = data.firstIndex(of: 0) {
             throw ScenarioInputError(message: "the script has a NUL byte at byte \(offset - data.startIndex + 1); a script is text")
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        // Decoding repairs invalid UTF-8 with U+FFFD, so the text re-encodes to the same bytes only when valid.
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.utf8.elementsEqual(data) else {
             throw ScenarioInputError(message: "the script is not valid UTF-8 text")
         }
         return text
