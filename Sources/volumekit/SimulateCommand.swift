@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 import VolumeKitTesting
 
 /// `volumekit simulate`: runs a scenario on the simulated iOS device and prints what the app observed.
@@ -23,8 +24,12 @@ enum SimulateCommand: Subcommand {
           --json           one JSON object a line:
                            {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
                            {"t":…, "type":"systemHUD"}
-                           {"t":…, "type":"hud", "level":L, "visible":true|false}   (the app's custom HUD)
-                           {"t":…, "type":"mute", "state":"silent"|"ringing"|"unknown"|"unavailable"}
+                           {"t":…, "type":"hud", "level":L, "visible":true|false[, "bump":"minimum"|"maximum"]}
+                                (the app's custom HUD; bump when a press hits a rail)
+                           {"t":…, "type":"mute", "state":"silent"|"ringing"|"unavailable"}
+                           {"t":…, "type":"mute", "state":"unknown", "reason":R}
+                                (R: \(MuteUnknownReason.allCases.map(\.rawValue).joined(separator: " | ")))
+                           {"t":…, "type":"error", "message":M}   (capture could not start, or a limit)
                            and last {"type":"end", "volume":V}
 
         SCRIPT: one command a line, '#' comments, times in seconds:
@@ -35,6 +40,8 @@ enum SimulateCommand: Subcommand {
           route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch
           mute on|off (iPhone switch) · silent on|off (Control Center Silent mode)
           ('hold … &' keeps the button down while the next lines run)
+          Lines end with LF, CRLF or CR. Limits: \(Scenario.maximumScriptBytes) bytes of UTF-8 text (no NUL),
+          \(Int(Scenario.maximumVirtualTime)) s of virtual time, \(Scenario.maximumPresses) presses, \(ScenarioRunner.maximumRecords) records.
         """
 
     static let demo = """
@@ -82,16 +89,15 @@ enum SimulateCommand: Subcommand {
         guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
         let text: String
         if let path = paths.first {
-            let data: Data?
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                data = FileManager.default.contents(atPath: path)
-            }
-            guard let data, let decoded = String(data: data, encoding: .utf8) else {
+            let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
+            guard let handle else { throw UsageError("cannot read script '\(path)'") }
+            do {
+                text = try Scenario.readScript(from: handle)
+            } catch let error as ScenarioInputError {
+                throw UsageError("\(path): \(error)")
+            } catch {
                 throw UsageError("cannot read script '\(path)'")
             }
-            text = decoded
         } else {
             text = demo
         }
@@ -101,10 +107,16 @@ enum SimulateCommand: Subcommand {
         } catch {
             throw UsageError("\(paths.first ?? "demo"): \(error)")
         }
-        let records = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour).run()
-        for record in records {
-            if json, case .command = record.kind { continue }   // the JSON stream carries observations only
+        // Printed as they come, so a long run neither waits to the end nor keeps every record.
+        do {
+            try ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour).run { record in
+                if json, case .command = record.kind { return }   // the JSON stream carries observations only
+                print(json ? record.json : record.text)
+            }
+        } catch {
+            let record = ScenarioRecord(time: nil, kind: .error(String(describing: error)))
             print(json ? record.json : record.text)
+            return 1
         }
         return 0
     }

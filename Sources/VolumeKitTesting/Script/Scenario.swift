@@ -71,6 +71,16 @@ public struct Scenario: Sendable, Equatable {
         /// `mute on|off`: the Ring/Silent switch.
         case mute(on: Bool)
 
+        /// The virtual time the runner lets pass for this command (a held `&` counts its hold too).
+        var virtualTime: TimeInterval {
+            switch self {
+            case .press(_, let count, let every): Double(count) * every
+            case .hold(_, let seconds, _), .wait(let seconds), .siri(let seconds), .alarm(let seconds, _): seconds
+            case .slider, .drag: 0.6
+            default: 0
+            }
+        }
+
         var isSetup: Bool {
             switch self {
             case .ios, .device, .volume: true
@@ -102,23 +112,97 @@ public struct Scenario: Sendable, Equatable {
     /// The default time between presses of `press … xN`.
     public static let defaultPressInterval: TimeInterval = 0.15
 
-    /// Parses a script, or throws a ``ScenarioError`` naming the first bad line.
+    /// The most bytes a script may have: 1 MiB (a hand-written script is a few KB; see docs/security.md).
+    public static let maximumScriptBytes = 1_048_576
+    /// The most virtual time a script may ask for, in seconds: one day (the sum of its waits, holds,
+    /// presses, sliders, drags, Siri panels and alarms). Simulating costs real time and memory per
+    /// virtual second (the mute monitor's probes), so a longer script is refused before it runs.
+    public static let maximumVirtualTime: TimeInterval = 86_400
+    /// The most button presses a script may ask for (the sum of every `press … xN`).
+    public static let maximumPresses = 100_000
+    /// How many characters of the script an error message echoes back before cutting it with "…".
+    public static let maximumEchoedCharacters = 40
+
+    /// Parses a script, or throws a ``ScenarioError`` naming the first bad line. Lines end with LF, CRLF
+    /// or CR; a script over ``maximumVirtualTime`` or ``maximumPresses`` is refused before it runs.
     public init(parsing text: String) throws {
         var lines = [Line]()
         var setupAllowed = true
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var virtualTime: TimeInterval = 0
+        var presses = 0
+        for (index, raw) in Self.splitLines(text).enumerated() {
             let number = index + 1
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard !words.isEmpty else { continue }
             let command = try Self.parse(words, line: number)
             if command.isSetup, !setupAllowed {
-                throw ScenarioError(line: number, message: "'\(words[0])' must come before the other commands")
+                throw ScenarioError(line: number, message: "'\(Self.echo(words[0]))' must come before the other commands")
             }
             if !command.isSetup { setupAllowed = false }
+            virtualTime += command.virtualTime
+            if virtualTime > Self.maximumVirtualTime {
+                throw ScenarioError(line: number, message: "the script asks for more than \(Int(Self.maximumVirtualTime)) s (one day) of virtual time, the limit; split it into shorter scripts")
+            }
+            if case .press(_, let count, _) = command { presses += count }
+            if presses > Self.maximumPresses {
+                throw ScenarioError(line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
+            }
             lines.append(Line(number: number, command: command, text: words.joined(separator: " ")))
         }
         self.lines = lines
+    }
+
+    /// Splits a script into lines at LF, CRLF or CR, working on Unicode scalars (in a `String`, CRLF is
+    /// one `Character`, so splitting Characters at "\n" would miss it).
+    static func splitLines(_ text: String) -> [String] {
+        var lines = [String]()
+        var current = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if afterCR, scalar == "\n" { afterCR = false; continue }
+            afterCR = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" {
+                lines.append(String(current))
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(scalar)
+            }
+        }
+        lines.append(String(current))
+        return lines
+    }
+
+    /// `word` as an error message shows it: at most ``maximumEchoedCharacters`` characters, then "…".
+    static func echo(_ word: String) -> String {
+        word.count <= maximumEchoedCharacters ? word : String(word.prefix(maximumEchoedCharacters)) + "…"
+    }
+
+    /// Reads a script from `handle` (a file or standard input) in chunks, stopping one byte past
+    /// ``maximumScriptBytes``, and decodes it with ``decodeScript(_:)``.
+    public static func readScript(from handle: FileHandle) throws -> String {
+        var data = Data()
+        while data.count <= maximumScriptBytes {
+            guard let chunk = try handle.read(upToCount: min(65_536, maximumScriptBytes + 1 - data.count)), !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return try decodeScript(data)
+    }
+
+    /// Checks a script's bytes and decodes them: at most ``maximumScriptBytes``, UTF-8, no NUL byte.
+    public static func decodeScript(_ data: Data) throws -> String {
+        if data.count > maximumScriptBytes {
+            throw ScenarioInputError(message: "the script is larger than \(maximumScriptBytes) bytes (1 MiB), the limit")
+        }
+        if let offset = data.firstIndex(of: 0) {
+            throw ScenarioInputError(message: "the script has a NUL byte at byte \(offset - data.startIndex + 1); a script is text")
+        }
+        // Decoding repairs invalid UTF-8 with U+FFFD, so the text re-encodes to the same bytes only when valid.
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.utf8.elementsEqual(data) else {
+            throw ScenarioInputError(message: "the script is not valid UTF-8 text")
+        }
+        return text
     }
 
     private static func parse(_ words: [String], line: Int) throws -> Command {
@@ -128,33 +212,33 @@ public struct Scenario: Sendable, Equatable {
         }
         func seconds(_ word: String) throws -> TimeInterval {
             guard let value = TimeInterval(word), value.isFinite, value >= 0, value <= 86_400 else {
-                throw fail("'\(word)' is not a time in seconds")
+                throw fail("'\(echo(word))' is not a time in seconds")
             }
             return value
         }
         func level(_ word: String) throws -> Float {
             guard let value = Float(word), value.isFinite, (0...1).contains(value) else {
-                throw fail("'\(word)' is not a volume between 0 and 1")
+                throw fail("'\(echo(word))' is not a volume between 0 and 1")
             }
             return value
         }
         func button(_ word: String) throws -> VolumeButton {
-            guard let value = VolumeButton(rawValue: word) else { throw fail("'\(word)' is not a button (up or down)") }
+            guard let value = VolumeButton(rawValue: word) else { throw fail("'\(echo(word))' is not a button (up or down)") }
             return value
         }
         func choice(_ word: String, _ yes: String, _ no: String) throws -> Bool {
             if word == yes { return true }
             if word == no { return false }
-            throw fail("'\(word)' must be \(yes) or \(no)")
+            throw fail("'\(echo(word))' must be \(yes) or \(no)")
         }
         switch words[0] {
         case "ios":
             try expectCount(2...2, "ios N")
-            guard let version = OSVersion(parsing: words[1]) else { throw fail("'\(words[1])' is not an iOS version") }
+            guard let version = OSVersion(parsing: words[1]) else { throw fail("'\(echo(words[1]))' is not an iOS version") }
             return .ios(version)
         case "device":
             try expectCount(2...2, "device iphone|ipad")
-            guard let kind = DeviceKind(rawValue: words[1]) else { throw fail("'\(words[1])' is not a device (iphone or ipad)") }
+            guard let kind = DeviceKind(rawValue: words[1]) else { throw fail("'\(echo(words[1]))' is not a device (iphone or ipad)") }
             return .device(kind)
         case "volume":
             try expectCount(2...2, "volume V")
@@ -209,7 +293,7 @@ public struct Scenario: Sendable, Equatable {
             try expectCount(2...2, "takeover camera|player|webview")
             let names: [String: SessionComponent] = ["camera": .camera, "player": .player, "webview": .webView]
             guard let component = names[words[1]] else {
-                throw fail("'\(words[1])' is not a component (camera, player or webview)")
+                throw fail("'\(echo(words[1]))' is not a component (camera, player or webview)")
             }
             return .takeover(component)
         case "camera":
@@ -233,7 +317,7 @@ public struct Scenario: Sendable, Equatable {
         case "route":
             try expectCount(2...2, "route speaker|headphones|bluetooth|airplay|receiver|external")
             guard let route = words[1] == "airplay" ? .external : AudioRoute(rawValue: words[1]) else {
-                throw fail("'\(words[1])' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
+                throw fail("'\(echo(words[1]))' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
             }
             return .route(route)
         case "crash":
@@ -246,9 +330,21 @@ public struct Scenario: Sendable, Equatable {
             try expectCount(2...2, "mute on|off")
             return .mute(on: try choice(words[1], "on", "off"))
         default:
-            throw fail("unknown command '\(words[0])'")
+            throw fail("unknown command '\(echo(words[0]))'")
         }
     }
+}
+
+/// A script VolumeKit will not read: too large, not UTF-8, or with a NUL byte.
+public struct ScenarioInputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, as a sentence.
+    public var message: String
+
+    /// Creates an error.
+    public init(message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
 }
 
 /// A script line VolumeKit could not understand.

@@ -73,6 +73,9 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .command(let line):
             return "{\(t)\"type\":\"command\", \"line\":\"\(Self.escape(line))\"}"
         case .mute(let state):
+            if case .unknown(let reason) = state {
+                return "{\(t)\"type\":\"mute\", \"state\":\"unknown\", \"reason\":\"\(reason.rawValue)\"}"
+            }
             return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
         case .end(let volume):
             return "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume)))}"
@@ -117,6 +120,20 @@ public struct ScenarioRecord: Sendable, Equatable {
     }
 }
 
+/// A scenario run stopped because it would deliver more than ``ScenarioRunner/maximumRecords`` records.
+public struct ScenarioLimitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The limit reached.
+    public var records: Int
+
+    /// Creates an error.
+    public init(records: Int) { self.records = records }
+
+    /// The sentence shown to people.
+    public var description: String {
+        "stopped after \(records) records, the limit for one run; shorten the script's holds, presses or waits"
+    }
+}
+
 /// Runs a ``Scenario`` on a ``SimulatedDevice`` with one app strategy and collects what an observer sees.
 public final class ScenarioRunner: @unchecked Sendable {
     /// The device, available once ``run()`` has set it up.
@@ -144,9 +161,33 @@ public final class ScenarioRunner: @unchecked Sendable {
         self.behaviour = behaviour
     }
 
-    /// Runs the scenario and returns every record in time order, the end last.
+    /// The most records a run delivers before it stops with ``ScenarioLimitError`` (a day-long hold
+    /// auto-repeats about ten times a second, so a script within ``Scenario/maximumVirtualTime`` can
+    /// still ask for far more).
+    public static let maximumRecords = 100_000
+    /// The most records this run delivers (``maximumRecords`` unless a test lowers it).
+    public var recordLimit = ScenarioRunner.maximumRecords
+    /// How far behind the device's clock records are held before they are delivered, in virtual seconds:
+    /// an event can reach the app a little after the time it carries, and records are delivered in time order.
+    static let deliveryLookback: TimeInterval = 10
+
+    /// Runs the scenario and returns every record in time order, the end last. A run stopped by
+    /// ``recordLimit`` ends with an ``ScenarioRecord/Kind/error(_:)`` record naming the limit.
     @discardableResult
     public func run() -> [ScenarioRecord] {
+        var all = [ScenarioRecord]()
+        do {
+            try run { all.append($0) }
+        } catch {
+            all.append(ScenarioRecord(time: device?.now, kind: .error(String(describing: error))))
+        }
+        return all
+    }
+
+    /// Runs the scenario and hands each record to `onRecord` as soon as it is final, in time order, the end
+    /// last, keeping only the last few virtual seconds' records. Throws ``ScenarioLimitError`` (after the
+    /// records so far) when the run would deliver more than ``recordLimit``.
+    public func run(onRecord: (ScenarioRecord) -> Void) throws {
         var configuration = SimulatedDevice.Configuration(behaviour: behaviour)
         for line in scenario.lines {
             switch line.command {
@@ -158,25 +199,78 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         let device = SimulatedDevice(configuration)
         self.device = device
+        try withoutActuallyEscaping(onRecord) { onRecord in
+            self.onRecord = onRecord
+            defer { self.onRecord = nil }
+            try run(on: device)
+        }
+    }
+
+    private func run(on device: SimulatedDevice) throws {
+        pending = []
+        recordOrder = 0
+        logIndex = 0
+        delivered = 0
+        lastFlush = device.now
         for line in scenario.lines {
             if !line.command.isSetup {
                 let record = ScenarioRecord(time: device.now, kind: .command(line.text))
                 records.withLock { $0.append(record) }
             }
-            perform(line.command, on: device)
+            try perform(line.command, on: device)
+            try flushIfDue(device)
         }
-        device.advance(by: settleTime)
-        var all = records.current
-        all += device.log.compactMap { entry in
-            if case .systemHUD(let time, _) = entry { return ScenarioRecord(time: time, kind: .systemHUD) }
-            return nil
-        }
-        all = all.enumerated().sorted { ($0.element.time ?? 0, $0.offset) < ($1.element.time ?? 0, $1.offset) }.map(\.element)
-        all.append(ScenarioRecord(time: nil, kind: .end(volume: device.volume)))
-        return all
+        try pass(settleTime, on: device)
+        try flush(device, all: true)
+        onRecord?(ScenarioRecord(time: nil, kind: .end(volume: device.volume)))
     }
 
-    private func perform(_ command: Scenario.Command, on device: SimulatedDevice) {
+    // Records waiting for delivery, ordered as (time, observer records before system HUD entries, arrival order).
+    private var pending = [(time: Instant, group: Int, order: Int, record: ScenarioRecord)]()
+    private var recordOrder = 0
+    private var logIndex = 0
+    private var delivered = 0
+    private var lastFlush: Instant = 0
+    private var onRecord: ((ScenarioRecord) -> Void)?
+
+    /// Delivers what is final once a minute of virtual time has passed or many records wait.
+    private func flushIfDue(_ device: SimulatedDevice) throws {
+        if device.now - lastFlush >= 60 || records.withLock({ $0.count }) >= 4_096 { try flush(device, all: false) }
+    }
+
+    /// Delivers, in order, the records older than ``deliveryLookback`` (all of them at the end).
+    private func flush(_ device: SimulatedDevice, all: Bool) throws {
+        for record in records.withLock({ taken in defer { taken.removeAll() }; return taken }) {
+            pending.append((record.time ?? 0, 0, recordOrder, record))
+            recordOrder += 1
+        }
+        let log = device.log
+        for index in logIndex..<log.count {
+            if case .systemHUD(let time, _) = log[index] { pending.append((time, 1, index, ScenarioRecord(time: time, kind: .systemHUD))) }
+        }
+        logIndex = log.count
+        pending.sort { ($0.time, $0.group, $0.order) < ($1.time, $1.group, $1.order) }
+        let watermark = device.now - Self.deliveryLookback
+        let ready = all ? pending.count : (pending.firstIndex { $0.time >= watermark } ?? pending.count)
+        for item in pending[..<ready] {
+            guard delivered < recordLimit else { throw ScenarioLimitError(records: recordLimit) }
+            onRecord?(item.record)
+            delivered += 1
+        }
+        pending.removeFirst(ready)
+        lastFlush = device.now
+    }
+
+    /// Lets `seconds` of virtual time pass, a minute at most at a time, delivering records on the way.
+    private func pass(_ seconds: TimeInterval, on device: SimulatedDevice) throws {
+        let end = device.now + seconds
+        while device.now < end {
+            device.advance(to: min(end, device.now + 60))
+            try flushIfDue(device)
+        }
+    }
+
+    private func perform(_ command: Scenario.Command, on device: SimulatedDevice) throws {
         switch command {
         case .ios, .device, .volume:
             break
@@ -190,25 +284,25 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .press(let button, let count, let every):
             for _ in 0..<count {
                 device.press(button)
-                device.advance(by: every)
+                try pass(every, on: device)
             }
         case .hold(let button, let seconds, let waits):
             device.hold(button, for: seconds)
-            if waits { device.advance(by: seconds) }
+            if waits { try pass(seconds, on: device) }
         case .wait(let seconds):
-            device.advance(by: seconds)
+            try pass(seconds, on: device)
         case .slider(let value):
             device.controlCenterSlider(value)
-            device.advance(by: 0.6)
+            try pass(0.6, on: device)
         case .drag(let value):
             device.controlCenterDrag(value)
-            device.advance(by: 0.6)
+            try pass(0.6, on: device)
         case .siri(let seconds):
             device.siri(for: seconds)
-            device.advance(by: seconds)
+            try pass(seconds, on: device)
         case .alarm(let seconds, let sendsEnd):
             device.alarm(for: seconds, sendsEnd: sendsEnd)
-            device.advance(by: seconds)
+            try pass(seconds, on: device)
         case .takeover(let component):
             device.takeOverSession(by: component)
         case .camera(let running):
