@@ -3,13 +3,13 @@ import VolumeKitCore
 
 /// Which app runs on the simulated device during a scenario.
 public enum SimulatedStrategy: String, Sendable, Equatable, CaseIterable {
-    /// VolumeKit, ``ButtonStrategy/outputVolume`` (the default).
+    /// VolumeKit, ``/VolumeKitCore/ButtonStrategy/outputVolume`` (the default).
     case outputVolume
-    /// VolumeKit, ``ButtonStrategy/systemNotification`` (private API opted in).
+    /// VolumeKit, ``/VolumeKitCore/ButtonStrategy/systemNotification`` (private API opted in).
     case systemNotification
-    /// VolumeKit, ``ButtonStrategy/captureEvents``.
+    /// VolumeKit, ``/VolumeKitCore/ButtonStrategy/captureEvents``.
     case captureEvents
-    /// VolumeKit, ``ButtonStrategy/outputVolume`` in ``ButtonCaptureMode/passive`` mode.
+    /// VolumeKit, ``/VolumeKitCore/ButtonStrategy/outputVolume`` in ``/VolumeKitCore/ButtonCaptureMode/passive`` mode.
     case passive
     /// The approach most anchor libraries ship, for comparison (see `BaselineApp`).
     case baseline
