@@ -27,10 +27,14 @@ let package = Package(
         // Network speakers (UPnP RenderingControl).
         .target(name: "RemoteVolume", dependencies: ["VolumeKitCore"]),
         .executableTarget(name: "volumekit", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
-        .executableTarget(name: "volumekit-bench", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume", "BenchSupport"]),
+        .executableTarget(
+            name: "volumekit-bench",
+            dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume", "BenchSupport"]),
         // Allocation counting for the benchmark (Linux).
         .target(name: "BenchSupport"),
-        .testTarget(name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "RemoteVolumeTests", dependencies: ["RemoteVolume", "VolumeKitCore", "VolumeKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,11 +11,13 @@ public func soundReaderFuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     do {
         let info = try SoundFileReader.read(data)
         // Issue 12, defect 8: a rate of at least 1 Hz, so every duration is finite.
-        guard info.sampleRate.isFinite, info.sampleRate >= 1, info.channels > 0, info.duration.map(\.isFinite) ?? true else {
+        guard info.sampleRate.isFinite, info.sampleRate >= 1, info.channels > 0, info.duration.map(\.isFinite) ?? true
+        else {
             fatalError("impossible facts: \(info)")
         }
         guard info.audioDataOffset >= 0, info.audioDataByteCount >= 0,
-              info.audioDataOffset + info.audioDataByteCount <= Int64(count) else {
+            info.audioDataOffset + info.audioDataByteCount <= Int64(count)
+        else {
             fatalError("audio data outside the file: \(info)")
         }
         if let frames = info.frameCount, frames < 0 { fatalError("negative frame count: \(info)") }

@@ -41,8 +41,9 @@ enum ButtonsBenchmark {
             }
         }
         blackHole(produced)
-        print("buttons: detection machine per observation: \(Measure.format(result.ns)) ns, "
-            + "\(result.allocations.map { Measure.format($0, decimals: 3) } ?? "n/a") heap allocations "
-            + "(\(iterations) observations, release build)")
+        print(
+            "buttons: detection machine per observation: \(Measure.format(result.ns)) ns, "
+                + "\(result.allocations.map { Measure.format($0, decimals: 3) } ?? "n/a") heap allocations "
+                + "(\(iterations) observations, release build)")
     }
 }

@@ -12,7 +12,9 @@ enum Measure {
     }
 
     /// Runs `body` `iterations` times after a warm-up; returns nanoseconds and allocations per iteration.
-    static func perIteration(_ iterations: Int, warmUp: Int = 10_000, _ body: (Int) -> Void) -> (ns: Double, allocations: Double?) {
+    static func perIteration(_ iterations: Int, warmUp: Int = 10_000, _ body: (Int) -> Void) -> (
+        ns: Double, allocations: Double?
+    ) {
         for index in 0..<warmUp { body(index) }
         let allocationsBefore = allocations()
         let start = nanoseconds()

@@ -23,7 +23,9 @@ enum MuteBenchmark {
     static func run() {
         print("")
         print("mute switch probes: \(probes) per row, seed \(seed), switch on silent for ~half at random")
-        print("row".padding(toLength: 44, withPad: " ", startingAt: 0), " wrong  wrong-final     p50 all     p99 all  p50 silent  p99 silent  p50 ringing  p99 ringing")
+        print(
+            "row".padding(toLength: 44, withPad: " ", startingAt: 0),
+            " wrong  wrong-final     p50 all     p99 all  p50 silent  p99 silent  p50 ringing  p99 ringing")
         let models: [(String, SoundCompletionLatency)] = [
             ("documented: skipped ≤ 50 ms", .documented),
             ("recent phones: skipped ≤ 10 ms", .recentPhone),
@@ -42,7 +44,8 @@ enum MuteBenchmark {
         let timing = MuteProbeTiming.standard
         for _ in 0..<probes {
             let silent = Bool.random(using: &random)
-            let completion = silent
+            let completion =
+                silent
                 ? model.skippedDelay(using: &random)
                 : model.playedDelay(duration: timing.soundDuration, using: &random)
             var probe = MuteProbe(timing: timing, startedAt: 0)
@@ -68,7 +71,8 @@ enum MuteBenchmark {
         var figures = Figures()
         for _ in 0..<probes {
             let silent = Bool.random(using: &random)
-            let completion = silent ? model.skippedDelay(using: &random) : model.playedDelay(duration: 0.1, using: &random)
+            let completion =
+                silent ? model.skippedDelay(using: &random) : model.playedDelay(duration: 0.1, using: &random)
             let saysSilent = completion < 0.1
             if saysSilent != silent { figures.wrong += 1; figures.wrongFinal += 1 }
             if silent { figures.silentTimes.append(completion) } else { figures.ringingTimes.append(completion) }
@@ -81,7 +85,8 @@ enum MuteBenchmark {
         let checks = 10_000
         let device = SimulatedDevice()
         device.seedSoundJitter(seed)
-        let engine = MuteSwitchEngine(observesVolume: false, soundURL: URL(fileURLWithPath: "/mute-probe.caf"), clients: device.clients)
+        let engine = MuteSwitchEngine(
+            observesVolume: false, soundURL: URL(fileURLWithPath: "/mute-probe.caf"), clients: device.clients)
         var random = SeededRandom(seed: seed)
         var wrong = 0
         var times: [Double] = []
@@ -96,17 +101,21 @@ enum MuteBenchmark {
             if state != (silent ? .silent : .ringing) { wrong += 1 }
             times.append(at - asked)
         }
-        print(String(format: "end to end (engine on SimulatedDevice, documented): %d checks, %d wrong, answer p50 %.1f ms, p99 %.1f ms",
-                     checks, wrong, percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000))
+        print(
+            String(
+                format:
+                    "end to end (engine on SimulatedDevice, documented): %d checks, %d wrong, answer p50 %.1f ms, p99 %.1f ms",
+                checks, wrong, percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000))
     }
 
     static func report(_ name: String, _ figures: Figures) {
         func ms(_ values: [Double], _ p: Double) -> String { String(format: "%7.1f ms", percentile(values, p) * 1000) }
-        print(name.padding(toLength: 44, withPad: " ", startingAt: 0),
-              String(format: "%6d  %11d ", figures.wrong, figures.wrongFinal),
-              ms(figures.allTimes, 0.5), ms(figures.allTimes, 0.99),
-              ms(figures.silentTimes, 0.5), ms(figures.silentTimes, 0.99), " ", ms(figures.ringingTimes, 0.5), " ",
-              ms(figures.ringingTimes, 0.99))
+        print(
+            name.padding(toLength: 44, withPad: " ", startingAt: 0),
+            String(format: "%6d  %11d ", figures.wrong, figures.wrongFinal),
+            ms(figures.allTimes, 0.5), ms(figures.allTimes, 0.99),
+            ms(figures.silentTimes, 0.5), ms(figures.silentTimes, 0.99), " ", ms(figures.ringingTimes, 0.5), " ",
+            ms(figures.ringingTimes, 0.99))
     }
 
     static func percentile(_ values: [Double], _ p: Double) -> Double {

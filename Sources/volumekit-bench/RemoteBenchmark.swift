@@ -11,9 +11,13 @@ import VolumeKitCore
 enum RemoteBenchmark {
     static func run(arguments: [String] = CommandLine.arguments) {
         var location = ProcessInfo.processInfo.environment["VOLUMEKIT_UPNP_LOCATION"]
-        if let index = arguments.firstIndex(of: "--upnp"), index + 1 < arguments.count { location = arguments[index + 1] }
+        if let index = arguments.firstIndex(of: "--upnp"), index + 1 < arguments.count {
+            location = arguments[index + 1]
+        }
         guard let text = location, let url = try? UPnPURL.parse(text) else {
-            print("remote: skipped (no renderer: pass --upnp URL or set VOLUMEKIT_UPNP_LOCATION; see scripts/upnp-peer.sh)")
+            print(
+                "remote: skipped (no renderer: pass --upnp URL or set VOLUMEKIT_UPNP_LOCATION; see scripts/upnp-peer.sh)"
+            )
             return
         }
         let done = DispatchSemaphore(value: 0)
@@ -88,11 +92,19 @@ enum RemoteBenchmark {
         await controller.stop()
         let loneLatencies = latencies(presses: lonePresses, sends: device.sends.current)
         let sorted = perBurst.sorted()
-        print("remote: 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 3); final level exact in \(exact)/\(bursts) bursts")
-        print("remote: press→request latency, burst presses: p50 \(ms(percentile(burstLatencies, 0.5))) p99 \(ms(percentile(burstLatencies, 0.99)))")
-        print("remote: press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))")
+        print(
+            "remote: 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 3); final level exact in \(exact)/\(bursts) bursts"
+        )
+        print(
+            "remote: press→request latency, burst presses: p50 \(ms(percentile(burstLatencies, 0.5))) p99 \(ms(percentile(burstLatencies, 0.99)))"
+        )
+        print(
+            "remote: press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))"
+        )
         let trips = device.roundTrips.current
-        print("remote: SetVolume round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests")
+        print(
+            "remote: SetVolume round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests"
+        )
         // Streaming discovery (issue 15): time from the search to the first renderer with its description.
         var firsts: [Double] = []
         for _ in 0..<5 {
@@ -102,7 +114,9 @@ enum RemoteBenchmark {
                 break
             }
         }
-        print("remote: search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches")
+        print(
+            "remote: search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches"
+        )
     }
 
     /// For each press, the time until the first SetVolume that left at or after it.

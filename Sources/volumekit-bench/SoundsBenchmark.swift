@@ -16,7 +16,9 @@ enum SoundsBenchmark {
                 .init(container: .aiffc, sampleRate: 44_100, isLittleEndian: true),
                 .init(container: .aiffc, encoding: .appleIMA4, sampleRate: 44_100, channels: 2),
                 .init(container: .wav, sampleRate: 16_000),
-                .init(container: .wavExtensible, encoding: .linearPCM(bits: 24, isFloat: false), sampleRate: 48_000, channels: 2),
+                .init(
+                    container: .wavExtensible, encoding: .linearPCM(bits: 24, isFloat: false), sampleRate: 48_000,
+                    channels: 2),
                 .init(container: .wav, encoding: .linearPCM(bits: 32, isFloat: true), sampleRate: 8_000),
             ]
             var urls = [URL]()
@@ -26,7 +28,8 @@ enum SoundsBenchmark {
                 let frames = Int(format.sampleRate * (0.05 + Double(index % 10) * 0.05))
                 let samples = (0..<(frames * format.channels)).map { Float(sin(Double($0) * 0.05)) * 0.5 }
                 let data = try SoundFileWriter.write(samples: samples, format: format)
-                let url = folder.appendingPathComponent(String(format: "sound-%04d.%@", index, format.container.fileExtension))
+                let url = folder.appendingPathComponent(
+                    String(format: "sound-%04d.%@", index, format.container.fileExtension))
                 try data.write(to: url)
                 urls.append(url)
                 totalBytes += data.count
@@ -52,11 +55,16 @@ enum SoundsBenchmark {
             }
             let best = passes.min() ?? 0
             let median = passes.sorted()[passes.count / 2]
-            print(String(format: "sounds: checked %d files (%.1f MB on disk) — best %.1f ms = %.0f files/s, median %.1f ms = %.0f files/s; %d failures",
-                         urls.count, Double(totalBytes) / 1e6, best * 1e3, Double(urls.count) / best,
-                         median * 1e3, Double(urls.count) / median, failures))
-            print(String(format: "sounds: header bytes read per file: %.0f (of %.0f on average)",
-                         Double(headerBytes) / Double(urls.count), Double(totalBytes) / Double(urls.count)))
+            print(
+                String(
+                    format:
+                        "sounds: checked %d files (%.1f MB on disk) — best %.1f ms = %.0f files/s, median %.1f ms = %.0f files/s; %d failures",
+                    urls.count, Double(totalBytes) / 1e6, best * 1e3, Double(urls.count) / best,
+                    median * 1e3, Double(urls.count) / median, failures))
+            print(
+                String(
+                    format: "sounds: header bytes read per file: %.0f (of %.0f on average)",
+                    Double(headerBytes) / Double(urls.count), Double(totalBytes) / Double(urls.count)))
         } catch {
             print("sounds: benchmark failed: \(error)")
         }

@@ -27,10 +27,13 @@ enum ProfilesCommand: Subcommand {
         let sampleText = try reader.option("--sample")
         try reader.rejectUnknownOptions()
         guard reader.remaining.isEmpty else {
-            throw UsageError("profiles takes no arguments besides --json and --sample K; '\(reader.remaining[0])' is extra.")
+            throw UsageError(
+                "profiles takes no arguments besides --json and --sample K; '\(reader.remaining[0])' is extra.")
         }
         if let sampleText {
-            guard let k = UInt64(sampleText) else { throw UsageError("--sample needs a whole number, not '\(sampleText)'.") }
+            guard let k = UInt64(sampleText) else {
+                throw UsageError("--sample needs a whole number, not '\(sampleText)'.")
+            }
             let behaviour = DeviceBehaviour.sample(k)
             if json {
                 let values = DeviceBehaviour.rules.map { "\"\($0.name)\":\(jsonValue($0, $0.value(in: behaviour)))" }
@@ -44,11 +47,15 @@ enum ProfilesCommand: Subcommand {
             if json {
                 let values: String
                 switch rule.values {
-                case .seconds(let range): values = "\"range\":[\(range.lowerBound), \(range.upperBound)], \"unit\":\"s\""
-                case .variants(let names): values = "\"variants\":[\(names.map { "\"\($0)\"" }.joined(separator: ", "))]"
+                case .seconds(let range):
+                    values = "\"range\":[\(range.lowerBound), \(range.upperBound)], \"unit\":\"s\""
+                case .variants(let names):
+                    values = "\"variants\":[\(names.map { "\"\($0)\"" }.joined(separator: ", "))]"
                 }
                 let sources = rule.sources.map { "\"\(escape($0))\"" }.joined(separator: ", ")
-                print("{\"name\":\"\(rule.name)\", \"summary\":\"\(escape(rule.summary))\", \"default\":\(jsonValue(rule, rule.defaultValue)), \(values), \"sources\":[\(sources)]}")
+                print(
+                    "{\"name\":\"\(rule.name)\", \"summary\":\"\(escape(rule.summary))\", \"default\":\(jsonValue(rule, rule.defaultValue)), \(values), \"sources\":[\(sources)]}"
+                )
             } else {
                 print("\(rule.name) = \(rule.defaultValue)   (\(rule.valuesText))")
                 print("    \(rule.summary)")

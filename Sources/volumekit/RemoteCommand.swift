@@ -1,12 +1,13 @@
+import Dispatch
+import Foundation
+import RemoteVolume
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import RemoteVolume
-import VolumeKitCore
 
 /// `volumekit remote …`: find UPnP renderers and drive their volume (issue 8).
 enum RemoteCommand: Subcommand {
@@ -47,12 +48,16 @@ enum RemoteCommand: Subcommand {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        guard let action = arguments.first else { throw UsageError("needs an action: discover, get, set, mute or control") }
+        guard let action = arguments.first else {
+            throw UsageError("needs an action: discover, get, set, mute or control")
+        }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         switch action {
         case "discover":
             let timeoutText = try reader.option("--timeout") ?? "3"
-            guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else { throw UsageError("--timeout must be more than 0 and at most 60 seconds") }
+            guard let timeout = Double(timeoutText), timeout > 0, timeout <= 60 else {
+                throw UsageError("--timeout must be more than 0 and at most 60 seconds")
+            }
             let interface = try reader.option("--interface")
             if let interface { try checkInterface(interface) }
             let firstOnly = reader.flag("--first")
@@ -65,18 +70,24 @@ enum RemoteCommand: Subcommand {
                 let renderer = try await url.connect()
                 let level = try await renderer.volume()
                 let muted = try await renderer.isMuted()
-                print("\(renderer.displayName): volume \(level) of \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)\(muted ? ", muted" : "")")
+                print(
+                    "\(renderer.displayName): volume \(level) of \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)\(muted ? ", muted" : "")"
+                )
                 return 0
             }
         case "set":
             let url = try readURL(&reader, extra: 1)
             guard let level = Int(reader.remaining[1]) else {
-                throw UsageError("LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)")
+                throw UsageError(
+                    "LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)"
+                )
             }
             return try blocking {
                 let renderer = try await url.connect()
                 guard renderer.volumeRange.contains(level) else {
-                    throw UsageError("LEVEL must lie within this device's range \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound); \(level) does not")
+                    throw UsageError(
+                        "LEVEL must lie within this device's range \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound); \(level) does not"
+                    )
                 }
                 try await renderer.setVolume(level)
                 print("\(renderer.displayName): volume \(try await renderer.volume())")
@@ -111,18 +122,24 @@ enum RemoteCommand: Subcommand {
     private static func readURL(_ reader: inout ArgumentReader, extra: Int) throws -> RemoteDeviceURL {
         try reader.rejectUnknownOptions()
         guard reader.remaining.count == 1 + extra else {
-            throw UsageError(extra == 0 ? "needs exactly one device URL (see 'volumekit remote --help')"
-                                        : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
+            throw UsageError(
+                extra == 0
+                    ? "needs exactly one device URL (see 'volumekit remote --help')"
+                    : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
         let url: RemoteDeviceURL
         do {
             url = try RemoteDeviceURL.parse(text)
         } catch {
-            throw UsageError("'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))")
+            throw UsageError(
+                "'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))"
+            )
         }
         if case .upnp(let upnp) = url, upnp.scheme?.lowercased() != "http" {
-            throw UsageError("'\(clean(text))' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints")
+            throw UsageError(
+                "'\(clean(text))' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints"
+            )
         }
         return url
     }
@@ -131,13 +148,16 @@ enum RemoteCommand: Subcommand {
     static func checkInterface(_ text: String) throws {
         var address = in_addr()
         guard inet_pton(AF_INET, text, &address) == 1 else {
-            throw UsageError("--interface takes the IPv4 address of one of this machine's network interfaces, such as 192.168.1.20; '\(clean(text))' is not an IPv4 address")
+            throw UsageError(
+                "--interface takes the IPv4 address of one of this machine's network interfaces, such as 192.168.1.20; '\(clean(text))' is not an IPv4 address"
+            )
         }
     }
 
     /// Text from the command line or a device, safe to echo: control characters removed, at most 80 characters.
     static func clean(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }.joined()
+        let kept = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }
+            .joined()
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 
@@ -148,14 +168,17 @@ enum RemoteCommand: Subcommand {
         for try await item in try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface) {
             if firstOnly && item.renderer == nil { continue }
             // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
-            let name = item.renderer?.displayName ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
+            let name =
+                item.renderer?.displayName
+                ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
             FileHandle.standardOutput.write(Data("\(item.response.location.absoluteString)\t\(name)\n".utf8))
             printed += 1
             if firstOnly { return 0 }
         }
         if printed == 0 {
-            printError("volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
-                       + "or try a longer --timeout or another --interface")
+            printError(
+                "volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
+                    + "or try a longer --timeout or another --interface")
             return 1
         }
         return 0
@@ -166,8 +189,9 @@ enum RemoteCommand: Subcommand {
         let result = Locked<Result<Int32, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
-            do { let status = try await work(); result.withLock { $0 = .success(status) } }
-            catch { result.withLock { $0 = .failure(error) } }
+            do { let status = try await work(); result.withLock { $0 = .success(status) } } catch {
+                result.withLock { $0 = .failure(error) }
+            }
             done.signal()
         }
         done.wait()
@@ -189,23 +213,29 @@ enum RemoteControlScreen {
         // carriage returns or escape codes — one per change.
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let updates = await controller.updates()
-        let screen = Locked((level: await controller.level ?? 0, muted: await controller.isMuted ?? false, note: "", lastLine: ""))
+        let screen = Locked(
+            (level: await controller.level ?? 0, muted: await controller.isMuted ?? false, note: "", lastLine: ""))
         @Sendable func draw() {
             let state = screen.current
             let range = renderer.volumeRange
             let text: String
             if isTerminal {
                 let width = 40
-                let fraction = Double(state.level - range.lowerBound) / Double(max(1, range.upperBound - range.lowerBound))
+                let fraction =
+                    Double(state.level - range.lowerBound) / Double(max(1, range.upperBound - range.lowerBound))
                 let filled = Int((fraction * Double(width)).rounded())
                 let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                text = "\r\u{1B}[K\(renderer.displayName) [\(bar)] \(state.level)\(state.muted ? " muted" : "") \(state.note)"
+                text =
+                    "\r\u{1B}[K\(renderer.displayName) [\(bar)] \(state.level)\(state.muted ? " muted" : "") \(state.note)"
             } else {
-                let line = "\(renderer.displayName): volume \(state.level)\(state.muted ? ", muted" : "")\(state.note.isEmpty ? "" : " \(state.note)")\n"
-                guard screen.withLock({ value -> Bool in
-                    defer { value.lastLine = line }
-                    return value.lastLine != line
-                }) else { return }
+                let line =
+                    "\(renderer.displayName): volume \(state.level)\(state.muted ? ", muted" : "")\(state.note.isEmpty ? "" : " \(state.note)")\n"
+                guard
+                    screen.withLock({ value -> Bool in
+                        defer { value.lastLine = line }
+                        return value.lastLine != line
+                    })
+                else { return }
                 text = line
             }
             FileHandle.standardOutput.write(Data(text.utf8))
@@ -285,7 +315,9 @@ final class RawTerminal: Sendable {
                 } else {
                     while let line = readLine(strippingNewline: true) {
                         let word = line.trimmingCharacters(in: .whitespaces).lowercased()
-                        let words: [String: RemoteControlScreen.Key] = ["up": .up, "down": .down, "mute": .mute, "quit": .quit, "exit": .quit]
+                        let words: [String: RemoteControlScreen.Key] = [
+                            "up": .up, "down": .down, "mute": .mute, "quit": .quit, "exit": .quit,
+                        ]
                         if let key = words[word] {
                             continuation.yield(key)
                             if key == .quit { break }

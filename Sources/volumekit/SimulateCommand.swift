@@ -83,7 +83,9 @@ enum SimulateCommand: Subcommand {
             throw UsageError(error.description)
         }
         guard let strategy = SimulatedStrategy(rawValue: strategyName) else {
-            throw UsageError("There is no strategy named '\(strategyName)'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw UsageError(
+                "There is no strategy named '\(strategyName)'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
+            )
         }
         let paths = reader.remaining
         guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
@@ -110,7 +112,7 @@ enum SimulateCommand: Subcommand {
         // Printed as they come, so a long run neither waits to the end nor keeps every record.
         do {
             try ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour).run { record in
-                if json, case .command = record.kind { return }   // the JSON stream carries observations only
+                if json, case .command = record.kind { return }  // the JSON stream carries observations only
                 print(json ? record.json : record.text)
             }
         } catch {

@@ -63,19 +63,25 @@ enum SoundsCommand: Subcommand {
         let names = Dictionary(SystemSound.named.map { ($0.sound.rawValue, $0.name) }, uniquingKeysWith: { a, _ in a })
         if !json {
             print("# \(SystemSoundCatalogue.entries.count) system sound IDs from \(SystemSoundCatalogue.source).")
-            print("# Undocumented by Apple except 4095 (vibrate); the sound behind an ID can change between iOS versions.")
+            print(
+                "# Undocumented by Apple except 4095 (vibrate); the sound behind an ID can change between iOS versions."
+            )
             print("# ID    file | category | folder | first iOS | name")
         }
         for entry in SystemSoundCatalogue.entries {
             let row = ListRow(
-                id: entry.id, name: names[entry.id], file: entry.fileName, path: entry.filePath, category: entry.category,
-                folder: entry.folder?.rawValue, firstSeenIn: entry.firstSeenIn?.description, documentedByApple: entry.isDocumentedByApple
+                id: entry.id, name: names[entry.id], file: entry.fileName, path: entry.filePath,
+                category: entry.category,
+                folder: entry.folder?.rawValue, firstSeenIn: entry.firstSeenIn?.description,
+                documentedByApple: entry.isDocumentedByApple
             )
             if json {
                 print(encode(row))
             } else {
                 let id = "\(entry.id)".padding(toLength: 5, withPad: " ", startingAt: 0)
-                print("\(id) \(row.file ?? "-") | \(row.category ?? "-") | \(row.folder ?? "-") | \(row.firstSeenIn ?? "-") | \(row.name ?? "-")")
+                print(
+                    "\(id) \(row.file ?? "-") | \(row.category ?? "-") | \(row.folder ?? "-") | \(row.firstSeenIn ?? "-") | \(row.name ?? "-")"
+                )
             }
         }
     }
@@ -117,9 +123,10 @@ enum SoundsCommand: Subcommand {
                 try SystemSoundValidator.validate(info)
                 row.ok = true
                 if !json {
-                    print("\(path): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
-                        + "\(info.bitsPerSample.map { "\($0) bit" } ?? "? bit"), \(info.frameCount ?? 0) frames, "
-                        + String(format: "%.3f s", info.duration ?? 0))
+                    print(
+                        "\(path): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
+                            + "\(info.bitsPerSample.map { "\($0) bit" } ?? "? bit"), \(info.frameCount ?? 0) frames, "
+                            + String(format: "%.3f s", info.duration ?? 0))
                     if let warning = row.warning { print("\(path): warning: \(warning)") }
                 }
             } catch {
@@ -142,9 +149,12 @@ enum SoundsCommand: Subcommand {
     private static func encode(_ value: some Encodable, fallbackFile: String? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         if let data = try? encoder.encode(value) { return String(decoding: data, as: UTF8.self) }
-        let fallback = CheckRow(file: fallbackFile ?? "", ok: false, error: .init(kind: "internal", message: "this row could not be written as JSON"))
+        let fallback = CheckRow(
+            file: fallbackFile ?? "", ok: false,
+            error: .init(kind: "internal", message: "this row could not be written as JSON"))
         guard let data = try? encoder.encode(fallback) else { return #"{"ok":false}"# }
         return String(decoding: data, as: UTF8.self)
     }

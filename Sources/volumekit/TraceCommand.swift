@@ -34,8 +34,12 @@ enum TraceCommand: Subcommand {
         try reader.rejectUnknownOptions()
         let positional = reader.remaining
         guard let action = positional.first else { throw UsageError("missing action: replay or fit") }
-        guard action == "replay" || action == "fit" else { throw UsageError("unknown action '\(action)' (replay, fit)") }
-        guard positional.count == 2 else { throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most") }
+        guard action == "replay" || action == "fit" else {
+            throw UsageError("unknown action '\(action)' (replay, fit)")
+        }
+        guard positional.count == 2 else {
+            throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most")
+        }
         let path = positional[1]
         let trace: Trace
         do {

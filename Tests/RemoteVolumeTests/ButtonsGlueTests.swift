@@ -94,7 +94,8 @@ struct RemoteVolumeButtonsTests {
     func repeatsCount() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 50)
-        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
         try await controller.start()
         let (events, emit) = AsyncStream<VolumeButtonEvent>.makeStream()
         emit.yield(event(.down, .pressed, at: 0))
@@ -111,22 +112,25 @@ struct RemoteVolumeButtonsTests {
     func releasedIgnored() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 50)
-        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
         try await controller.start()
         let released = [event(.up, .released, at: 0), event(.down, .released, at: 0.1), event(.up, .released, at: 0.2)]
-        await controller.drive(with: AsyncStream { continuation in
-            released.forEach { continuation.yield($0) }
-            continuation.finish()
-        })
+        await controller.drive(
+            with: AsyncStream { continuation in
+                released.forEach { continuation.yield($0) }
+                continuation.finish()
+            })
         await drain()
         #expect(await device.setCalls.isEmpty)
         #expect(await controller.level == 50)
 
         let press = [event(.up, .pressed, at: 1), event(.up, .released, at: 1.1), event(.up, .released, at: 1.2)]
-        await controller.drive(with: AsyncStream { continuation in
-            press.forEach { continuation.yield($0) }
-            continuation.finish()
-        })
+        await controller.drive(
+            with: AsyncStream { continuation in
+                press.forEach { continuation.yield($0) }
+                continuation.finish()
+            })
         #expect(await settle { await device.level == 52 })
         await drain()
         #expect(await device.setCalls == [52])
@@ -141,10 +145,11 @@ struct RemoteVolumeButtonsTests {
         let hud = Collector(await controller.hudLevels())
         #expect(await settle { hud.elements == [0.8] })  // where the speaker is, on connecting
 
-        await controller.drive(with: AsyncStream { continuation in
-            continuation.yield(event(.up, .pressed, at: 0))
-            continuation.finish()
-        })
+        await controller.drive(
+            with: AsyncStream { continuation in
+                continuation.yield(event(.up, .pressed, at: 0))
+                continuation.finish()
+            })
         // Shown at once, while the device has not answered yet.
         #expect(await settle { hud.elements == [0.8, 0.82] })
         #expect(await settle { await device.pendingRequests == 1 })
@@ -169,7 +174,8 @@ struct RemoteVolumeButtonsTests {
     func cancellationStops() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 50)
-        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
         try await controller.start()
         let (events, emit) = AsyncStream<VolumeButtonEvent>.makeStream()
         let driving = Task { await controller.drive(with: events) }
@@ -187,7 +193,8 @@ struct RemoteVolumeButtonsTests {
     func sourceErrorRethrown() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 50)
-        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(minimumInterval: 0), clock: clock.client)
         try await controller.start()
         let events = AsyncThrowingStream<VolumeButtonEvent, any Error> { continuation in
             continuation.yield(VolumeButtonEvent(button: .down, phase: .pressed, time: 0))

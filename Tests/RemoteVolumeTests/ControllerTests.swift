@@ -121,12 +121,15 @@ struct RemoteVolumeControllerTests {
         await controller.stop()
     }
 
-    @Test("after retries end and the device restarts at 100, presses land on the level the user asked for (issue 12, defect 10)")
+    @Test(
+        "after retries end and the device restarts at 100, presses land on the level the user asked for (issue 12, defect 10)"
+    )
     func reconnectAfterOutage() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 36)
         let controller = RemoteVolumeController(
-            device: device, configuration: .init(step: 2, minimumInterval: 0, maxAttempts: 3, initialBackoff: 0.1, maxBackoff: 0.2),
+            device: device,
+            configuration: .init(step: 2, minimumInterval: 0, maxAttempts: 3, initialBackoff: 0.1, maxBackoff: 0.2),
             clock: clock.client)
         try await controller.start()
         await device.fail(Array(repeating: .unreachable("Connection refused"), count: 3))
@@ -162,7 +165,8 @@ struct RemoteVolumeControllerTests {
         let clock = ManualClock()
         let device = FakeDevice(level: 10)
         await device.fail([.timedOut])
-        let controller = RemoteVolumeController(device: device, configuration: .init(minimumInterval: 0, initialBackoff: 0.5), clock: clock.client)
+        let controller = RemoteVolumeController(
+            device: device, configuration: .init(minimumInterval: 0, initialBackoff: 0.5), clock: clock.client)
         try await controller.start()
         await controller.press(.up)
         #expect(await settle { await device.setCalls.count == 1 })

@@ -41,14 +41,17 @@ private func eventually(_ device: SimulatedDevice, _ condition: @Sendable () asy
 
 @Suite("The buttons drive a RemoteVolumeController (VolumeDriveEngine on the simulated device)")
 struct DriveGlueTests {
-    @Test("presses on the simulated iPhone reach the speaker coalesced; leaving right after the last still lands its level")
+    @Test(
+        "presses on the simulated iPhone reach the speaker coalesced; leaving right after the last still lands its level"
+    )
     func burstThenLeave() async throws {
         let device = SimulatedDevice()
         let speaker = FakeDevice(level: 30)
         // The controller runs on the device's virtual clock too, so its coalescing window is exact here.
         let controller = RemoteVolumeController(device: speaker, clock: device.clock)
         let shown = ShownLevels()
-        let drive = VolumeDriveEngine(target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
+        let drive = VolumeDriveEngine(
+            target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
         await advance(device, by: 0.5)
         #expect(await eventually(device) { drive.targetLevel == 0.3 })
@@ -85,13 +88,17 @@ struct DriveGlueTests {
         let speaker = FakeDevice(level: 100)
         let controller = RemoteVolumeController(device: speaker, clock: device.clock)
         let shown = ShownLevels()
-        let drive = VolumeDriveEngine(target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
+        let drive = VolumeDriveEngine(
+            target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
         await advance(device, by: 0.5)
         #expect(await eventually(device) { drive.targetLevel == 1 })
         device.press(.up)
         await advance(device, by: 0.01)
-        #expect(await eventually(device) { shown.visible.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum) })
+        #expect(
+            await eventually(device) {
+                shown.visible.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)
+            })
         await advance(device, by: 0.3)
         #expect(await speaker.setCalls.isEmpty)
         await advance(device, by: 2)
@@ -105,7 +112,9 @@ struct DriveGlueTests {
 /// Part of the renderer suite, so that it never runs while another test sets the renderer's volume or
 /// restarts it (the suite is serialized and skipped without a peer).
 extension RendererIntegrationTests {
-    @Test("buttons drive: simulated presses reach the real renderer, its own changes show on the HUD, and leaving lands the last level")
+    @Test(
+        "buttons drive: simulated presses reach the real renderer, its own changes show on the HUD, and leaving lands the last level"
+    )
     func drivesRenderer() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(20)
@@ -113,7 +122,8 @@ extension RendererIntegrationTests {
         // Real time for the network side, virtual time for the phone.
         let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 1))
         let shown = ShownLevels()
-        let drive = VolumeDriveEngine(target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
+        let drive = VolumeDriveEngine(
+            target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
         await advance(device, by: 0.5)
         #expect(drive.isCapturing)

@@ -1,12 +1,14 @@
+import Dispatch
+import Foundation
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-@testable import RemoteVolume
-import VolumeKitCore
 
 /// One accepted connection of a ``HostilePeer``: raw reads and writes, nothing checked.
 struct PeerConnection: Sendable {
@@ -20,7 +22,8 @@ struct PeerConnection: Sendable {
         while received.count < 1 << 20, DispatchTime.now().uptimeNanoseconds < end {
             if let head = received.range(of: Data("\r\n\r\n".utf8)) {
                 let text = String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
-                let length = text.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    text.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if received.count - head.upperBound >= length { break }
             }
@@ -38,7 +41,9 @@ struct PeerConnection: Sendable {
     func write(_ data: Data) -> Bool {
         var offset = 0
         while offset < data.count {
-            let sent = data.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = data.withUnsafeBytes {
+                send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return false }
             offset += sent
         }
@@ -68,12 +73,18 @@ final class HostilePeer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard bound == 0, listen(listener, 64) == 0 else { throw RemoteVolumeError.unreachable("test peer cannot listen") }
+        guard bound == 0, listen(listener, 64) == 0 else {
+            throw RemoteVolumeError.unreachable("test peer cannot listen")
+        }
         var storage = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         port = UInt16(bigEndian: storage.sin_port)
         let fd = listener
         Thread { [self] in
@@ -105,23 +116,30 @@ final class HostilePeer: Sendable {
 
     /// A complete 200 response with `body`.
     static func ok(_ body: Data, extra: String = "") -> Data {
-        Data("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n".utf8) + body
+        Data(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
+                .utf8) + body
     }
 
     /// A SOAP reply for `action` with `arguments`.
     static func soap(_ action: String, _ arguments: String) -> Data {
-        ok(Data("""
-            <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>\
-            <u:\(action)Response xmlns:u="urn:schemas-upnp-org:service:RenderingControl:1">\(arguments)</u:\(action)Response>\
-            </s:Body></s:Envelope>
-            """.utf8))
+        ok(
+            Data(
+                """
+                <?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>\
+                <u:\(action)Response xmlns:u="urn:schemas-upnp-org:service:RenderingControl:1">\(arguments)</u:\(action)Response>\
+                </s:Body></s:Envelope>
+                """.utf8))
     }
 }
 
 /// A renderer whose control and event URLs point at `peer` (no I/O: the description is parsed locally).
-func renderer(at peer: HostilePeer, control: String = "/ctl", range: ClosedRange<Int> = 0...100, timeout: TimeInterval = 0.5) throws -> UPnPRenderer {
+func renderer(
+    at peer: HostilePeer, control: String = "/ctl", range: ClosedRange<Int> = 0...100, timeout: TimeInterval = 0.5
+) throws -> UPnPRenderer {
     let description = try UPnPDeviceDescription.parse(
-        Canned.description(control: "http://127.0.0.1:\(peer.port)\(control)", event: "http://127.0.0.1:\(peer.port)/evt"),
+        Canned.description(
+            control: "http://127.0.0.1:\(peer.port)\(control)", event: "http://127.0.0.1:\(peer.port)/evt"),
         location: peer.url())
     return UPnPRenderer(location: peer.url(), description: description, volumeRange: range, requestTimeout: timeout)
 }

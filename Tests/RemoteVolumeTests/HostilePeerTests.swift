@@ -1,13 +1,15 @@
+import Dispatch
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-@testable import RemoteVolume
-import Testing
-import VolumeKitCore
 
 /// Issue 12: a UPnP device on the LAN is an untrusted peer. Each test plays one class of hostile device on
 /// 127.0.0.1 and asserts a typed ``RemoteVolumeError`` within the documented bound (request deadline + 1 s;
@@ -22,13 +24,17 @@ struct HostilePeerTests {
 
     // MARK: Huge, negative and overflowing numbers (defect 1, 7)
 
-    @Test("a SUBSCRIBE TIMEOUT too large for any arithmetic is clamped to a day", arguments: [
-        ("Second-40000000000", 86_400), ("Second-99999999999999999999999999", 86_400), ("Second-0", 4),
-        ("Second--5", 1800), ("Second-1e9", 1800), ("Second-infinite", 1800), ("Second-120", 120),
-    ])
+    @Test(
+        "a SUBSCRIBE TIMEOUT too large for any arithmetic is clamped to a day",
+        arguments: [
+            ("Second-40000000000", 86_400), ("Second-99999999999999999999999999", 86_400), ("Second-0", 4),
+            ("Second--5", 1800), ("Second-1e9", 1800), ("Second-infinite", 1800), ("Second-120", 120),
+        ])
     func subscriptionTimeoutClamped(header: String, expected: Int) throws {
         var reader = HTTPMessageReader(kind: .response, maxBodyBytes: 100)
-        let reply = try #require(try reader.append(Data("HTTP/1.1 200 OK\r\nSID: uuid:s\r\nTIMEOUT: \(header)\r\nContent-Length: 0\r\n\r\n".utf8)))
+        let reply = try #require(
+            try reader.append(
+                Data("HTTP/1.1 200 OK\r\nSID: uuid:s\r\nTIMEOUT: \(header)\r\nContent-Length: 0\r\n\r\n".utf8)))
         #expect(try GENA.parseSubscribeReply(reply).timeout == expected)
     }
 
@@ -37,7 +43,8 @@ struct HostilePeerTests {
         let peer = try HostilePeer { peer, connection in
             let request = peer.record(connection)
             if request.starts(with: Data("SUBSCRIBE".utf8)) {
-                connection.write("HTTP/1.1 200 OK\r\nSID: uuid:hostile\r\nTIMEOUT: Second-40000000000\r\nContent-Length: 0\r\n\r\n")
+                connection.write(
+                    "HTTP/1.1 200 OK\r\nSID: uuid:hostile\r\nTIMEOUT: Second-40000000000\r\nContent-Length: 0\r\n\r\n")
             } else {
                 connection.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
             }
@@ -51,9 +58,11 @@ struct HostilePeerTests {
         #expect(peer.requests.current.contains { $0.starts(with: Data("SUBSCRIBE".utf8)) })
     }
 
-    @Test("volumes outside the device's range, or beyond Int, are typed errors, never printed raw", arguments: [
-        "-5", "9223372036854775807", "101", "99999999999999999999", "0x10", " ",
-    ])
+    @Test(
+        "volumes outside the device's range, or beyond Int, are typed errors, never printed raw",
+        arguments: [
+            "-5", "9223372036854775807", "101", "99999999999999999999", "0x10", " ",
+        ])
     func outOfRangeVolume(value: String) async throws {
         let peer = try HostilePeer { _, connection in
             _ = connection.readRequest()
@@ -70,15 +79,17 @@ struct HostilePeerTests {
         #expect(result.seconds < Self.bound)
     }
 
-    @Test("huge or malformed numbers in the HTTP framing are typed errors", arguments: [
-        "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n",
-        "HTTP/1.1 99999999999 OK\r\nContent-Length: 0\r\n\r\n",
-        "HTTP/1.1 -200 OK\r\nContent-Length: 0\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n",
-        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n",
-    ])
+    @Test(
+        "huge or malformed numbers in the HTTP framing are typed errors",
+        arguments: [
+            "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 1e3\r\n\r\n",
+            "HTTP/1.1 99999999999 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 -200 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n",
+        ])
     func hugeFramingNumbers(reply: String) async throws {
         let peer = try HostilePeer { _, connection in
             _ = connection.readRequest()
@@ -110,7 +121,9 @@ struct HostilePeerTests {
             while connection.write(burst) {}
         }
         defer { peer.stop() }
-        let result = await timed { _ = try await HTTPClient.get(peer.url(), timeout: Self.deadline, maxBodyBytes: 64 << 20) }
+        let result = await timed {
+            _ = try await HTTPClient.get(peer.url(), timeout: Self.deadline, maxBodyBytes: 64 << 20)
+        }
         #expect(result.error as? RemoteVolumeError == .timedOut)
         #expect(result.seconds < Self.bound)
     }
@@ -136,11 +149,13 @@ struct HostilePeerTests {
         #expect(seconds < 5, "decoding took \(seconds) s")
     }
 
-    @Test("a slow head, a slow body or a slow chunk stream ends at the deadline", arguments: [
-        ("HTTP/1.1 200 OK\r\nX-Slow: ", "a"),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", "a"),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", "1\r\na\r\n"),
-    ])
+    @Test(
+        "a slow head, a slow body or a slow chunk stream ends at the deadline",
+        arguments: [
+            ("HTTP/1.1 200 OK\r\nX-Slow: ", "a"),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", "a"),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", "1\r\na\r\n"),
+        ])
     func slowloris(prefix: String, drip: String) async throws {
         let peer = try HostilePeer { _, connection in
             _ = connection.readRequest()
@@ -158,14 +173,16 @@ struct HostilePeerTests {
 
     // MARK: Chunked abuse
 
-    @Test("chunked framing abuse is a typed error", arguments: [
-        String(repeating: "0", count: 1000) + "1\r\na\r\n0\r\n\r\n",        // a size line longer than any real one
-        "1;" + String(repeating: "x", count: 10_000) + "\r\na\r\n0\r\n\r\n",  // endless chunk extension
-        "3\r\nabcX\r\n0\r\n\r\n",                                           // data longer than its size
-        "0x10\r\n" + String(repeating: "a", count: 16) + "\r\n0\r\n\r\n",    // not hex
-        "\r\n",                                                             // empty size
-        "1\na\n0\n\n",                                                      // bare LF framing
-    ])
+    @Test(
+        "chunked framing abuse is a typed error",
+        arguments: [
+            String(repeating: "0", count: 1000) + "1\r\na\r\n0\r\n\r\n",  // a size line longer than any real one
+            "1;" + String(repeating: "x", count: 10_000) + "\r\na\r\n0\r\n\r\n",  // endless chunk extension
+            "3\r\nabcX\r\n0\r\n\r\n",  // data longer than its size
+            "0x10\r\n" + String(repeating: "a", count: 16) + "\r\n0\r\n\r\n",  // not hex
+            "\r\n",  // empty size
+            "1\na\n0\n\n",  // bare LF framing
+        ])
     func chunkedAbuse(body: String) async throws {
         let peer = try HostilePeer { _, connection in
             _ = connection.readRequest()
@@ -204,9 +221,12 @@ struct HostilePeerTests {
             let text = String(decoding: request, as: UTF8.self)
             let head = text.components(separatedBy: "\r\n\r\n")[0]
             let lines = head.components(separatedBy: "\r\n")
-            #expect(!lines.contains { $0.lowercased().hasPrefix("x-injected") }, "\(lines)", sourceLocation: sourceLocation)
+            #expect(
+                !lines.contains { $0.lowercased().hasPrefix("x-injected") }, "\(lines)", sourceLocation: sourceLocation)
             #expect(!text.contains("\r\nGET /smuggled"), sourceLocation: sourceLocation)
-            #expect(lines[0].contains("%0D%0A"), "the request line keeps the bytes encoded: \(lines[0])", sourceLocation: sourceLocation)
+            #expect(
+                lines[0].contains("%0D%0A"), "the request line keeps the bytes encoded: \(lines[0])",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -229,7 +249,8 @@ struct HostilePeerTests {
             connection.write(HostilePeer.ok(Data("<root/>".utf8)))
         }
         defer { peer.stop() }
-        let datagram = "HTTP/1.1 200 OK\r\nST: urn:schemas-upnp-org:device:MediaRenderer:1\r\nUSN: uuid:x\r\n"
+        let datagram =
+            "HTTP/1.1 200 OK\r\nST: urn:schemas-upnp-org:device:MediaRenderer:1\r\nUSN: uuid:x\r\n"
             + "LOCATION: http://127.0.0.1:\(peer.port)/d\(Self.injection)\r\n\r\n"
         let answer = try #require(try SSDPResponse.parse(Data(datagram.utf8)))
         _ = try? await UPnPRenderer.connect(to: answer.location, requestTimeout: Self.deadline)
@@ -248,9 +269,11 @@ struct HostilePeerTests {
         Self.expectOneCleanRequest(peer.requests.current)
     }
 
-    @Test("control characters in a host, a header or a method are refused before any I/O", arguments: [
-        "http://127.0.0.1%0D%0AX-Injected:1/", "http://exa mple/", "http://a\u{7F}b/",
-    ])
+    @Test(
+        "control characters in a host, a header or a method are refused before any I/O",
+        arguments: [
+            "http://127.0.0.1%0D%0AX-Injected:1/", "http://exa mple/", "http://a\u{7F}b/",
+        ])
     func controlCharactersRefused(url: String) async {
         await #expect(throws: RemoteVolumeError.self) {
             let parsed = try UPnPURL.parse(url)
@@ -263,7 +286,8 @@ struct HostilePeerTests {
         let url = URL(string: "http://127.0.0.1:9/")!
         for (name, value) in [("SID", "uuid:a\r\nX-Injected: 1"), ("SID", "a\u{0}b"), ("X\r\nY", "1"), ("A B", "1")] {
             await #expect(throws: RemoteVolumeError.self) {
-                _ = try await HTTPClient.send(method: "SUBSCRIBE", url: url, headers: [(name, value)], timeout: Self.deadline)
+                _ = try await HTTPClient.send(
+                    method: "SUBSCRIBE", url: url, headers: [(name, value)], timeout: Self.deadline)
             }
         }
         await #expect(throws: RemoteVolumeError.self) {
@@ -273,7 +297,9 @@ struct HostilePeerTests {
 
     @Test("a SID with control characters is refused")
     func controlCharactersInSID() throws {
-        let reply = HTTPMessage(startLine: ["HTTP/1.1", "200", "OK"], headers: ["sid": "uuid:a\u{1B}[2J", "timeout": "Second-300"], body: Data())
+        let reply = HTTPMessage(
+            startLine: ["HTTP/1.1", "200", "OK"], headers: ["sid": "uuid:a\u{1B}[2J", "timeout": "Second-300"],
+            body: Data())
         #expect(throws: RemoteVolumeError.self) { try GENA.parseSubscribeReply(reply) }
     }
 
@@ -299,14 +325,23 @@ struct HostilePeerTests {
         return data
     }
 
-    @Test("DTDs and entity declarations are refused in UTF-8, UTF-16 and UTF-32, with or without a BOM", arguments: [
-        String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
-    ])
+    @Test(
+        "DTDs and entity declarations are refused in UTF-8, UTF-16 and UTF-32, with or without a BOM",
+        arguments: [
+            String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
+        ])
     func dtdInEveryEncoding(encoding: String.Encoding) {
         for document in Self.dtdDocuments {
             for bom in [false, true] {
-                let data = Self.encoded(encoding == .utf8 ? document : document.replacingOccurrences(of: "<?xml version=\"1.0\"?>", with: #"<?xml version="1.0" encoding="UTF-16"?>"#), encoding, bom: bom)
-                #expect(throws: RemoteVolumeError.self, "\(encoding) bom \(bom): \(document)") { try XMLTree.parse(data) }
+                let data = Self.encoded(
+                    encoding == .utf8
+                        ? document
+                        : document.replacingOccurrences(
+                            of: "<?xml version=\"1.0\"?>", with: #"<?xml version="1.0" encoding="UTF-16"?>"#), encoding,
+                    bom: bom)
+                #expect(throws: RemoteVolumeError.self, "\(encoding) bom \(bom): \(document)") {
+                    try XMLTree.parse(data)
+                }
                 do {
                     _ = try XMLTree.parse(data)
                 } catch let error as RemoteVolumeError {
@@ -320,9 +355,11 @@ struct HostilePeerTests {
         }
     }
 
-    @Test("a description in UTF-16 or UTF-32 is refused even without a DTD, so nothing is silently dropped", arguments: [
-        String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
-    ])
+    @Test(
+        "a description in UTF-16 or UTF-32 is refused even without a DTD, so nothing is silently dropped",
+        arguments: [
+            String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
+        ])
     func wideEncodingsRefused(encoding: String.Encoding) {
         let document = String(decoding: Canned.description(), as: UTF8.self)
         for bom in [false, true] {
@@ -332,16 +369,23 @@ struct HostilePeerTests {
         }
     }
 
-    @Test("other declared encodings and invalid UTF-8 are refused; UTF-8 with a BOM is read", arguments: [
-        "UTF-7", "ISO-8859-1", "EBCDIC-US", "UTF-16",
-    ])
+    @Test(
+        "other declared encodings and invalid UTF-8 are refused; UTF-8 with a BOM is read",
+        arguments: [
+            "UTF-7", "ISO-8859-1", "EBCDIC-US", "UTF-16",
+        ])
     func declaredEncodings(name: String) throws {
         let document = #"<?xml version="1.0" encoding="\#(name)"?><root/>"#
-        #expect(throws: RemoteVolumeError.invalidReply("XML in encoding '\(name.lowercased())' is refused (UPnP documents are UTF-8)")) {
+        #expect(
+            throws: RemoteVolumeError.invalidReply(
+                "XML in encoding '\(name.lowercased())' is refused (UPnP documents are UTF-8)")
+        ) {
             try XMLTree.parse(Data(document.utf8))
         }
         #expect(throws: RemoteVolumeError.self) { try XMLTree.parse(Data([0x3C, 0x72, 0xFF, 0xFE, 0x2F, 0x3E])) }
-        #expect(try XMLTree.parse(Self.encoded(#"<?xml version="1.0" encoding="utf-8"?><root>é</root>"#, .utf8, bom: true)).text == "é")
+        #expect(
+            try XMLTree.parse(Self.encoded(#"<?xml version="1.0" encoding="utf-8"?><root>é</root>"#, .utf8, bom: true))
+                .text == "é")
     }
 
     @Test("comments and CDATA are still read")
@@ -352,14 +396,18 @@ struct HostilePeerTests {
 
     // MARK: Control characters in names (defect 7)
 
-    @Test("control characters in a friendly name cannot inject lines or terminal sequences", arguments: [
-        "Kitchen&#10;http://10.0.0.66/fake.xml\tFake", "Kitchen&#13;Fake", "Kitchen\u{1B}[2J\u{1B}]0;owned\u{07}",
-        "Kitchen\u{9B}31m\u{85}x", "Kitchen\u{2028}x\u{202E}evil", "Kitchen&#x7F;&#1;&#x9B;",
-    ])
+    @Test(
+        "control characters in a friendly name cannot inject lines or terminal sequences",
+        arguments: [
+            "Kitchen&#10;http://10.0.0.66/fake.xml\tFake", "Kitchen&#13;Fake", "Kitchen\u{1B}[2J\u{1B}]0;owned\u{07}",
+            "Kitchen\u{9B}31m\u{85}x", "Kitchen\u{2028}x\u{202E}evil", "Kitchen&#x7F;&#1;&#x9B;",
+        ])
     func controlCharactersInNames(name: String) throws {
         let xml = String(decoding: Canned.description(), as: UTF8.self)
-            .replacingOccurrences(of: "Living Room &amp; Kitchen", with: name.replacingOccurrences(of: "\u{1B}", with: "&#x1B;")
-                .replacingOccurrences(of: "\u{07}", with: "&#7;"))
+            .replacingOccurrences(
+                of: "Living Room &amp; Kitchen",
+                with: name.replacingOccurrences(of: "\u{1B}", with: "&#x1B;")
+                    .replacingOccurrences(of: "\u{07}", with: "&#7;"))
         // XML 1.0 forbids most C0 characters even as references: such a document is refused outright.
         let description: UPnPDeviceDescription
         do {
@@ -371,8 +419,11 @@ struct HostilePeerTests {
         let device = UPnPRenderer(location: Canned.location, description: description)
         for text in [device.displayName, description.friendlyName] {
             #expect(text.hasPrefix("Kitchen"))
-            #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x202E },
-                    "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(
+                !text.unicodeScalars.contains {
+                    $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x2028 || $0.value == 0x202E
+                },
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -387,10 +438,13 @@ struct HostilePeerTests {
     @Test("error text from a device is printed without control characters")
     func controlCharactersInErrors() {
         let errors: [RemoteVolumeError] = [
-            .upnp(code: 501, description: "fail\r\nFAKE LINE\u{1B}[2J"), .invalidReply("x\ny"), .unreachable("a\u{9B}b"), .invalidURL("u\r\nv"),
+            .upnp(code: 501, description: "fail\r\nFAKE LINE\u{1B}[2J"), .invalidReply("x\ny"),
+            .unreachable("a\u{9B}b"), .invalidURL("u\r\nv"),
         ]
         for error in errors {
-            #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(error)")
+            #expect(
+                !error.description.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+                "\(error)")
         }
     }
 
@@ -405,12 +459,14 @@ struct HostilePeerTests {
         let changes = try #require(try await device.changes())
         let subscribe = String(decoding: try #require(peer.requests.current.first), as: UTF8.self)
         let callbackLine = try #require(subscribe.components(separatedBy: "\r\n").first { $0.hasPrefix("CALLBACK:") })
-        let callback = try #require(URL(string: String(callbackLine.drop { $0 != "<" }.dropFirst().prefix { $0 != ">" })))
+        let callback = try #require(
+            URL(string: String(callbackLine.drop { $0 != "<" }.dropFirst().prefix { $0 != ">" })))
         #expect(callback.host == "127.0.0.1")
         let headers = [("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", "uuid:s1"), ("SEQ", "1")]
         for (volume, mute) in [(99, 1), (-5, 0), (30, 0)] {
-            let reply = try await HTTPClient.send(method: "NOTIFY", url: callback, headers: headers,
-                                                  body: Canned.notify(volume: volume, mute: mute), timeout: Self.deadline)
+            let reply = try await HTTPClient.send(
+                method: "NOTIFY", url: callback, headers: headers,
+                body: Canned.notify(volume: volume, mute: mute), timeout: Self.deadline)
             #expect(reply.status == 200)
         }
         var iterator = changes.makeAsyncIterator()
@@ -431,7 +487,8 @@ struct HostilePeerTests {
         let timeout = 1.0
         var found: [DiscoveredRenderer] = []
         let result = await timed {
-            found = try await UPnPRenderer.discover(timeout: timeout, interfaceAddress: nil, destination: ("127.0.0.1", responder.port))
+            found = try await UPnPRenderer.discover(
+                timeout: timeout, interfaceAddress: nil, destination: ("127.0.0.1", responder.port))
         }
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.seconds < timeout + 1, "discovery took \(result.seconds) s")
@@ -463,15 +520,22 @@ struct HostilePeerTests {
         let attackers = Locked<[Int32]>([])
         for index in 0..<9 {
             Thread {
-                guard let attacker = try? Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Deadline(in: 1)) else { return }
+                guard
+                    let attacker = try? Socket.connect(
+                        host: "127.0.0.1", port: listener.port, deadline: Deadline(in: 1))
+                else { return }
                 defer { attacker.close() }
                 attackers.withLock { $0.append(attacker.fd) }
                 let connection = PeerConnection(fd: attacker.fd)
                 if index == 8 {
-                    connection.write("NOTIFY /guess HTTP/1.1\r\nNT: upnp:event\r\nNTS: upnp:propchange\r\nSID: uuid:x\r\nTransfer-Encoding: chunked\r\n\r\n")
+                    connection.write(
+                        "NOTIFY /guess HTTP/1.1\r\nNT: upnp:event\r\nNTS: upnp:propchange\r\nSID: uuid:x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    )
                     for _ in 0..<50 { guard connection.write("1\r\na\r\n") else { break }; usleep(20_000) }
                 } else {
-                    for byte in "NOTIFY / HTTP/1.1\r\n".utf8.prefix(15) { guard connection.write(Data([byte])) else { break }; usleep(100_000) }
+                    for byte in "NOTIFY / HTTP/1.1\r\n".utf8.prefix(15) {
+                        guard connection.write(Data([byte])) else { break }; usleep(100_000)
+                    }
                 }
             }.start()
         }
@@ -479,7 +543,9 @@ struct HostilePeerTests {
         let url = URL(string: "http://127.0.0.1:\(listener.port)\(listener.path)")!
         let headers = [("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", "uuid:s1"), ("SEQ", "3")]
         let result = await timed {
-            let reply = try await HTTPClient.send(method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 33, mute: 0), timeout: Self.deadline)
+            let reply = try await HTTPClient.send(
+                method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 33, mute: 0),
+                timeout: Self.deadline)
             #expect(reply.status == 200)
         }
         #expect(result.error == nil, "\(String(describing: result.error))")
@@ -490,8 +556,9 @@ struct HostilePeerTests {
         }
         // The wrong path is refused from its head, at once, while its body still dribbles.
         let wrong = await timed {
-            let reply = try await HTTPClient.send(method: "NOTIFY", url: URL(string: "http://127.0.0.1:\(listener.port)/guess")!,
-                                                  headers: headers + [("TRANSFER-ENCODING", "chunked")], timeout: Self.deadline)
+            let reply = try await HTTPClient.send(
+                method: "NOTIFY", url: URL(string: "http://127.0.0.1:\(listener.port)/guess")!,
+                headers: headers + [("TRANSFER-ENCODING", "chunked")], timeout: Self.deadline)
             #expect(reply.status == 412)
         }
         #expect(wrong.error == nil, "\(String(describing: wrong.error))")
@@ -500,7 +567,9 @@ struct HostilePeerTests {
 
     @Test("a NOTIFY with a SID the device never granted is refused once one is known")
     func unknownSID() {
-        let head = HTTPHead(startLine: ["NOTIFY", "/p", "HTTP/1.1"], headers: ["nt": "upnp:event", "nts": "upnp:propchange", "sid": "uuid:other"])
+        let head = HTTPHead(
+            startLine: ["NOTIFY", "/p", "HTTP/1.1"],
+            headers: ["nt": "upnp:event", "nts": "upnp:propchange", "sid": "uuid:other"])
         #expect(GENA.checkNotifyHead(head, expectedPath: "/p", acceptsSID: { $0 == "uuid:mine" }) == 412)
         #expect(GENA.checkNotifyHead(head, expectedPath: "/p", acceptsSID: { _ in true }) == nil)
         #expect(GENA.checkNotifyHead(head, expectedPath: "/q") == 412)
@@ -523,12 +592,16 @@ final class SSDPFloodPeer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw RemoteVolumeError.unreachable("test SSDP peer cannot bind") }
         var storage = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: storage.sin_port)
         let socketFD = fd
         Thread { [self] in
@@ -540,17 +613,22 @@ final class SSDPFloodPeer: Sendable {
                 var sender = sockaddr_in()
                 var senderLength = socklen_t(MemoryLayout<sockaddr_in>.size)
                 let received = withUnsafeMutablePointer(to: &sender) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(socketFD, &buffer, buffer.count, 0, $0, &senderLength) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(socketFD, &buffer, buffer.count, 0, $0, &senderLength)
+                    }
                 }
                 guard received > 0 else { continue }
                 for index in 0..<count {
                     if self.stopped.current { break }
                     if index % 50 == 49 { usleep(500) }  // Paced so the kernel's buffer does not drop most of them.
-                    let answer = "HTTP/1.1 200 OK\r\nST: urn:schemas-upnp-org:device:MediaRenderer:1\r\nUSN: uuid:flood-\(next)\r\nLOCATION: \(location(next))\r\n\r\n"
+                    let answer =
+                        "HTTP/1.1 200 OK\r\nST: urn:schemas-upnp-org:device:MediaRenderer:1\r\nUSN: uuid:flood-\(next)\r\nLOCATION: \(location(next))\r\n\r\n"
                     next += 1
                     _ = Data(answer.utf8).withUnsafeBytes { raw in
                         withUnsafePointer(to: &sender) {
-                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(socketFD, raw.baseAddress, raw.count, 0, $0, senderLength) }
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                                sendto(socketFD, raw.baseAddress, raw.count, 0, $0, senderLength)
+                            }
                         }
                     }
                 }

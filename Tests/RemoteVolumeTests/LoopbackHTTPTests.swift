@@ -1,11 +1,13 @@
+import Foundation
+import Testing
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import RemoteVolume
-import Testing
 
 /// A one-shot TCP server on 127.0.0.1 that answers each connection with the next canned reply
 /// (or says nothing, to test deadlines). Loopback only.
@@ -17,12 +19,16 @@ final class CannedServer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 4) == 0 else { throw RemoteVolumeError.unreachable("bind") }
         var storage = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: storage.sin_port)
         let listener = fd
         Thread {
@@ -57,7 +63,8 @@ struct LoopbackHTTPTests {
         let desc = String(decoding: Canned.description(), as: UTF8.self)
         let server = try CannedServer(replies: [
             CannedServer.ok(Data(desc.utf8)), CannedServer.ok(Canned.scpd()), CannedServer.ok(Canned.getVolumeReply),
-            Data("HTTP/1.1 500 Internal Server Error\r\nContent-Length: \(Canned.fault.count)\r\n\r\n".utf8) + Canned.fault,
+            Data("HTTP/1.1 500 Internal Server Error\r\nContent-Length: \(Canned.fault.count)\r\n\r\n".utf8)
+                + Canned.fault,
         ])
         let renderer = try await UPnPRenderer.connect(to: server.url, requestTimeout: 2)
         #expect(renderer.volumeRange == 0...60)
@@ -65,15 +72,18 @@ struct LoopbackHTTPTests {
         // The canned description points at 10.0.0.5; aim SOAP at the loopback server instead.
         var description = renderer.description
         description.controlURL = URL(string: "http://127.0.0.1:\(server.port)/upnp/control/rc1")!
-        let local = UPnPRenderer(location: server.url, description: description, volumeRange: renderer.volumeRange, requestTimeout: 2)
+        let local = UPnPRenderer(
+            location: server.url, description: description, volumeRange: renderer.volumeRange, requestTimeout: 2)
         #expect(try await local.volume() == 42)
-        await #expect(throws: RemoteVolumeError.upnp(code: 402, description: "Invalid Args")) { try await local.setVolume(10) }
+        await #expect(throws: RemoteVolumeError.upnp(code: 402, description: "Invalid Args")) {
+            try await local.setVolume(10)
+        }
     }
 
     @Test("a huge body is cut off at the cap")
     func hugeBody() async throws {
         let server = try CannedServer(replies: [
-            Data("HTTP/1.1 200 OK\r\n\r\n".utf8) + Data(repeating: 0x3C, count: 300_000),
+            Data("HTTP/1.1 200 OK\r\n\r\n".utf8) + Data(repeating: 0x3C, count: 300_000)
         ])
         await #expect(throws: RemoteVolumeError.replyTooLarge(limit: 65_536)) {
             _ = try await HTTPClient.get(server.url, timeout: 2, maxBodyBytes: 65_536)
@@ -108,11 +118,16 @@ struct LoopbackHTTPTests {
         listener.start()
         defer { listener.stop() }
         let url = URL(string: "http://127.0.0.1:\(listener.port)\(listener.path)")!
-        let headers = [("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", "uuid:s1"), ("SEQ", "0"), ("CONTENT-TYPE", "text/xml")]
-        let wrongPath = try await HTTPClient.send(method: "NOTIFY", url: URL(string: "http://127.0.0.1:\(listener.port)/guess")!,
-                                                  headers: headers, body: Canned.notify(volume: 1, mute: 0), timeout: 2)
+        let headers = [
+            ("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", "uuid:s1"), ("SEQ", "0"),
+            ("CONTENT-TYPE", "text/xml"),
+        ]
+        let wrongPath = try await HTTPClient.send(
+            method: "NOTIFY", url: URL(string: "http://127.0.0.1:\(listener.port)/guess")!,
+            headers: headers, body: Canned.notify(volume: 1, mute: 0), timeout: 2)
         #expect(wrongPath.status == 412)
-        let good = try await HTTPClient.send(method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 55, mute: 1), timeout: 2)
+        let good = try await HTTPClient.send(
+            method: "NOTIFY", url: url, headers: headers, body: Canned.notify(volume: 55, mute: 1), timeout: 2)
         #expect(good.status == 200)
         var iterator = changes.makeAsyncIterator()
         #expect(await iterator.next() == LastChange(volume: 55, muted: true, isInitial: true, sid: "uuid:s1", seq: 0))

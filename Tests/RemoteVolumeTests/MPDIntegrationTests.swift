@@ -1,16 +1,19 @@
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import RemoteVolume
-import Testing
-import VolumeKitCore
 
 /// Runs `scripts/<name> <verb>` and returns its exit status (posix_spawn: see `UPnPPeer.peer`).
 func runPeerScript(_ name: String, _ verb: String) async throws -> Int32 {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("scripts/\(name)").path
     return try await Task.detached {
         var pid: pid_t = 0
@@ -62,7 +65,8 @@ func pressBurst(_ device: any RemoteVolumeDevice) async throws -> (sent: Int, al
 enum MPDPeer {
     static let url = ProcessInfo.processInfo.environment["VOLUMEKIT_MPD_URL"]
     static let isAvailable = url != nil
-    static let skipReason: Comment = "needs a real MPD: run scripts/mpd-peer.sh up, then VOLUMEKIT_MPD_URL=mpd://vk-secret@127.0.0.1:16600 swift test"
+    static let skipReason: Comment =
+        "needs a real MPD: run scripts/mpd-peer.sh up, then VOLUMEKIT_MPD_URL=mpd://vk-secret@127.0.0.1:16600 swift test"
 
     static func device(requestTimeout: TimeInterval = 2) throws -> MPDDevice {
         guard let url, case .mpd(let host, let port, let password) = try RemoteDeviceURL.parse(url) else {
@@ -132,7 +136,8 @@ struct MPDIntegrationTests {
     func survivesRestart() async throws {
         let mpd = try MPDPeer.device(requestTimeout: 1)
         try await mpd.setVolume(10)
-        let controller = RemoteVolumeController(device: mpd, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
+        let controller = RemoteVolumeController(
+            device: mpd, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
         try await controller.start()
         let updates = await controller.updates()
         var restart: Task<Int32, any Error>?

@@ -1,11 +1,13 @@
+import Foundation
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import RemoteVolume
-import VolumeKitCore
 
 #if canImport(Glibc)
 private let systemSend = Glibc.send
@@ -35,15 +37,20 @@ final class LinePeer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 8) == 0 else { close(fd); throw RemoteVolumeError.unreachable("bind") }
         var storage = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = UInt16(bigEndian: storage.sin_port)
         listener = fd
-        let stopped = self.stopped, accepted = self.accepted
+        let stopped = self.stopped
+        let accepted = self.accepted
         Thread {
             while !stopped.current {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -52,7 +59,9 @@ final class LinePeer: @unchecked Sendable {
                 guard client >= 0 else { continue }
                 accepted.withLock { $0 += 1 }
                 let connection = LinePeerConnection(fd: client, stopped: stopped)
-                Thread { handler(connection); connection.close() }.start()
+                Thread {
+                    handler(connection); connection.close()
+                }.start()
             }
             close(fd)
         }.start()
@@ -152,13 +161,17 @@ final class FakeMPD: @unchecked Sendable {
         try MPDDevice(host: "127.0.0.1", port: port, password: password, requestTimeout: timeout)
     }
 
-    private static func serve(_ connection: LinePeerConnection, state: Locked<State>, password: String?, commandsPerConnection: Int) {
+    private static func serve(
+        _ connection: LinePeerConnection, state: Locked<State>, password: String?, commandsPerConnection: Int
+    ) {
         connection.send("OK MPD 0.23.5\n")
         var authenticated = password == nil
         var served = 0
         // Like MPD, changes made while this client was not idling are reported by its next idle at once.
         var seen = state.current.changes
-        while served < commandsPerConnection, !connection.isStopped, let line = connection.readLine(timeout: honestPeerTimeout * 3) {
+        while served < commandsPerConnection, !connection.isStopped,
+            let line = connection.readLine(timeout: honestPeerTimeout * 3)
+        {
             served += 1
             let words = line.split(separator: " ", maxSplits: 1).map(String.init)
             switch words.first ?? "" {
@@ -174,11 +187,15 @@ final class FakeMPD: @unchecked Sendable {
             case "status":
                 connection.send("volume: \(state.current.volume)\nrepeat: 0\nstate: stop\nOK\n")
             case "setvol":
-                guard authenticated else { connection.send("ACK [4@0] {setvol} you don't have permission for \"setvol\"\n"); continue }
+                guard authenticated else {
+                    connection.send("ACK [4@0] {setvol} you don't have permission for \"setvol\"\n"); continue
+                }
                 guard words.count == 2, let level = Int(words[1]), (0...100).contains(level) else {
                     connection.send("ACK [2@0] {setvol} Integer expected\n"); continue
                 }
-                state.withLock { $0.volume = level; $0.changes += 1 }
+                state.withLock {
+                    $0.volume = level; $0.changes += 1
+                }
                 connection.send("OK\n")
             case "idle":
                 var answered = false

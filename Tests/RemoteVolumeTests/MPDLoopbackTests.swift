@@ -1,13 +1,15 @@
 import Foundation
-@testable import RemoteVolume
 import Testing
 import VolumeKitCore
+
+@testable import RemoteVolume
 
 /// Runs blocking `work` on a thread of its own and returns how long it took there, with the error it threw.
 ///
 /// Measured on that thread, so the figure is the I/O's, not how late a busy test machine resumed an
 /// awaiting task (the cooperative pool has 2 threads here and other suites keep them busy).
-func timedOnThread(_ work: @escaping @Sendable () throws -> Void) async -> (seconds: Double, error: RemoteVolumeError?) {
+func timedOnThread(_ work: @escaping @Sendable () throws -> Void) async -> (seconds: Double, error: RemoteVolumeError?)
+{
     await withCheckedContinuation { continuation in
         Thread {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -28,7 +30,9 @@ func timedMPDRead(port: UInt16, timeout: TimeInterval) async -> (seconds: Double
 }
 
 /// A peer that greets like MPD, reads one command, then does `misbehave`.
-func hostileMPD(greeting: String = "OK MPD 0.23.5\n", _ misbehave: @escaping @Sendable (LinePeerConnection) -> Void) throws -> LinePeer {
+func hostileMPD(greeting: String = "OK MPD 0.23.5\n", _ misbehave: @escaping @Sendable (LinePeerConnection) -> Void)
+    throws -> LinePeer
+{
     try LinePeer { connection in
         connection.send(greeting)
         guard connection.readLine() != nil else { return }
@@ -123,7 +127,9 @@ struct MPDLoopbackTests {
     @Test("a peer that is not MPD is named as such")
     func notMPD() async throws {
         let peer = try LinePeer { $0.send("HTTP/1.1 400 Bad Request\r\n\r\n") }
-        let error = await remoteError { _ = try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 1).volume() }
+        let error = await remoteError {
+            _ = try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 1).volume()
+        }
         #expect(error?.description.contains("not an MPD server") == true, "\(String(describing: error))")
     }
 
@@ -165,7 +171,9 @@ struct MPDLoopbackTests {
             connection.send("OK MPD 0.22.0\n")
             for _ in 0..<4 {
                 guard let command = connection.readLine() else { return }
-                connection.send(command == "status" ? "repeat: 0\nvolume: 61\nstate: stop\nOK\n" : "ACK [5@0] {} unknown command \"\(command)\"\n")
+                connection.send(
+                    command == "status"
+                        ? "repeat: 0\nvolume: 61\nstate: stop\nOK\n" : "ACK [5@0] {} unknown command \"\(command)\"\n")
             }
         }
         #expect(try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 1).volume() == 61)
@@ -176,7 +184,9 @@ struct MPDLoopbackTests {
         let peer = try hostileMPD { connection in
             for index in 0..<10_000 where connection.send("key\(index): value\n") {}
         }
-        let error = await remoteError { _ = try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 2).volume() }
+        let error = await remoteError {
+            _ = try await MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 2).volume()
+        }
         #expect(error == .invalidReply("an MPD response longer than 256 lines"))
     }
 
@@ -187,10 +197,20 @@ struct MPDLoopbackTests {
             ("volume: -1\nOK\n", .unsupported("this MPD has no mixer (volume -1); set mixer_type in its audio_output")),
             ("OK\n", .unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")),
             ("volume: loud\nOK\n", .invalidReply("an MPD volume that is not a number: loud")),
-            ("volume: 99999999999999999999999\nOK\n", .invalidReply("an MPD volume that is not a number: 9999999999999999999…")),
-            ("ACK [5@0] {getvol} No mixer\n", .unsupported("this MPD has no mixer (it refused \"getvol\": No mixer); set mixer_type in its audio_output")),
+            (
+                "volume: 99999999999999999999999\nOK\n",
+                .invalidReply("an MPD volume that is not a number: 9999999999999999999…")
+            ),
+            (
+                "ACK [5@0] {getvol} No mixer\n",
+                .unsupported(
+                    "this MPD has no mixer (it refused \"getvol\": No mixer); set mixer_type in its audio_output")
+            ),
             ("no colon here\nOK\n", .invalidReply("an MPD line that is not \"key: value\": no colon here")),
-            ("ACK [52@0] {getvol} \u{1B}[2J\u{07}boom\nOK\n", .unsupported("MPD refused \"getvol\": [2J boom (ACK 52)")),
+            (
+                "ACK [52@0] {getvol} \u{1B}[2J\u{07}boom\nOK\n",
+                .unsupported("MPD refused \"getvol\": [2J boom (ACK 52)")
+            ),
         ]
         for (reply, expected) in replies {
             let peer = try hostileMPD { $0.send(reply) }

@@ -1,29 +1,50 @@
 import Foundation
-@testable import RemoteVolume
 import Testing
+
+@testable import RemoteVolume
 
 @Suite("Remote device URLs")
 struct RemoteDeviceURLTests {
-    @Test("the accepted forms parse to the device they name", arguments: [
-        ("mpd://127.0.0.1", RemoteDeviceURL.mpd(host: "127.0.0.1", port: 6600, password: nil)),
-        ("mpd://secret@moode.local:6601", .mpd(host: "moode.local", port: 6601, password: "secret")),
-        ("mpd://p%40ss%20word@host/", .mpd(host: "host", port: 6600, password: "p@ss word")),
-        ("MPD://[::1]:6600", .mpd(host: "::1", port: 6600, password: nil)),
-        ("snapcast://snap.local/00:11:22:33:44:55", .snapcastClient(host: "snap.local", port: 1705, clientID: "00:11:22:33:44:55")),
-        ("snapcast://127.0.0.1:17705/vk-client-2#2", .snapcastClient(host: "127.0.0.1", port: 17705, clientID: "vk-client-2#2")),
-        ("snapcast://127.0.0.1/vk-client-2%232", .snapcastClient(host: "127.0.0.1", port: 1705, clientID: "vk-client-2#2")),
-        ("snapcast://h/group/4dcc4e3b-c699-a04b-7f0c-8260d23c43e1", .snapcastGroup(host: "h", port: 1705, groupID: "4dcc4e3b-c699-a04b-7f0c-8260d23c43e1")),
-        (" http://10.77.0.1:49494/description.xml\n", .upnp(URL(string: "http://10.77.0.1:49494/description.xml")!)),
-    ])
+    @Test(
+        "the accepted forms parse to the device they name",
+        arguments: [
+            ("mpd://127.0.0.1", RemoteDeviceURL.mpd(host: "127.0.0.1", port: 6600, password: nil)),
+            ("mpd://secret@moode.local:6601", .mpd(host: "moode.local", port: 6601, password: "secret")),
+            ("mpd://p%40ss%20word@host/", .mpd(host: "host", port: 6600, password: "p@ss word")),
+            ("MPD://[::1]:6600", .mpd(host: "::1", port: 6600, password: nil)),
+            (
+                "snapcast://snap.local/00:11:22:33:44:55",
+                .snapcastClient(host: "snap.local", port: 1705, clientID: "00:11:22:33:44:55")
+            ),
+            (
+                "snapcast://127.0.0.1:17705/vk-client-2#2",
+                .snapcastClient(host: "127.0.0.1", port: 17705, clientID: "vk-client-2#2")
+            ),
+            (
+                "snapcast://127.0.0.1/vk-client-2%232",
+                .snapcastClient(host: "127.0.0.1", port: 1705, clientID: "vk-client-2#2")
+            ),
+            (
+                "snapcast://h/group/4dcc4e3b-c699-a04b-7f0c-8260d23c43e1",
+                .snapcastGroup(host: "h", port: 1705, groupID: "4dcc4e3b-c699-a04b-7f0c-8260d23c43e1")
+            ),
+            (
+                " http://10.77.0.1:49494/description.xml\n",
+                .upnp(URL(string: "http://10.77.0.1:49494/description.xml")!)
+            ),
+        ])
     func parses(_ text: String, _ expected: RemoteDeviceURL) throws {
         #expect(try RemoteDeviceURL.parse(text) == expected)
     }
 
-    @Test("anything else is one line that names the accepted forms", arguments: [
-        "ftp://host/x", "mpd://", "mpd://host/music", "mpd://host:99999", "mpd://a:b@host", "mpd://host?x=1",
-        "snapcast://host", "snapcast://host/", "snapcast://host/group/", "snapcast://host/a/b", "snapcast://u@host/id",
-        "volume up", "", "http:///nohost", "\u{1B}[2Jmpd://x",
-    ])
+    @Test(
+        "anything else is one line that names the accepted forms",
+        arguments: [
+            "ftp://host/x", "mpd://", "mpd://host/music", "mpd://host:99999", "mpd://a:b@host", "mpd://host?x=1",
+            "snapcast://host", "snapcast://host/", "snapcast://host/group/", "snapcast://host/a/b",
+            "snapcast://u@host/id",
+            "volume up", "", "http:///nohost", "\u{1B}[2Jmpd://x",
+        ])
     func refuses(_ text: String) {
         do {
             _ = try RemoteDeviceURL.parse(text)
@@ -44,9 +65,11 @@ struct RemoteDeviceURLTests {
         #expect(device is MPDDevice)
         #expect(device.displayName == "MPD at 127.0.0.1:\(mpd.port)")
         let snap = try FakeSnapserver(clients: [("kitchen", 5)])
-        let client = try await RemoteDeviceURL.parse("snapcast://127.0.0.1:\(snap.port)/kitchen").connect(requestTimeout: 1)
+        let client = try await RemoteDeviceURL.parse("snapcast://127.0.0.1:\(snap.port)/kitchen").connect(
+            requestTimeout: 1)
         #expect(try await client.volume() == 5)
-        let group = try await RemoteDeviceURL.parse("snapcast://127.0.0.1:\(snap.port)/group/g1").connect(requestTimeout: 1)
+        let group = try await RemoteDeviceURL.parse("snapcast://127.0.0.1:\(snap.port)/group/g1").connect(
+            requestTimeout: 1)
         #expect(group is SnapcastGroup)
         #expect(try await group.volume() == 5)
     }

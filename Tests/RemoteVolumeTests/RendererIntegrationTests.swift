@@ -1,22 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import RemoteVolume
 import Testing
 import VolumeKitCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The real peer started by `scripts/upnp-peer.sh up` (gmediarender in network namespace vk-renderer).
 enum UPnPPeer {
     static let environment = ProcessInfo.processInfo.environment
     static let isAvailable = environment["VOLUMEKIT_UPNP_PEER"] == "1"
-    static let location = URL(string: environment["VOLUMEKIT_UPNP_LOCATION"] ?? "http://10.77.0.1:49494/description.xml")!
-    static let skipReason: Comment = "needs a real renderer: run scripts/upnp-peer.sh up, then ip netns exec vk-client env VOLUMEKIT_UPNP_PEER=1 swift test"
+    static let location = URL(
+        string: environment["VOLUMEKIT_UPNP_LOCATION"] ?? "http://10.77.0.1:49494/description.xml")!
+    static let skipReason: Comment =
+        "needs a real renderer: run scripts/upnp-peer.sh up, then ip netns exec vk-client env VOLUMEKIT_UPNP_PEER=1 swift test"
 
     static var script: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("scripts/upnp-peer.sh")
     }
 
@@ -41,7 +45,9 @@ enum UPnPPeer {
 }
 
 /// The first element of `stream` that satisfies `predicate`, or `nil` after `seconds`.
-func first<T: Sendable>(of stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool) async -> T? {
+func first<T: Sendable>(
+    of stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool
+) async -> T? {
     await withTaskGroup(of: T?.self) { group in
         group.addTask {
             for await element in stream where predicate(element) { return element }
@@ -122,11 +128,14 @@ struct RendererIntegrationTests {
         #expect(try await renderer.volume() == 52)
     }
 
-    @Test("the renderer killed mid-burst (SIGKILL, 375 ms of presses while down) then restarted: retries land the final level")
+    @Test(
+        "the renderer killed mid-burst (SIGKILL, 375 ms of presses while down) then restarted: retries land the final level"
+    )
     func survivesRestart() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(10)
-        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
+        let controller = RemoteVolumeController(
+            device: renderer, configuration: .init(step: 1, maxAttempts: 10, maxBackoff: 1))
         try await controller.start()
         let updates = await controller.updates()
         var restart: Task<Int32, any Error>?
@@ -155,16 +164,21 @@ struct RendererIntegrationTests {
         #expect(found.contains { $0.renderer?.displayName == "VolumeKitTest" })
     }
 
-    @Test("an outage longer than the retries, then a restart: presses land on the level the user asked for (issue 12, defect 10)")
+    @Test(
+        "an outage longer than the retries, then a restart: presses land on the level the user asked for (issue 12, defect 10)"
+    )
     func intendedLevelSurvivesOutage() async throws {
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(36)
-        let controller = RemoteVolumeController(device: renderer, configuration: .init(step: 2, maxAttempts: 3, maxBackoff: 0.2))
+        let controller = RemoteVolumeController(
+            device: renderer, configuration: .init(step: 2, maxAttempts: 3, maxBackoff: 0.2))
         try await controller.start()
         let updates = await controller.updates()
         #expect(try await UPnPPeer.peer("kill-renderer") == 0)
         for _ in 0..<12 { await controller.press(.up) }  // 36 → 60 while it is down
-        let failure = await first(of: updates, within: 10) { if case .failed = $0 { return true } else { return false } }
+        let failure = await first(of: updates, within: 10) {
+            if case .failed = $0 { return true } else { return false }
+        }
         #expect(failure != nil, "the retries end with a typed error")
         #expect(try await UPnPPeer.peer("start-renderer") == 0)
         let restartedAt = try await renderer.volume()

@@ -1,12 +1,13 @@
+import Foundation
+import RemoteVolume
+import Testing
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import RemoteVolume
-import Testing
-import VolumeKitCore
 
 /// Runs `command` with /bin/bash and returns its exit status.
 func shell(_ command: String) async throws -> Int32 {
@@ -23,7 +24,9 @@ func shell(_ command: String) async throws -> Int32 {
     }.value
 }
 
-@Suite("gmediarender restarts and the CLI (issue 15)", .serialized, .enabled(if: UPnPPeer.isAvailable, UPnPPeer.skipReason))
+@Suite(
+    "gmediarender restarts and the CLI (issue 15)", .serialized, .enabled(if: UPnPPeer.isAvailable, UPnPPeer.skipReason)
+)
 struct RendererRestartTests {
     @Test("after a restart (kill -9), a device-side volume change is reported within 2 s and the mute label is re-read")
     func restartNoticed() async throws {
@@ -46,16 +49,21 @@ struct RendererRestartTests {
         await controller.stop()
     }
 
-    @Test("remote control with 5 fast ups then q, piped: the device ends at the level shown, and no escape codes are printed")
+    @Test(
+        "remote control with 5 fast ups then q, piped: the device ends at the level shown, and no escape codes are printed"
+    )
     func cliQuitFlushes() async throws {
         let binary = UPnPPeer.script.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/debug/volumekit").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the CLI first (swift build)")
         let renderer = try await UPnPRenderer.connect(to: UPnPPeer.location)
         try await renderer.setVolume(20)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("vk-control-\(UUID().uuidString).txt")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vk-control-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: output) }
-        let status = try await shell("printf '+\\n+\\n+\\n+\\n+\\nq\\n' | '\(binary)' remote control '\(UPnPPeer.location.absoluteString)' > '\(output.path)'")
+        let status = try await shell(
+            "printf '+\\n+\\n+\\n+\\n+\\nq\\n' | '\(binary)' remote control '\(UPnPPeer.location.absoluteString)' > '\(output.path)'"
+        )
         #expect(status == 0)
         let text = try String(contentsOf: output, encoding: .utf8)
         #expect(!text.contains("\u{1B}") && !text.contains("\r"), "\(text.debugDescription)")
@@ -69,7 +77,8 @@ struct RendererRestartTests {
         let binary = UPnPPeer.script.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/debug/volumekit").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the CLI first (swift build)")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("vk-discover-\(UUID().uuidString).txt")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vk-discover-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: output) }
         let start = Date()
         #expect(try await shell("'\(binary)' remote discover --first --timeout 5 > '\(output.path)'") == 0)

@@ -1,12 +1,14 @@
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import RemoteVolume
-import Testing
-import VolumeKitCore
 
 /// A renderer on 127.0.0.1 that can "restart": SOAP GetVolume/GetMute, GENA SUBSCRIBE (a renewal of a SID
 /// from an earlier boot is refused with 412, as a restarted device does) and NOTIFY to the callback.
@@ -38,7 +40,9 @@ final class RestartingRenderer: Sendable {
             if start.hasPrefix("SUBSCRIBE") {
                 let reply = state.withLock { state -> String in
                     if let sid = header("SID") {
-                        guard state.sids.contains(sid) else { return "HTTP/1.1 412 Precondition Failed\r\nContent-Length: 0\r\n\r\n" }
+                        guard state.sids.contains(sid) else {
+                            return "HTTP/1.1 412 Precondition Failed\r\nContent-Length: 0\r\n\r\n"
+                        }
                         state.renewals += 1
                         return "HTTP/1.1 200 OK\r\nSID: \(sid)\r\nTIMEOUT: Second-300\r\nContent-Length: 0\r\n\r\n"
                     }
@@ -52,9 +56,11 @@ final class RestartingRenderer: Sendable {
             } else if start.hasPrefix("UNSUBSCRIBE") {
                 connection.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
             } else if request.contains("#GetVolume") {
-                connection.write(HostilePeer.soap("GetVolume", "<CurrentVolume>\(state.current.volume)</CurrentVolume>"))
+                connection.write(
+                    HostilePeer.soap("GetVolume", "<CurrentVolume>\(state.current.volume)</CurrentVolume>"))
             } else if request.contains("#GetMute") {
-                connection.write(HostilePeer.soap("GetMute", "<CurrentMute>\(state.current.muted ? 1 : 0)</CurrentMute>"))
+                connection.write(
+                    HostilePeer.soap("GetMute", "<CurrentMute>\(state.current.muted ? 1 : 0)</CurrentMute>"))
             } else {
                 connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
             }
@@ -77,10 +83,12 @@ final class RestartingRenderer: Sendable {
     func notify(volume: Int, seq: Int) async throws {
         let (callback, sid) = state.withLock { ($0.callback, $0.sids.last) }
         let url = try #require(callback)
-        let reply = try await HTTPClient.send(method: "NOTIFY", url: url, headers: [
-            ("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", try #require(sid)), ("SEQ", String(seq)),
-            ("CONTENT-TYPE", "text/xml"),
-        ], body: Canned.notify(volume: volume, mute: 0), timeout: 2)
+        let reply = try await HTTPClient.send(
+            method: "NOTIFY", url: url,
+            headers: [
+                ("NT", "upnp:event"), ("NTS", "upnp:propchange"), ("SID", try #require(sid)), ("SEQ", String(seq)),
+                ("CONTENT-TYPE", "text/xml"),
+            ], body: Canned.notify(volume: volume, mute: 0), timeout: 2)
         #expect(reply.status == 200)
     }
 }
@@ -94,7 +102,9 @@ func freeUDPPort() throws -> UInt16 {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
     }
     guard bound else { throw RemoteVolumeError.unreachable("no UDP port") }
     return UInt16(bigEndian: address.sin_port)
@@ -132,30 +142,43 @@ struct AnnouncementSender {
 
 @Suite("UPnP notices a device coming back (issue 15, item 2)", .serialized)
 struct ResubscribeTests {
-    @Test("announcements are parsed with their boot id (BOOTID.UPNP.ORG, or libupnp's 01-NLS); anything else is not one")
+    @Test(
+        "announcements are parsed with their boot id (BOOTID.UPNP.ORG, or libupnp's 01-NLS); anything else is not one")
     func parsesAnnouncements() {
-        let alive = SSDPAnnouncement.parse(Data(AnnouncementSender.notify("ssdp:alive", usn: "uuid:ABC::upnp:rootdevice",
-                                                                         bootHeader: "BOOTID.UPNP.ORG: 7\r\n").utf8))
+        let alive = SSDPAnnouncement.parse(
+            Data(
+                AnnouncementSender.notify(
+                    "ssdp:alive", usn: "uuid:ABC::upnp:rootdevice",
+                    bootHeader: "BOOTID.UPNP.ORG: 7\r\n"
+                ).utf8))
         #expect(alive == SSDPAnnouncement(kind: .alive, usn: "uuid:ABC::upnp:rootdevice", bootID: "7"))
         #expect(alive?.udn == "uuid:abc")
-        let libupnp = SSDPAnnouncement.parse(Data(AnnouncementSender.notify("ssdp:byebye", usn: "uuid:abc",
-                                                                           bootHeader: "01-NLS: b5f3\r\n").utf8))
+        let libupnp = SSDPAnnouncement.parse(
+            Data(
+                AnnouncementSender.notify(
+                    "ssdp:byebye", usn: "uuid:abc",
+                    bootHeader: "01-NLS: b5f3\r\n"
+                ).utf8))
         #expect(libupnp?.kind == .byebye)
         #expect(libupnp?.bootID == "b5f3")
         #expect(SSDPAnnouncement.parse(Data("HTTP/1.1 200 OK\r\nUSN: uuid:abc\r\n\r\n".utf8)) == nil, "a search answer")
         #expect(SSDPAnnouncement.parse(Data(AnnouncementSender.notify("ssdp:other", usn: "uuid:abc").utf8)) == nil)
-        #expect(SSDPAnnouncement.parse(Data(AnnouncementSender.notify("ssdp:alive", usn: "uuid:a\u{1B}[2J").utf8)) == nil)
+        #expect(
+            SSDPAnnouncement.parse(Data(AnnouncementSender.notify("ssdp:alive", usn: "uuid:a\u{1B}[2J").utf8)) == nil)
         let huge = AnnouncementSender.notify("ssdp:alive", usn: "uuid:abc") + String(repeating: "X", count: 9000)
         #expect(SSDPAnnouncement.parse(Data(huge.utf8)) == nil, "larger than the datagram cap")
     }
 
     @Test("only the followed device's goodbye-then-alive or new boot id counts as a restart")
     func presenceVerdicts() {
-        func alive(_ usn: String, boot: String? = nil) -> SSDPAnnouncement { .init(kind: .alive, usn: usn, bootID: boot) }
+        func alive(_ usn: String, boot: String? = nil) -> SSDPAnnouncement {
+            .init(kind: .alive, usn: usn, bootID: boot)
+        }
         var presence = DevicePresence(udn: "uuid:ABC")
         #expect(presence.note(alive("uuid:other::upnp:rootdevice", boot: "1")) == .none)
         #expect(presence.note(SSDPAnnouncement(kind: .byebye, usn: "uuid:other")) == .none)
-        #expect(presence.note(alive("uuid:abc::upnp:rootdevice", boot: "1")) == .check, "first boot id seen: cannot tell")
+        #expect(
+            presence.note(alive("uuid:abc::upnp:rootdevice", boot: "1")) == .check, "first boot id seen: cannot tell")
         #expect(presence.note(alive("uuid:abc::urn:schemas-upnp-org:device:MediaRenderer:1", boot: "1")) == .none)
         #expect(presence.note(alive("uuid:abc", boot: "2")) == .restarted)
         #expect(presence.note(SSDPAnnouncement(kind: .byebye, usn: "uuid:abc")) == .none)
@@ -189,14 +212,17 @@ struct ResubscribeTests {
         let changes = try #require(try await renderer.changes(announcements: ("127.0.0.1", port)))
         let sender = AnnouncementSender(port: port)
         defer { sender.finish() }
-        sender.send(AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234::upnp:rootdevice", bootHeader: "01-NLS: boot-1\r\n"))
+        sender.send(
+            AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234::upnp:rootdevice", bootHeader: "01-NLS: boot-1\r\n")
+        )
         // That first alive renews (accepted: same boot). Waiting out the 1 s re-subscription limit it started.
         try await Task.sleep(nanoseconds: 1_100_000_000)
         #expect(device.state.current.renewals == 1)
         device.restart(volume: 70, muted: false)
         let sentAt = Date()
         for target in ["upnp:rootdevice", "urn:schemas-upnp-org:device:MediaRenderer:1"] {
-            sender.send(AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234::\(target)", bootHeader: "01-NLS: boot-2\r\n"))
+            sender.send(
+                AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234::\(target)", bootHeader: "01-NLS: boot-2\r\n"))
         }
         // Typically a few ms; loose because this runs beside CPU-heavy flood tests on 2 cores. Before, it
         // waited for the renewal: 150 s.
@@ -219,21 +245,28 @@ struct ResubscribeTests {
         defer { sender.finish() }
         device.restart(volume: 12, muted: true)
         sender.send(AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234"))
-        #expect(await first(of: changes, within: 2) { $0.volume == 12 } == RemoteVolumeChange(volume: 12, muted: true, isInitialState: true))
+        #expect(
+            await first(of: changes, within: 2) { $0.volume == 12 }
+                == RemoteVolumeChange(volume: 12, muted: true, isInitialState: true))
     }
 
-    @Test("other devices' announcements are ignored, and a flood of fake restarts costs at most one re-subscription per interval")
+    @Test(
+        "other devices' announcements are ignored, and a flood of fake restarts costs at most one re-subscription per interval"
+    )
     func floodIsBounded() async throws {
         let device = try RestartingRenderer()
         let renderer = try renderer(at: device.peer)
         let port = try freeUDPPort()
-        let changes = try #require(try await renderer.changes(announcements: ("127.0.0.1", port), minimumResyncInterval: 1))
+        let changes = try #require(
+            try await renderer.changes(announcements: ("127.0.0.1", port), minimumResyncInterval: 1))
         _ = changes
         let sender = AnnouncementSender(port: port)
         defer { sender.finish() }
         for index in 0..<400 {
-            sender.send(AnnouncementSender.notify(index % 2 == 0 ? "ssdp:byebye" : "ssdp:alive", usn: "uuid:other-\(index)",
-                                                  bootHeader: "BOOTID.UPNP.ORG: \(index)\r\n"))
+            sender.send(
+                AnnouncementSender.notify(
+                    index % 2 == 0 ? "ssdp:byebye" : "ssdp:alive", usn: "uuid:other-\(index)",
+                    bootHeader: "BOOTID.UPNP.ORG: \(index)\r\n"))
             if index % 50 == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         }
         try await Task.sleep(nanoseconds: 300_000_000)
@@ -241,14 +274,17 @@ struct ResubscribeTests {
         #expect(device.state.current.renewals == 0)
         let start = Date()
         for index in 0..<1000 {  // ≈ 0.5 s of restarts with a new boot id each
-            sender.send(AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234", bootHeader: "BOOTID.UPNP.ORG: \(index)\r\n"))
+            sender.send(
+                AnnouncementSender.notify("ssdp:alive", usn: "uuid:1234", bootHeader: "BOOTID.UPNP.ORG: \(index)\r\n"))
             if index % 20 == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
         }
         let elapsed = Date().timeIntervalSince(start)
         try await Task.sleep(nanoseconds: 1_500_000_000)
         let state = device.state.current
         let allowed = 1 + Int(elapsed + 1.5) + 1
-        #expect(state.subscribes + state.renewals <= allowed, "\(state.subscribes) subscribes, \(state.renewals) renewals in \(elapsed + 1.5) s")
+        #expect(
+            state.subscribes + state.renewals <= allowed,
+            "\(state.subscribes) subscribes, \(state.renewals) renewals in \(elapsed + 1.5) s")
         #expect(state.subscribes >= 2)
     }
 

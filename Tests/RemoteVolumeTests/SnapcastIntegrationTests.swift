@@ -1,18 +1,21 @@
 import Foundation
-@testable import RemoteVolume
 import Testing
 import VolumeKitCore
+
+@testable import RemoteVolume
 
 /// The real snapserver + two snapclients started by `scripts/snapcast-peer.sh up` (loopback only).
 enum SnapcastPeer {
     static let url = ProcessInfo.processInfo.environment["VOLUMEKIT_SNAPCAST_URL"]
     static let isAvailable = url != nil
-    static let skipReason: Comment = "needs a real snapserver: run scripts/snapcast-peer.sh up, then VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:17705 swift test"
+    static let skipReason: Comment =
+        "needs a real snapserver: run scripts/snapcast-peer.sh up, then VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:17705 swift test"
     static let clients = ["vk-client-1", "vk-client-2#2"]
 
     static var endpoint: (host: String, port: UInt16) {
         get throws {
-            guard let url, case .snapcastClient(let host, let port, _) = try RemoteDeviceURL.parse(url + "/probe") else {
+            guard let url, case .snapcastClient(let host, let port, _) = try RemoteDeviceURL.parse(url + "/probe")
+            else {
                 throw RemoteVolumeError.invalidURL("VOLUMEKIT_SNAPCAST_URL is not a snapcast:// URL")
             }
             return (host, port)
@@ -29,12 +32,16 @@ enum SnapcastPeer {
         let (host, port) = try endpoint
         let link = SnapcastLink(host: host, port: port, requestTimeout: 2)
         return try await link.request { session, deadline in
-            let server = try session.call("Server.GetStatus", [String: String](), as: Snapcast.ServerStatus.self, deadline: deadline).server
+            let server = try session.call(
+                "Server.GetStatus", [String: String](), as: Snapcast.ServerStatus.self, deadline: deadline
+            ).server
             guard let group = server.groups.first(where: { $0.clients.contains { $0.id == clients[0] } }) else {
                 throw RemoteVolumeError.unsupported("vk-client-1 is not connected")
             }
             struct SetClients: Encodable { var id: String; var clients: [String] }
-            _ = try session.call("Group.SetClients", SetClients(id: group.id, clients: clients), as: Snapcast.ServerStatus.self, deadline: deadline)
+            _ = try session.call(
+                "Group.SetClients", SetClients(id: group.id, clients: clients), as: Snapcast.ServerStatus.self,
+                deadline: deadline)
             return group.id
         }
     }
@@ -45,7 +52,8 @@ struct SnapcastIntegrationTests {
     @Test("a client's volume and mute are read and set, each keeping the other")
     func clientRoundTrips() async throws {
         let (host, port) = try SnapcastPeer.endpoint
-        let client = try await SnapcastClient.connect(host: host, port: port, clientID: SnapcastPeer.clients[0], requestTimeout: 2)
+        let client = try await SnapcastClient.connect(
+            host: host, port: port, clientID: SnapcastPeer.clients[0], requestTimeout: 2)
         try await client.setMuted(false)
         try await client.setVolume(17)
         #expect(try await client.volume() == 17)
@@ -59,7 +67,9 @@ struct SnapcastIntegrationTests {
         #expect(try await client.isMuted() == false)
     }
 
-    @Test("an unknown client id is a clear error (transient: a restarted server knows its clients again only as they reconnect)")
+    @Test(
+        "an unknown client id is a clear error (transient: a restarted server knows its clients again only as they reconnect)"
+    )
     func unknownClient() async throws {
         let (host, port) = try SnapcastPeer.endpoint
         do {
@@ -67,7 +77,9 @@ struct SnapcastIntegrationTests {
             Issue.record("connected to a client that does not exist")
         } catch let error as RemoteVolumeError {
             #expect(error.isTransient)
-            #expect(error.description.contains("Client not found") && error.description.contains("the id is wrong"), "\(error)")
+            #expect(
+                error.description.contains("Client not found") && error.description.contains("the id is wrong"),
+                "\(error)")
         }
     }
 
@@ -98,7 +110,8 @@ struct SnapcastIntegrationTests {
         let groupID = try await SnapcastPeer.groupBoth()
         let (host, port) = try SnapcastPeer.endpoint
         let group = try await SnapcastGroup.connect(host: host, port: port, groupID: groupID, requestTimeout: 2)
-        let first = try SnapcastPeer.client(0), second = try SnapcastPeer.client(1)
+        let first = try SnapcastPeer.client(0)
+        let second = try SnapcastPeer.client(1)
         try await first.setVolume(80)
         try await second.setVolume(40)
         #expect(try await group.volume() == 80)
@@ -146,7 +159,8 @@ struct SnapcastIntegrationTests {
         // A server killed before it saved its state knows its clients again only as each snapclient
         // reconnects (usually ≤ 0.3 s after the restart, once seen > 6 s on the loaded test machine), so
         // this retry budget is larger than the renderer's.
-        let controller = RemoteVolumeController(device: client, configuration: .init(step: 1, maxAttempts: 20, maxBackoff: 1))
+        let controller = RemoteVolumeController(
+            device: client, configuration: .init(step: 1, maxAttempts: 20, maxBackoff: 1))
         try await controller.start()
         let updates = await controller.updates()
         var restart: Task<Int32, any Error>?

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RemoteVolume
 import VolumeKitCore
+
+@testable import RemoteVolume
 
 /// A small honest snapserver (the JSON-RPC calls RemoteVolume uses, and notifications pushed to the other
 /// control connections, as snapserver 0.26 does) over ``LinePeer``. One group "g1".
@@ -23,8 +24,10 @@ final class FakeSnapserver: @unchecked Sendable {
     private(set) var peer: LinePeer!
 
     init(clients: [(String, Int)]) throws {
-        state = Locked(State(clients: Dictionary(uniqueKeysWithValues: clients.map { ($0.0, (percent: $0.1, muted: false)) }),
-                             order: clients.map(\.0)))
+        state = Locked(
+            State(
+                clients: Dictionary(uniqueKeysWithValues: clients.map { ($0.0, (percent: $0.1, muted: false)) }),
+                order: clients.map(\.0)))
         let state = self.state
         peer = try LinePeer { connection in FakeSnapserver.serve(connection, state: state) }
     }
@@ -44,15 +47,23 @@ final class FakeSnapserver: @unchecked Sendable {
     }
 
     private static func json(_ object: Any) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            + "\n"
     }
 
     private static func clientJSON(_ id: String, _ volume: (percent: Int, muted: Bool)) -> [String: Any] {
-        ["id": id, "connected": true, "config": ["name": "", "volume": ["percent": volume.percent, "muted": volume.muted]], "host": ["name": "room-\(id)"]]
+        [
+            "id": id, "connected": true,
+            "config": ["name": "", "volume": ["percent": volume.percent, "muted": volume.muted]],
+            "host": ["name": "room-\(id)"],
+        ]
     }
 
     private static func groupJSON(_ state: State) -> [String: Any] {
-        ["id": "g1", "name": "", "muted": state.groupMuted, "clients": state.order.map { clientJSON($0, state.clients[$0]!) }]
+        [
+            "id": "g1", "name": "", "muted": state.groupMuted,
+            "clients": state.order.map { clientJSON($0, state.clients[$0]!) },
+        ]
     }
 
     private static func serve(_ connection: LinePeerConnection, state: Locked<State>) {
@@ -61,8 +72,10 @@ final class FakeSnapserver: @unchecked Sendable {
         defer { _ = state.withLock { $0.connections.removeValue(forKey: key) } }
         while !connection.isStopped, let line = connection.readLine(timeout: honestPeerTimeout * 3) {
             guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let id = request["id"] as? Int, let method = request["method"] as? String else {
-                connection.send(json(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error"]]))
+                let id = request["id"] as? Int, let method = request["method"] as? String
+            else {
+                connection.send(
+                    json(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error"]]))
                 continue
             }
             let params = request["params"] as? [String: Any] ?? [:]
@@ -77,13 +90,16 @@ final class FakeSnapserver: @unchecked Sendable {
                     if let volume = state.clients[target] { result = ["client": clientJSON(target, volume)] }
                 case "Client.SetVolume":
                     guard state.clients[target] != nil, let volume = params["volume"] as? [String: Any],
-                          let percent = volume["percent"] as? Int, let muted = volume["muted"] as? Bool else { return }
+                        let percent = volume["percent"] as? Int, let muted = volume["muted"] as? Bool
+                    else { return }
                     state.clients[target] = (percent, muted)
                     state.setVolumeLog.append((target, percent))
                     drop = state.dropAfterSetVolume == state.setVolumeLog.count - 1
                     result = ["volume": ["percent": percent, "muted": muted]]
-                    notification = ["jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
-                                    "params": ["id": target, "volume": ["percent": percent, "muted": muted]]]
+                    notification = [
+                        "jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
+                        "params": ["id": target, "volume": ["percent": percent, "muted": muted]],
+                    ]
                 case "Group.GetStatus":
                     if target == "g1" { result = ["group": groupJSON(state)] }
                 case "Group.SetMute":
@@ -99,7 +115,11 @@ final class FakeSnapserver: @unchecked Sendable {
             if let result {
                 connection.send(json(["jsonrpc": "2.0", "id": id, "result": result]))
             } else {
-                connection.send(json(["jsonrpc": "2.0", "id": id, "error": ["code": -32603, "message": "Internal error", "data": "Client not found"]]))
+                connection.send(
+                    json([
+                        "jsonrpc": "2.0", "id": id,
+                        "error": ["code": -32603, "message": "Internal error", "data": "Client not found"],
+                    ]))
             }
             if let notification {
                 let others = state.withLock { $0.connections.filter { $0.key != key }.map(\.value) }

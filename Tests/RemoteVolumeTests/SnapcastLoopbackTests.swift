@@ -1,14 +1,16 @@
 import Foundation
-@testable import RemoteVolume
 import Testing
 import VolumeKitCore
+
+@testable import RemoteVolume
 
 /// A peer that reads one request and answers with `reply(id)` (the request's id), then waits.
 func hostileSnapserver(_ reply: @escaping @Sendable (Int, LinePeerConnection) -> Void) throws -> LinePeer {
     try LinePeer { connection in
         guard let line = connection.readLine(),
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let id = object["id"] as? Int else { return }
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let id = object["id"] as? Int
+        else { return }
         reply(id, connection)
         _ = connection.readLine(timeout: 10)  // Until the client hangs up.
     }
@@ -36,7 +38,8 @@ struct SnapcastLoopbackTests {
         try await client.setMuted(false)
         #expect(server.state.current.clients["kitchen"]! == (64, false))
         #expect(server.peer.accepted.current == 1)
-        let connected = try await SnapcastClient.connect(host: "127.0.0.1", port: server.port, clientID: "kitchen", requestTimeout: 1)
+        let connected = try await SnapcastClient.connect(
+            host: "127.0.0.1", port: server.port, clientID: "kitchen", requestTimeout: 1)
         #expect(connected.displayName == "room-kitchen")
     }
 
@@ -50,7 +53,9 @@ struct SnapcastLoopbackTests {
         #expect(await first(of: changes, within: 3) { _ in true } == RemoteVolumeChange(volume: 30, muted: true))
     }
 
-    @Test("a group sends the loudest client first when raising and last when lowering, so its level never passes a third value")
+    @Test(
+        "a group sends the loudest client first when raising and last when lowering, so its level never passes a third value"
+    )
     func groupOrder() async throws {
         let server = try FakeSnapserver(clients: [("a", 20), ("b", 40), ("c", 10)])
         let group = server.group()
@@ -67,7 +72,9 @@ struct SnapcastLoopbackTests {
         #expect(server.state.current.groupMuted)
         // One collecting pass up to the mute, the last event (a `first(of:)` that times out ends the stream).
         let collected = Locked([RemoteVolumeChange]())
-        _ = await first(of: changes, within: 5) { change in collected.withLock { $0.append(change) }; return change.muted == true }
+        _ = await first(of: changes, within: 5) { change in
+            collected.withLock { $0.append(change) }; return change.muted == true
+        }
         let reported = collected.current
         #expect(reported.compactMap(\.volume).removingAdjacentDuplicates() == [80, 10], "reported: \(reported)")
         #expect(reported.last?.muted == true)
@@ -76,7 +83,8 @@ struct SnapcastLoopbackTests {
     @Test("a client the restarted server has not seen again yet is retried until it is back, not given up on")
     func clientNotFoundIsRetried() async throws {
         let server = try FakeSnapserver(clients: [("kitchen", 30)])
-        let controller = RemoteVolumeController(device: server.client("kitchen"), configuration: .init(step: 5, maxAttempts: 10, maxBackoff: 0.2))
+        let controller = RemoteVolumeController(
+            device: server.client("kitchen"), configuration: .init(step: 5, maxAttempts: 10, maxBackoff: 0.2))
         try await controller.start()
         let updates = await controller.updates()
         server.state.withLock { $0.forgotten = ["kitchen"] }
@@ -126,16 +134,48 @@ struct SnapcastLoopbackTests {
     func garbage() async throws {
         let cases: [(@Sendable (Int) -> String, Result<Int, RemoteVolumeError>)] = [
             ({ _ in "this is not json\n" }, .failure(.invalidReply("unexpected JSON: this is not json"))),
-            ({ _ in String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n" },
-             .failure(.invalidReply("JSON nested deeper than 32 levels"))),
-            ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":65531,"muted":false}}}}}"# + "\n" }, .success(100)),
-            ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":-5,"muted":false}}}}}"# + "\n" }, .success(0)),
-            ({ id in #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":5,"muted":1}}}}}"# + "\n" },
-             .failure(.invalidReply(#"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"perce…"#))),
-            ({ id in #"{"id":\#(id),"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error","data":"\u001b[31mred"}}"# + "\n" },
-             .failure(.unsupported("Snapcast refused Client.GetStatus: Internal error: [31mred (JSON-RPC error -32603)"))),
+            (
+                { _ in String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n" },
+                .failure(.invalidReply("JSON nested deeper than 32 levels"))
+            ),
+            (
+                { id in
+                    #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":65531,"muted":false}}}}}"#
+                        + "\n"
+                }, .success(100)
+            ),
+            (
+                { id in
+                    #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":-5,"muted":false}}}}}"#
+                        + "\n"
+                }, .success(0)
+            ),
+            (
+                { id in
+                    #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":5,"muted":1}}}}}"#
+                        + "\n"
+                },
+                .failure(
+                    .invalidReply(
+                        #"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"perce…"#
+                    ))
+            ),
+            (
+                { id in
+                    #"{"id":\#(id),"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error","data":"\u001b[31mred"}}"#
+                        + "\n"
+                },
+                .failure(
+                    .unsupported("Snapcast refused Client.GetStatus: Internal error: [31mred (JSON-RPC error -32603)"))
+            ),
             // A reply to someone else's id, then ours: the other is skipped.
-            ({ id in #"{"id":999,"result":{}}"# + "\n" + #"{"id":\#(id),"result":{"client":{"id":"k","config":{"volume":{"percent":42,"muted":false}}}}}"# + "\n" }, .success(42)),
+            (
+                { id in
+                    #"{"id":999,"result":{}}"# + "\n"
+                        + #"{"id":\#(id),"result":{"client":{"id":"k","config":{"volume":{"percent":42,"muted":false}}}}}"#
+                        + "\n"
+                }, .success(42)
+            ),
         ]
         for (reply, expected) in cases {
             let peer = try hostileSnapserver { id, connection in connection.send(reply(id)) }
@@ -152,18 +192,23 @@ struct SnapcastLoopbackTests {
     @Test("a notification flood without the reply, and an over-long line, are cut off")
     func floods() async throws {
         let notifications = try hostileSnapserver { _, connection in
-            let line = #"{"jsonrpc":"2.0","method":"Client.OnVolumeChanged","params":{"id":"x","volume":{"percent":1,"muted":false}}}"# + "\n"
+            let line =
+                #"{"jsonrpc":"2.0","method":"Client.OnVolumeChanged","params":{"id":"x","volume":{"percent":1,"muted":false}}}"#
+                + "\n"
             for _ in 0..<2_000 where connection.send(line) {}
         }
         let flooded = SnapcastClient(host: "127.0.0.1", port: notifications.port, clientID: "k", requestTimeout: 2)
-        #expect(await remoteError { _ = try await flooded.volume() } == .invalidReply("more than 512 Snapcast messages without the reply to Client.GetStatus"))
+        #expect(
+            await remoteError { _ = try await flooded.volume() }
+                == .invalidReply("more than 512 Snapcast messages without the reply to Client.GetStatus"))
 
         let long = try hostileSnapserver { _, connection in
             let chunk = Data(repeating: UInt8(ascii: " "), count: 65_536)
             for _ in 0..<64 where connection.send(chunk) {}  // 4 MiB of whitespace, no newline.
         }
         let client = SnapcastClient(host: "127.0.0.1", port: long.port, clientID: "k", requestTimeout: 5)
-        #expect(await remoteError { _ = try await client.volume() } == .replyTooLarge(limit: SnapcastSession.maxLineBytes))
+        #expect(
+            await remoteError { _ = try await client.volume() } == .replyTooLarge(limit: SnapcastSession.maxLineBytes))
         // Without the cap: 4 MiB read, then the 5 s deadline.
         let timed = await timedSnapcastRead(port: long.port, timeout: 5)
         #expect(timed.error == .replyTooLarge(limit: SnapcastSession.maxLineBytes))

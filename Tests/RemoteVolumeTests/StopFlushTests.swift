@@ -18,7 +18,9 @@ struct SilentSetDevice: RemoteVolumeDevice {
 
 @Suite("Stopping sends the last wanted level (issue 15, item 2)")
 struct StopFlushTests {
-    @Test("stop() right after 5 fast presses sends the coalesced level before returning: the device ends at the level shown")
+    @Test(
+        "stop() right after 5 fast presses sends the coalesced level before returning: the device ends at the level shown"
+    )
     func stopSendsPendingLevel() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 20)

@@ -1,12 +1,14 @@
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import RemoteVolume
-import Testing
-import VolumeKitCore
 
 /// An SSDP responder on 127.0.0.1: answers every M-SEARCH with each scripted answer after its delay.
 final class ScriptedSSDPPeer: Sendable {
@@ -22,7 +24,9 @@ final class ScriptedSSDPPeer: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw RemoteVolumeError.unreachable("test SSDP peer cannot bind") }
         port = UInt16(bigEndian: address.sin_port)
@@ -36,7 +40,9 @@ final class ScriptedSSDPPeer: Sendable {
                 var sender = sockaddr_in()
                 var senderLength = socklen_t(MemoryLayout<sockaddr_in>.size)
                 let received = withUnsafeMutablePointer(to: &sender) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &senderLength) }
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(fd, &buffer, buffer.count, 0, $0, &senderLength)
+                    }
                 }
                 guard received > 0 else { continue }
                 // Answered from a thread of its own (not Dispatch, which the flood tests beside it keep busy).
@@ -52,7 +58,9 @@ final class ScriptedSSDPPeer: Sendable {
                         _ = Data(answer.text.utf8).withUnsafeBytes { raw in
                             withUnsafePointer(to: &target) {
                                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                                    sendto(fd, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                                    sendto(
+                                        fd, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)
+                                    )
                                 }
                             }
                         }
@@ -64,7 +72,9 @@ final class ScriptedSSDPPeer: Sendable {
 
     deinit { stopped.withLock { $0 = true } }
 
-    static func answer(usn: String, location: String, target: String = "urn:schemas-upnp-org:device:MediaRenderer:1") -> String {
+    static func answer(usn: String, location: String, target: String = "urn:schemas-upnp-org:device:MediaRenderer:1")
+        -> String
+    {
         "HTTP/1.1 200 OK\r\nCACHE-CONTROL: max-age=100\r\nST: \(target)\r\nUSN: \(usn)\r\nLOCATION: \(location)\r\n\r\n"
     }
 }
@@ -88,23 +98,40 @@ struct StreamingDiscoveryTests {
     @Test("SSDP answers are yielded as they arrive, once per device (USN), not at the timeout")
     func answersStream() async throws {
         let peer = try ScriptedSSDPPeer(answers: [
-            (0.05, ScriptedSSDPPeer.answer(usn: "uuid:fast::urn:schemas-upnp-org:device:MediaRenderer:1", location: "http://127.0.0.1:1/a.xml")),
-            (0.06, ScriptedSSDPPeer.answer(usn: "uuid:FAST::urn:schemas-upnp-org:service:RenderingControl:1", location: "http://127.0.0.1:1/a.xml",
-                                           target: "urn:schemas-upnp-org:service:RenderingControl:1")),
+            (
+                0.05,
+                ScriptedSSDPPeer.answer(
+                    usn: "uuid:fast::urn:schemas-upnp-org:device:MediaRenderer:1", location: "http://127.0.0.1:1/a.xml")
+            ),
+            (
+                0.06,
+                ScriptedSSDPPeer.answer(
+                    usn: "uuid:FAST::urn:schemas-upnp-org:service:RenderingControl:1",
+                    location: "http://127.0.0.1:1/a.xml",
+                    target: "urn:schemas-upnp-org:service:RenderingControl:1")
+            ),
             (2, ScriptedSSDPPeer.answer(usn: "uuid:slow::upnp:rootdevice", location: "http://127.0.0.1:1/b.xml")),
         ])
         var seen: [(usn: String, at: UInt64)] = []
         let start = DispatchTime.now().uptimeNanoseconds
-        for try await answer in try SSDP.answers(timeout: 10, interfaceAddress: nil, destination: ("127.0.0.1", peer.port)) {
+        for try await answer in try SSDP.answers(
+            timeout: 10, interfaceAddress: nil, destination: ("127.0.0.1", peer.port))
+        {
             seen.append((answer.usn, DispatchTime.now().uptimeNanoseconds))
             if answer.usn.hasPrefix("uuid:slow") { break }
         }
-        #expect(seen.map(\.usn) == ["uuid:fast::urn:schemas-upnp-org:device:MediaRenderer:1", "uuid:slow::upnp:rootdevice"],
-                "each device once, though each search is sent twice and answered per target")
+        #expect(
+            seen.map(\.usn) == [
+                "uuid:fast::urn:schemas-upnp-org:device:MediaRenderer:1", "uuid:slow::upnp:rootdevice",
+            ],
+            "each device once, though each search is sent twice and answered per target")
         // A search that collects until its timeout would yield both at 10 s. The bound is loose because the
         // consumer runs on a cooperative pool of 2 threads shared with the flood tests (seen: 2.4 s late).
         let slowSent = try #require(peer.sentAt.current[2])
-        #expect(seen[1].at < start + 8_000_000_000, "the slow answer (sent at \(Double(slowSent - start) / 1e9) s) came at \(Double(seen[1].at - start) / 1e9) s")
+        #expect(
+            seen[1].at < start + 8_000_000_000,
+            "the slow answer (sent at \(Double(slowSent - start) / 1e9) s) came at \(Double(seen[1].at - start) / 1e9) s"
+        )
         #expect(seen[0].at <= seen[1].at)
     }
 
@@ -113,11 +140,13 @@ struct StreamingDiscoveryTests {
         let server = try descriptionServer()
         defer { server.stop() }
         let peer = try ScriptedSSDPPeer(answers: [
-            (0.05, ScriptedSSDPPeer.answer(usn: "uuid:1234", location: server.url().absoluteString)),
+            (0.05, ScriptedSSDPPeer.answer(usn: "uuid:1234", location: server.url().absoluteString))
         ])
         let start = Date()
         var first: DiscoveredRenderer?
-        for try await item in try UPnPRenderer.discoveries(timeout: 10, interfaceAddress: nil, destination: ("127.0.0.1", peer.port)) {
+        for try await item in try UPnPRenderer.discoveries(
+            timeout: 10, interfaceAddress: nil, destination: ("127.0.0.1", peer.port))
+        {
             first = item
             break
         }
@@ -135,7 +164,8 @@ struct StreamingDiscoveryTests {
             (0.02, ScriptedSSDPPeer.answer(usn: "uuid:one", location: "http://127.0.0.1:1/gone.xml")),
             (0.1, ScriptedSSDPPeer.answer(usn: "uuid:two", location: server.url().absoluteString)),
         ])
-        let found = try await UPnPRenderer.discover(timeout: 1, interfaceAddress: nil, destination: ("127.0.0.1", peer.port))
+        let found = try await UPnPRenderer.discover(
+            timeout: 1, interfaceAddress: nil, destination: ("127.0.0.1", peer.port))
         #expect(found.map(\.response.usn) == ["uuid:one", "uuid:two"])
         #expect(found[0].renderer == nil && found[0].error != nil)
         #expect(found[1].renderer != nil)

@@ -24,7 +24,10 @@ struct SyncSimulation {
     private var wakeAt: Instant?
     private(set) var now: Instant = 0
 
-    init(level: Int, latency: TimeInterval, configuration: RemoteVolumeSync.Configuration = .init(), knownLevel: Bool = true) {
+    init(
+        level: Int, latency: TimeInterval, configuration: RemoteVolumeSync.Configuration = .init(),
+        knownLevel: Bool = true
+    ) {
         machine = RemoteVolumeSync(configuration: configuration, knownLevel: knownLevel ? level : nil)
         deviceLevel = level
         self.latency = latency
@@ -55,8 +58,11 @@ struct SyncSimulation {
     }
 
     mutating func run(until end: Instant = 60) {
-        while let next = events.indices.min(by: { (events[$0].time, events[$0].order) < (events[$1].time, events[$1].order) }),
-              events[next].time <= end {
+        while let next = events.indices.min(by: {
+            (events[$0].time, events[$0].order) < (events[$1].time, events[$1].order)
+        }),
+            events[next].time <= end
+        {
             let event = events.remove(at: next)
             now = event.time
             event.run(&self, now)
@@ -68,7 +74,9 @@ struct SyncSimulation {
             switch action {
             case .setVolume(let level, let request):
                 sent.append((now, level))
-                let outcome = down?.contains(now) == true ? .unreachable("Connection refused") : failures.isEmpty ? nil : failures.removeFirst()
+                let outcome =
+                    down?.contains(now) == true
+                    ? .unreachable("Connection refused") : failures.isEmpty ? nil : failures.removeFirst()
                 at(now + latency) { sim, now in
                     if let error = outcome {
                         sim.apply(sim.machine.requestFailed(request, error: error, at: now))
@@ -113,7 +121,8 @@ struct RemoteVolumeSyncTests {
         for index in 0..<count { sim.press(button, at: start + Double(index) * 0.025) }
     }
 
-    @Test("a 16-press burst in 400 ms sends at most 3 SetVolume and lands exactly", arguments: [0.002, 0.02, 0.15, 0.3])
+    @Test(
+        "a 16-press burst in 400 ms sends at most 3 SetVolume and lands exactly", arguments: [0.002, 0.02, 0.15, 0.3])
     func burstCoalesces(latency: Double) {
         var sim = SyncSimulation(level: 30, latency: latency)
         Self.burst(&sim)
@@ -168,7 +177,8 @@ struct RemoteVolumeSyncTests {
 
     @Test("transient failures are retried with doubling backoff and the final level is exact")
     func retriesWithBackoff() {
-        var sim = SyncSimulation(level: 20, latency: 0.01, configuration: .init(minimumInterval: 0, initialBackoff: 0.1))
+        var sim = SyncSimulation(
+            level: 20, latency: 0.01, configuration: .init(minimumInterval: 0, initialBackoff: 0.1))
         sim.failures = [.timedOut, .unreachable("connection refused"), nil]
         sim.press(.up, at: 0)
         sim.run()
@@ -214,7 +224,7 @@ struct RemoteVolumeSyncTests {
         var sim = SyncSimulation(level: 36, latency: 0.01, configuration: .init(step: 2, maxAttempts: 6, maxBackoff: 1))
         sim.down = 0..<6.4
         for index in 0..<12 { sim.press(.up, at: Double(index) * 0.1) }  // 36 → 60 while down; retries end at ≈ 2.5 s
-        sim.at(6.4) { sim, _ in sim.deviceLevel = restartLevel }        // the renderer restarts at its default
+        sim.at(6.4) { sim, _ in sim.deviceLevel = restartLevel }  // the renderer restarts at its default
         return sim
     }
 
@@ -290,7 +300,10 @@ struct RemoteVolumeSyncTests {
 
     @Test("a restarting device (refused connection, 404, 503, UPnP 501) is retried; a bad request (400) is not")
     func transientClassification() {
-        for error in [RemoteVolumeError.unreachable("Connection refused"), .httpStatus(404), .httpStatus(503), .upnp(code: 501, description: "Action Failed")] {
+        for error in [
+            RemoteVolumeError.unreachable("Connection refused"), .httpStatus(404), .httpStatus(503),
+            .upnp(code: 501, description: "Action Failed"),
+        ] {
             var sim = SyncSimulation(level: 20, latency: 0.01)
             sim.failures = [error]
             sim.press(.up, at: 0)

@@ -48,8 +48,8 @@ enum PeerText {
     /// Whether `scalar` must not be printed as it is.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true            // C0, DEL, C1 (incl. NEL 0x85, CSI 0x9B)
-        case 0x2028, 0x2029: return true                      // line / paragraph separator
+        case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1 (incl. NEL 0x85, CSI 0x9B)
+        case 0x2028, 0x2029: return true  // line / paragraph separator
         case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true  // bidi marks and overrides, BOM
         default: return false
         }

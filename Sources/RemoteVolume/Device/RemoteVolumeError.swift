@@ -39,22 +39,28 @@ public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStrin
     public var description: String {
         switch self {
         case .timedOut:
-            return "The device did not answer in time; check that it is switched on and on this network, then try again."
+            return
+                "The device did not answer in time; check that it is switched on and on this network, then try again."
         case .unreachable(let reason):
-            return "The device cannot be reached (\(PeerText.clean(reason, limit: 200))); check that it is switched on and on this network."
+            return
+                "The device cannot be reached (\(PeerText.clean(reason, limit: 200))); check that it is switched on and on this network."
         case .httpStatus(let status):
             return status >= 500 || status == 404
                 ? "The device answered HTTP \(status); it may be starting up, so try again in a moment."
                 : "The device refused the request with HTTP \(status); it may not be a UPnP renderer."
         case .upnp(let code, let text):
             let detail = PeerText.clean(text, limit: 200)
-            return "The device refused the request with UPnP error \(code)\(detail.isEmpty ? "" : " (\(detail))"); check the value sent."
+            return
+                "The device refused the request with UPnP error \(code)\(detail.isEmpty ? "" : " (\(detail))"); check the value sent."
         case .invalidReply(let reason):
-            return "The device's reply is invalid (\(PeerText.clean(reason, limit: 200))); it may not be a UPnP renderer, or it is misbehaving."
+            return
+                "The device's reply is invalid (\(PeerText.clean(reason, limit: 200))); it may not be a UPnP renderer, or it is misbehaving."
         case .replyTooLarge(let limit):
-            return "The device sent more than \(limit) bytes; VolumeKit stops reading there, so this device cannot be used."
+            return
+                "The device sent more than \(limit) bytes; VolumeKit stops reading there, so this device cannot be used."
         case .invalidURL(let url):
-            return "Refused \(PeerText.clean(url, limit: 200)): use an absolute http:// URL with a host, such as a description URL that discovery prints."
+            return
+                "Refused \(PeerText.clean(url, limit: 200)): use an absolute http:// URL with a host, such as a description URL that discovery prints."
         case .unsupported(let what):
             return "Not supported: \(PeerText.clean(what, limit: 200))."
         }

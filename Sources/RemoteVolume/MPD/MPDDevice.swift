@@ -42,12 +42,16 @@ public final class MPDDevice: RemoteVolumeDevice {
     /// Creates a device; no connection is made until the first request.
     ///
     /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line break).
-    public init(host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
-                requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20) throws {
+    public init(
+        host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
+        requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20
+    ) throws {
         if let password, password.contains(where: \.isNewline) {
             throw RemoteVolumeError.invalidURL("an MPD password cannot contain a line break")
         }
-        guard !host.isEmpty else { throw RemoteVolumeError.invalidURL("an MPD address needs a host: mpd://HOST[:PORT]") }
+        guard !host.isEmpty else {
+            throw RemoteVolumeError.invalidURL("an MPD address needs a host: mpd://HOST[:PORT]")
+        }
         self.host = host
         self.port = port
         self.password = password
@@ -62,8 +66,10 @@ public final class MPDDevice: RemoteVolumeDevice {
     }
 
     /// Creates a device and checks that it answers, accepts the password and has a mixer (by reading the volume).
-    public static func connect(host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
-                               requestTimeout: TimeInterval = 3) async throws -> MPDDevice {
+    public static func connect(
+        host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
+        requestTimeout: TimeInterval = 3
+    ) async throws -> MPDDevice {
         let device = try MPDDevice(host: host, port: port, password: password, requestTimeout: requestTimeout)
         _ = try await device.volume()
         return device
@@ -113,7 +119,8 @@ public final class MPDDevice: RemoteVolumeDevice {
     /// 1 s, and yields the level it finds. The stream ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) { level in
+        let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) {
+            level in
             continuation.yield(RemoteVolumeChange(volume: level, muted: level == 0))
         }
         continuation.onTermination = { _ in watcher.cancel() }
@@ -121,7 +128,8 @@ public final class MPDDevice: RemoteVolumeDevice {
         return stream
     }
 
-    private func request<T: Sendable>(_ work: @escaping @Sendable (MPDSession, Deadline) throws -> T) async throws -> T {
+    private func request<T: Sendable>(_ work: @escaping @Sendable (MPDSession, Deadline) throws -> T) async throws -> T
+    {
         do {
             return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
         } catch let ack as MPDAck {

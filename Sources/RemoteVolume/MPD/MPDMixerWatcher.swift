@@ -20,7 +20,10 @@ final class MPDMixerWatcher: @unchecked Sendable {
     private let report: @Sendable (Int) -> Void
     private let cancelled = Locked(false)
 
-    init(host: String, port: UInt16, password: String?, requestTimeout: TimeInterval, report: @escaping @Sendable (Int) -> Void) {
+    init(
+        host: String, port: UInt16, password: String?, requestTimeout: TimeInterval,
+        report: @escaping @Sendable (Int) -> Void
+    ) {
         self.host = host
         self.port = port
         self.password = password
@@ -43,7 +46,8 @@ final class MPDMixerWatcher: @unchecked Sendable {
         var lastReported: Int?
         while !isCancelled {
             do {
-                let session = try MPDSession(host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
+                let session = try MPDSession(
+                    host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
                 defer { session.channel.close() }
                 // What it is now: after a restart this is how the controller learns the device's level.
                 let level = try session.volume(deadline: Deadline(in: requestTimeout))
@@ -80,14 +84,17 @@ final class MPDMixerWatcher: @unchecked Sendable {
                 if isCancelled || quietUntil.hasPassed {
                     // End the idle: MPD answers OK (or the changes it had, then OK).
                     try session.channel.send("noidle\n", deadline: Deadline(in: requestTimeout))
-                    return try session.readResponse(deadline: Deadline(in: requestTimeout)).contains { $0.key == "changed" }
+                    return try session.readResponse(deadline: Deadline(in: requestTimeout)).contains {
+                        $0.key == "changed"
+                    }
                 }
                 continue
             }
             if line == "OK" { return changed }
             if let ack = MPDAck(line: line) { throw ack.remoteVolumeError }
             if line.hasPrefix("changed:") { changed = true; continue }
-            throw RemoteVolumeError.invalidReply("unexpected line in an MPD idle response: \(PeerText.clean(line, limit: 60))")
+            throw RemoteVolumeError.invalidReply(
+                "unexpected line in an MPD idle response: \(PeerText.clean(line, limit: 60))")
         }
     }
 }

@@ -35,12 +35,16 @@ struct MPDAck: Error, Equatable {
     var remoteVolumeError: RemoteVolumeError {
         switch code {
         case 3:
-            return .unsupported("MPD refused the password (\(message)); give the right one as mpd://PASSWORD@HOST[:PORT]")
+            return .unsupported(
+                "MPD refused the password (\(message)); give the right one as mpd://PASSWORD@HOST[:PORT]")
         case _ where message.lowercased().contains("no mixer"):
             // MPD 0.23 with mixer_type "none": `setvol` → ACK [5@0] {setvol} No mixer (checked on the real server).
-            return .unsupported("this MPD has no mixer (it refused \"\(command)\": \(message)); set mixer_type in its audio_output")
+            return .unsupported(
+                "this MPD has no mixer (it refused \"\(command)\": \(message)); set mixer_type in its audio_output")
         case 4:
-            return .unsupported("MPD refused \"\(command)\" without permission (\(message)); if it has a password, connect with mpd://PASSWORD@HOST[:PORT]")
+            return .unsupported(
+                "MPD refused \"\(command)\" without permission (\(message)); if it has a password, connect with mpd://PASSWORD@HOST[:PORT]"
+            )
         default:
             return .unsupported("MPD refused \"\(command)\": \(message) (ACK \(code))")
         }
@@ -67,7 +71,8 @@ final class MPDSession {
         let greeting = try channel.readLine(deadline: deadline)
         guard greeting.hasPrefix("OK MPD ") else {
             channel.close()
-            throw RemoteVolumeError.invalidReply("not an MPD server (it greeted with \"\(PeerText.clean(greeting, limit: 60))\")")
+            throw RemoteVolumeError.invalidReply(
+                "not an MPD server (it greeted with \"\(PeerText.clean(greeting, limit: 60))\")")
         }
         version = greeting.dropFirst(7).split(separator: ".").prefix(3).map { Int($0.prefix(6)) ?? 0 }
         if let password {
@@ -103,7 +108,8 @@ final class MPDSession {
                 throw RemoteVolumeError.invalidReply("an MPD response longer than \(Self.maxResponseLines) lines")
             }
             guard let colon = line.range(of: ": ") else {
-                throw RemoteVolumeError.invalidReply("an MPD line that is not \"key: value\": \(PeerText.clean(line, limit: 60))")
+                throw RemoteVolumeError.invalidReply(
+                    "an MPD line that is not \"key: value\": \(PeerText.clean(line, limit: 60))")
             }
             pairs.append((String(line[..<colon.lowerBound]), String(line[colon.upperBound...])))
         }
@@ -115,13 +121,16 @@ final class MPDSession {
         guard let text = pairs.first(where: { $0.key == "volume" })?.value else {
             // With mixer_type "none", MPD 0.23's getvol answers a bare OK and status has no volume line
             // (older MPDs say volume: -1); both checked on the real server / protocol docs.
-            throw RemoteVolumeError.unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")
+            throw RemoteVolumeError.unsupported(
+                "this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")
         }
         guard text.count <= 12, let level = Int(text) else {
-            throw RemoteVolumeError.invalidReply("an MPD volume that is not a number: \(PeerText.clean(text, limit: 20))")
+            throw RemoteVolumeError.invalidReply(
+                "an MPD volume that is not a number: \(PeerText.clean(text, limit: 20))")
         }
         guard level >= 0 else {
-            throw RemoteVolumeError.unsupported("this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")
+            throw RemoteVolumeError.unsupported(
+                "this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")
         }
         return min(level, 100)
     }

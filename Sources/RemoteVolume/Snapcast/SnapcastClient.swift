@@ -37,21 +37,26 @@ public final class SnapcastClient: RemoteVolumeDevice {
     private let link: SnapcastLink
 
     /// Creates a device; no connection is made until the first request.
-    public init(host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
-                requestTimeout: TimeInterval = 3, displayName: String? = nil) {
+    public init(
+        host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
+        requestTimeout: TimeInterval = 3, displayName: String? = nil
+    ) {
         link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
         self.clientID = clientID
         self.displayName = displayName ?? clientID
     }
 
     /// Connects, checks that the server knows `clientID` and takes its name.
-    public static func connect(host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
-                               requestTimeout: TimeInterval = 3) async throws -> SnapcastClient {
+    public static func connect(
+        host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
+        requestTimeout: TimeInterval = 3
+    ) async throws -> SnapcastClient {
         let probe = SnapcastClient(host: host, port: port, clientID: clientID, requestTimeout: requestTimeout)
         let client = try await probe.status()
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
-        return SnapcastClient(host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
-                              displayName: PeerText.clean(names.first ?? clientID, limit: 80))
+        return SnapcastClient(
+            host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
+            displayName: PeerText.clean(names.first ?? clientID, limit: 80))
     }
 
     /// Reads the client's percent (clamped to 0…100).
@@ -65,8 +70,10 @@ public final class SnapcastClient: RemoteVolumeDevice {
         let id = clientID
         try await link.request { session, deadline in
             let current = try Self.status(of: id, session, deadline)
-            _ = try session.call("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: .init(percent: level, muted: current.config.volume.muted)),
-                                 as: Snapcast.VolumeResult.self, deadline: deadline)
+            _ = try session.call(
+                "Client.SetVolume",
+                Snapcast.SetVolumeParams(id: id, volume: .init(percent: level, muted: current.config.volume.muted)),
+                as: Snapcast.VolumeResult.self, deadline: deadline)
         }
     }
 
@@ -80,8 +87,10 @@ public final class SnapcastClient: RemoteVolumeDevice {
         let id = clientID
         try await link.request { session, deadline in
             let current = try Self.status(of: id, session, deadline)
-            _ = try session.call("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: .init(percent: current.config.volume.level, muted: muted)),
-                                 as: Snapcast.VolumeResult.self, deadline: deadline)
+            _ = try session.call(
+                "Client.SetVolume",
+                Snapcast.SetVolumeParams(id: id, volume: .init(percent: current.config.volume.level, muted: muted)),
+                as: Snapcast.VolumeResult.self, deadline: deadline)
         }
     }
 
@@ -105,14 +114,25 @@ public final class SnapcastClient: RemoteVolumeDevice {
             notified: { method, line in
                 switch method {
                 case "Client.OnVolumeChanged":
-                    if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line).params,
-                       change.id == id { report(change.volume) }
+                    if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line)
+                        .params,
+                        change.id == id
+                    {
+                        report(change.volume)
+                    }
                 case "Client.OnConnect":
-                    if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.ClientConnected>.self, from: line).params,
-                       change.id == id { report(change.client.config.volume) }
+                    if let change = try? JSONLine.decode(
+                        Snapcast.Notification<Snapcast.ClientConnected>.self, from: line
+                    ).params,
+                        change.id == id
+                    {
+                        report(change.client.config.volume)
+                    }
                 case "Server.OnUpdate":
-                    if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line).params,
-                       let client = server.server.groups.flatMap(\.clients).first(where: { $0.id == id }) {
+                    if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
+                        .params,
+                        let client = server.server.groups.flatMap(\.clients).first(where: { $0.id == id })
+                    {
                         report(client.config.volume)
                     }
                 default:
@@ -131,6 +151,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
     }
 
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Client {
-        try session.call("Client.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.ClientStatus.self, deadline: deadline).client
+        try session.call(
+            "Client.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.ClientStatus.self, deadline: deadline
+        ).client
     }
 }

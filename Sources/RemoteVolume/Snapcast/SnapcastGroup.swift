@@ -48,22 +48,27 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     /// Creates a device; no connection is made until the first request.
-    public init(host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
-                requestTimeout: TimeInterval = 3, displayName: String? = nil) {
+    public init(
+        host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
+        requestTimeout: TimeInterval = 3, displayName: String? = nil
+    ) {
         link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
         self.groupID = groupID
         self.displayName = displayName ?? groupID
     }
 
     /// Connects, checks that the server knows `groupID` (and that it has clients) and takes its name.
-    public static func connect(host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
-                               requestTimeout: TimeInterval = 3) async throws -> SnapcastGroup {
+    public static func connect(
+        host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
+        requestTimeout: TimeInterval = 3
+    ) async throws -> SnapcastGroup {
         let probe = SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout)
         let group = try await probe.status()
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
-        return SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout,
-                             displayName: PeerText.clean(name, limit: 80))
+        return SnapcastGroup(
+            host: host, port: port, groupID: groupID, requestTimeout: requestTimeout,
+            displayName: PeerText.clean(name, limit: 80))
     }
 
     /// The loudest client's percent.
@@ -78,9 +83,12 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         let memory = self.memory
         try await link.request { session, deadline in
             let group = try Self.status(of: id, session, deadline)
-            let current = Dictionary(group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+            let current = Dictionary(
+                group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
             let targets = memory.withLock { state -> [String: Int] in
-                if state.shape.keys.sorted() != current.keys.sorted() || (state.changedElsewhere(current) && current.values.contains { $0 > 0 }) {
+                if state.shape.keys.sorted() != current.keys.sorted()
+                    || (state.changedElsewhere(current) && current.values.contains { $0 > 0 })
+                {
                     state.shape = current
                     state.lastSet = current
                 }
@@ -96,9 +104,11 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             }
             for client in order {
                 guard let target = targets[client.id], client.config.volume.percent != target else { continue }
-                _ = try session.call("Client.SetVolume",
-                                     Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.config.volume.muted)),
-                                     as: Snapcast.VolumeResult.self, deadline: deadline)
+                _ = try session.call(
+                    "Client.SetVolume",
+                    Snapcast.SetVolumeParams(
+                        id: client.id, volume: .init(percent: target, muted: client.config.volume.muted)),
+                    as: Snapcast.VolumeResult.self, deadline: deadline)
             }
             memory.withLock { state in
                 state.lastSet = targets
@@ -116,7 +126,9 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     public func setMuted(_ muted: Bool) async throws {
         let id = groupID
         try await link.request { session, deadline in
-            _ = try session.call("Group.SetMute", Snapcast.SetMuteParams(id: id, mute: muted), as: Snapcast.MuteResult.self, deadline: deadline)
+            _ = try session.call(
+                "Group.SetMute", Snapcast.SetMuteParams(id: id, mute: muted), as: Snapcast.MuteResult.self,
+                deadline: deadline)
         }
     }
 
@@ -136,7 +148,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         }
         let take: @Sendable (Snapcast.Group) -> Void = { group in
             let change = seen.withLock { state -> RemoteVolumeChange? in
-                state.levels = Dictionary(group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+                state.levels = Dictionary(
+                    group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
                 state.muted = group.muted
                 return publish(&state)
             }
@@ -149,21 +162,30 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                 var change: RemoteVolumeChange?
                 switch method {
                 case "Client.OnVolumeChanged":
-                    guard let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line).params else { return }
+                    guard
+                        let params = try? JSONLine.decode(
+                            Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line
+                        ).params
+                    else { return }
                     change = seen.withLock { state in
                         guard state.levels[params.id] != nil else { return nil }
                         state.levels[params.id] = params.volume.level
                         return publish(&state)
                     }
                 case "Group.OnMute":
-                    guard let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.GroupMuted>.self, from: line).params, params.id == id else { return }
+                    guard
+                        let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.GroupMuted>.self, from: line)
+                            .params, params.id == id
+                    else { return }
                     change = seen.withLock { state in
                         state.muted = params.mute
                         return publish(&state)
                     }
                 case "Server.OnUpdate":
-                    if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line).params,
-                       let group = server.server.groups.first(where: { $0.id == id }) {
+                    if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
+                        .params,
+                        let group = server.server.groups.first(where: { $0.id == id })
+                    {
                         take(group)
                     }
                 default:
@@ -186,7 +208,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
 
     static func level(of group: Snapcast.Group) throws -> Int {
         guard let loudest = group.clients.map(\.config.volume.level).max() else {
-            throw RemoteVolumeError.unsupported("the Snapcast group \(PeerText.clean(group.id, limit: 60)) has no clients")
+            throw RemoteVolumeError.unsupported(
+                "the Snapcast group \(PeerText.clean(group.id, limit: 60)) has no clients")
         }
         return loudest
     }
@@ -197,6 +220,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Group {
-        try session.call("Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline).group
+        try session.call(
+            "Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline
+        ).group
     }
 }

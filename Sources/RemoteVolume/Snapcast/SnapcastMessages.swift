@@ -121,7 +121,9 @@ struct SnapcastRefusal: Error {
     /// configured attempts), anything else ``RemoteVolumeError/unsupported(_:)``.
     var remoteVolumeError: RemoteVolumeError {
         if isNotFound {
-            return .unreachable("Snapcast does not know the client or group now (\(message)); it may be restarting, or the id is wrong: see Server.GetStatus")
+            return .unreachable(
+                "Snapcast does not know the client or group now (\(message)); it may be restarting, or the id is wrong: see Server.GetStatus"
+            )
         }
         return .unsupported("Snapcast refused \(method): \(message) (JSON-RPC error \(code))")
     }

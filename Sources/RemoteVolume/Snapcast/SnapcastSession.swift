@@ -25,7 +25,8 @@ final class SnapcastSession {
     ) throws -> R {
         let id = nextID
         nextID += 1
-        try channel.send(JSONLine.encode(Snapcast.Request(id: id, method: method, params: params)) + "\n", deadline: deadline)
+        try channel.send(
+            JSONLine.encode(Snapcast.Request(id: id, method: method, params: params)) + "\n", deadline: deadline)
         var skipped = 0
         while true {
             let line = try channel.readLine(deadline: deadline)
@@ -40,7 +41,8 @@ final class SnapcastSession {
             if envelope.id == nil, let name = envelope.method { notified(name, line) }
             skipped += 1
             guard skipped <= Self.maxSkippedLines else {
-                throw RemoteVolumeError.invalidReply("more than \(Self.maxSkippedLines) Snapcast messages without the reply to \(method)")
+                throw RemoteVolumeError.invalidReply(
+                    "more than \(Self.maxSkippedLines) Snapcast messages without the reply to \(method)")
             }
         }
     }

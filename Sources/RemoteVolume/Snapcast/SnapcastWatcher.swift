@@ -41,7 +41,8 @@ final class SnapcastWatcher: @unchecked Sendable {
         var backoff = 0.1
         while !isCancelled {
             do {
-                let session = try SnapcastSession(host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
+                let session = try SnapcastSession(
+                    host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
                 defer { session.channel.close() }
                 try resync(session, Deadline(in: link.requestTimeout))
                 backoff = 0.1

@@ -153,11 +153,12 @@ public actor RemoteVolumeController {
 
     /// Feeds every event of `events` to ``handle(_:)`` until the stream ends or ``stop(flushTimeout:)`` is called.
     public func follow(_ events: AsyncStream<VolumeButtonEvent>) {
-        followTasks.append(Task { [weak self] in
-            for await event in events {
-                await self?.handle(event)
-            }
-        })
+        followTasks.append(
+            Task { [weak self] in
+                for await event in events {
+                    await self?.handle(event)
+                }
+            })
     }
 
     /// Mutes or unmutes the device now (not coalesced: mute is one request per user action).

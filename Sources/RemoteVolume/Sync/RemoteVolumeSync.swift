@@ -127,7 +127,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
 
     /// The level the HUD shows: where the device will be once pending requests land; `nil` before the first read.
     public var optimisticLevel: Int? {
-        wantedLevel ?? inFlight?.level ?? (reconnecting ? intendedLevel : nil) ?? confirmedLevel.map { Self.clamp($0 + pendingSteps * configuration.step, to: configuration.range) }
+        wantedLevel ?? inFlight?.level ?? (reconnecting ? intendedLevel : nil)
+            ?? confirmedLevel.map { Self.clamp($0 + pendingSteps * configuration.step, to: configuration.range) }
     }
 
     /// Whether a request is on the wire or a level still waits to be sent.

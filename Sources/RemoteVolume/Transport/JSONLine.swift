@@ -36,8 +36,10 @@ enum JSONLine {
 
     /// The deepest bracket nesting in `bytes`, ignoring brackets inside strings.
     static func nestingDepth(_ bytes: [UInt8]) -> Int {
-        var depth = 0, deepest = 0
-        var inString = false, escaped = false
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for byte in bytes {
             if inString {
                 if escaped {

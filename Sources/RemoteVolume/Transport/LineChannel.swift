@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A TCP connection that speaks a line protocol (MPD's text protocol, Snapcast's newline-delimited JSON-RPC),
 /// bounded against a hostile or broken peer.

@@ -21,7 +21,8 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     case snapcastGroup(host: String, port: UInt16, groupID: String)
 
     /// The forms accepted, for error messages and help text.
-    public static let acceptedForms = "http://HOST[:PORT]/description.xml (UPnP), mpd://[PASSWORD@]HOST[:PORT], "
+    public static let acceptedForms =
+        "http://HOST[:PORT]/description.xml (UPnP), mpd://[PASSWORD@]HOST[:PORT], "
         + "snapcast://HOST[:PORT]/CLIENT_ID or snapcast://HOST[:PORT]/group/GROUP_ID"
 
     /// Parses `text`; anything else fails with ``RemoteVolumeError/invalidURL(_:)`` naming the accepted forms.
@@ -31,7 +32,8 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
             .invalidURL("\(PeerText.clean(trimmed, limit: 120)): \(why); use \(acceptedForms)")
         }
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
-              let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
+            let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased()
+        else {
             throw refuse("not a URL")
         }
         switch scheme {
@@ -61,9 +63,14 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
             guard components.path.isEmpty || components.path == "/", components.fragment == nil else {
                 throw refuse("an MPD URL has no path")
             }
-            guard components.password == nil else { throw refuse("give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)") }
+            guard components.password == nil else {
+                throw refuse(
+                    "give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)")
+            }
             let password = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
-            if let password, password.contains(where: \.isNewline) { throw refuse("the password contains a line break") }
+            if let password, password.contains(where: \.isNewline) {
+                throw refuse("the password contains a line break")
+            }
             return .mpd(host: host, port: port, password: password)
         }
         guard components.user == nil, components.password == nil else { throw refuse("Snapcast has no password") }
@@ -87,9 +94,11 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         case .upnp(let url):
             return try await UPnPRenderer.connect(to: url, requestTimeout: requestTimeout)
         case .mpd(let host, let port, let password):
-            return try await MPDDevice.connect(host: host, port: port, password: password, requestTimeout: requestTimeout)
+            return try await MPDDevice.connect(
+                host: host, port: port, password: password, requestTimeout: requestTimeout)
         case .snapcastClient(let host, let port, let id):
-            return try await SnapcastClient.connect(host: host, port: port, clientID: id, requestTimeout: requestTimeout)
+            return try await SnapcastClient.connect(
+                host: host, port: port, clientID: id, requestTimeout: requestTimeout)
         case .snapcastGroup(let host, let port, let id):
             return try await SnapcastGroup.connect(host: host, port: port, groupID: id, requestTimeout: requestTimeout)
         }

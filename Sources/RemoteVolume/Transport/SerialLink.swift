@@ -19,7 +19,8 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// Only touched on `queue`.
     private var session: Session?
 
-    init(label: String, open: @escaping Open, isStale: @escaping (Session) -> Bool, close: @escaping (Session) -> Void) {
+    init(label: String, open: @escaping Open, isStale: @escaping (Session) -> Bool, close: @escaping (Session) -> Void)
+    {
         queue = DispatchQueue(label: label)
         self.open = open
         self.isStale = isStale
@@ -52,7 +53,9 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         session = nil
     }
 
-    private func run<T>(deadline: Deadline, keepsSession: (any Error) -> Bool, _ work: (Session, Deadline) throws -> T) throws -> T {
+    private func run<T>(deadline: Deadline, keepsSession: (any Error) -> Bool, _ work: (Session, Deadline) throws -> T)
+        throws -> T
+    {
         if let current = session, isStale(current) { drop() }
         let reused = session != nil
         do {
@@ -64,7 +67,9 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         }
     }
 
-    private func attempt<T>(deadline: Deadline, keepsSession: (any Error) -> Bool, _ work: (Session, Deadline) throws -> T) throws -> T {
+    private func attempt<T>(
+        deadline: Deadline, keepsSession: (any Error) -> Bool, _ work: (Session, Deadline) throws -> T
+    ) throws -> T {
         do {
             let current = try session ?? open(deadline)
             session = current

@@ -38,8 +38,9 @@ public struct UPnPDeviceDescription: Sendable, Equatable {
             let device = queue.removeFirst()
             for service in device.child("serviceList")?.children("service") ?? [] {
                 guard let type = service.value("serviceType"),
-                      type.hasPrefix("urn:schemas-upnp-org:service:RenderingControl:"), type.count <= 128,
-                      !type.unicodeScalars.contains(where: PeerText.isUnsafe) else { continue }
+                    type.hasPrefix("urn:schemas-upnp-org:service:RenderingControl:"), type.count <= 128,
+                    !type.unicodeScalars.contains(where: PeerText.isUnsafe)
+                else { continue }
                 guard let control = service.value("controlURL"), !control.isEmpty else {
                     throw RemoteVolumeError.invalidReply("RenderingControl without controlURL")
                 }
@@ -67,10 +68,12 @@ public struct UPnPDeviceDescription: Sendable, Equatable {
         guard root.name == "scpd" else { throw RemoteVolumeError.invalidReply("not a service description (no scpd)") }
         let variables = root.child("serviceStateTable")?.children("stateVariable") ?? []
         guard let volume = variables.first(where: { $0.value("name") == "Volume" }),
-              let range = volume.child("allowedValueRange") else { return nil }
+            let range = volume.child("allowedValueRange")
+        else { return nil }
         guard let minimum = range.value("minimum").flatMap({ Int($0) }),
-              let maximum = range.value("maximum").flatMap({ Int($0) }),
-              minimum <= maximum, minimum >= 0, maximum <= 65_535 else {
+            let maximum = range.value("maximum").flatMap({ Int($0) }),
+            minimum <= maximum, minimum >= 0, maximum <= 65_535
+        else {
             throw RemoteVolumeError.invalidReply("bad Volume allowedValueRange")
         }
         return minimum...maximum

@@ -24,7 +24,9 @@ extension UPnPRenderer {
     /// ``maxConcurrentDescriptionFetches`` at a time, each with a deadline that ends with the search's; at
     /// most ``SSDP/maxAnswers`` answers are kept. Answers whose description was not read in time come back
     /// with an ``DiscoveredRenderer/error`` (`.timedOut` for those never reached). In the order answers came.
-    public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws -> [DiscoveredRenderer] {
+    public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws
+        -> [DiscoveredRenderer]
+    {
         try await discover(timeout: timeout, interfaceAddress: interfaceAddress, destination: SSDP.multicastGroup)
     }
 
@@ -34,8 +36,10 @@ extension UPnPRenderer {
         requestTimeout: TimeInterval = 2
     ) async throws -> [DiscoveredRenderer] {
         var found: [DiscoveredRenderer] = []
-        for try await item in try discoveries(timeout: timeout, interfaceAddress: interfaceAddress, destination: destination,
-                                              requestTimeout: requestTimeout) {
+        for try await item in try discoveries(
+            timeout: timeout, interfaceAddress: interfaceAddress, destination: destination,
+            requestTimeout: requestTimeout)
+        {
             found.append(item)
         }
         return found.sorted { $0.order < $1.order }
@@ -48,7 +52,9 @@ extension UPnPRenderer {
     /// The same bounds as ``discover(timeout:interfaceAddress:)``: answers de-duplicated by device (USN),
     /// at most ``SSDP/maxAnswers``, ``maxConcurrentDescriptionFetches`` fetches at a time, each ending with
     /// the search. Stop iterating (or cancel) to end the search and its fetches early.
-    public static func discoveries(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws -> AsyncThrowingStream<DiscoveredRenderer, any Error> {
+    public static func discoveries(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws
+        -> AsyncThrowingStream<DiscoveredRenderer, any Error>
+    {
         try discoveries(timeout: timeout, interfaceAddress: interfaceAddress, destination: SSDP.multicastGroup)
     }
 
@@ -73,7 +79,8 @@ extension UPnPRenderer {
                             result.order = index
                             if deadline.remainingSeconds > 0.01 && !Task.isCancelled {
                                 do {
-                                    result.renderer = try await connect(to: answer.location, requestTimeout: requestTimeout, deadline: deadline)
+                                    result.renderer = try await connect(
+                                        to: answer.location, requestTimeout: requestTimeout, deadline: deadline)
                                     result.error = nil
                                 } catch {
                                     result.error = error.asRemoteVolumeError

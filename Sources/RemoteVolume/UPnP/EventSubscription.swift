@@ -17,10 +17,13 @@ enum SubscriptionWake: Sendable, Hashable {
 /// A set of pending wake-up reasons and one waiter: signals coalesce, so a flood of them costs a set of
 /// four cases, never a queue.
 final class WakeSignal: Sendable {
-    private let state = Locked<(pending: Set<SubscriptionWake>, waiter: CheckedContinuation<Set<SubscriptionWake>, Never>?)>(([], nil))
+    private let state = Locked<
+        (pending: Set<SubscriptionWake>, waiter: CheckedContinuation<Set<SubscriptionWake>, Never>?)
+    >(([], nil))
 
     func signal(_ reason: SubscriptionWake) {
-        let resume = state.withLock { state -> (CheckedContinuation<Set<SubscriptionWake>, Never>, Set<SubscriptionWake>)? in
+        let resume = state.withLock {
+            state -> (CheckedContinuation<Set<SubscriptionWake>, Never>, Set<SubscriptionWake>)? in
             state.pending.insert(reason)
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
@@ -103,8 +106,10 @@ extension UPnPRenderer {
     static let minimumResyncInterval: TimeInterval = 1
 
     /// ``changes()`` watching announcements on `announcements` (`nil`: none; tests: a loopback port).
-    func changes(announcements: (host: String, port: UInt16)?,
-                 minimumResyncInterval: TimeInterval = UPnPRenderer.minimumResyncInterval) async throws -> AsyncStream<RemoteVolumeChange>? {
+    func changes(
+        announcements: (host: String, port: UInt16)?,
+        minimumResyncInterval: TimeInterval = UPnPRenderer.minimumResyncInterval
+    ) async throws -> AsyncStream<RemoteVolumeChange>? {
         guard let eventURL = description.eventURL else { return nil }
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let range = volumeRange
@@ -125,7 +130,8 @@ extension UPnPRenderer {
             // A volume outside the declared range is not believed (issue 12, defect 7); the mute state still is.
             let volume = change.volume.flatMap { range.contains($0) ? $0 : nil }
             guard volume != nil || change.muted != nil else { return }
-            continuation.yield(RemoteVolumeChange(volume: volume, muted: change.muted, isInitialState: change.isInitial))
+            continuation.yield(
+                RemoteVolumeChange(volume: volume, muted: change.muted, isInitialState: change.isInitial))
         }
         listener.start()
         let shownHost = localHost.contains(":") ? "[\(localHost)]" : localHost
@@ -133,7 +139,8 @@ extension UPnPRenderer {
         listener.subscribing()
         let first: GENA.Subscription
         do {
-            first = try await GENA.subscribe(eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
+            first = try await GENA.subscribe(
+                eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
             listener.subscribed(sid: first.sid)
             sequence.withLock { $0.subscribed(first.sid) }
         } catch {
@@ -147,7 +154,9 @@ extension UPnPRenderer {
         var watcher: SSDPAnnouncementListener?
         if let announcements, !description.udn.isEmpty {
             let presence = Locked(DevicePresence(udn: description.udn))
-            watcher = try? SSDPAnnouncementListener(group: announcements, interfaceAddress: localHost.contains(":") ? nil : localHost) { announcement in
+            watcher = try? SSDPAnnouncementListener(
+                group: announcements, interfaceAddress: localHost.contains(":") ? nil : localHost
+            ) { announcement in
                 switch presence.withLock({ $0.note(announcement) }) {
                 case .none: break
                 case .check: wake.signal(.check)
@@ -158,9 +167,10 @@ extension UPnPRenderer {
         }
         let current = Locked(first)
         let loop = Task {
-            await self.followSubscription(eventURL: eventURL, callback: callback, current: current, wake: wake,
-                                          listener: listener, sequence: sequence, minimumResyncInterval: minimumResyncInterval,
-                                          continuation: continuation)
+            await self.followSubscription(
+                eventURL: eventURL, callback: callback, current: current, wake: wake,
+                listener: listener, sequence: sequence, minimumResyncInterval: minimumResyncInterval,
+                continuation: continuation)
         }
         let requestTimeout = self.requestTimeout
         let presenceWatcher = watcher
@@ -207,7 +217,9 @@ extension UPnPRenderer {
             }
             var fresh = reasons.contains(.resync)
             if !fresh {
-                if let renewed = try? await GENA.renew(eventURL, sid: current.current.sid, timeout: subscriptionTimeout, requestTimeout: requestTimeout) {
+                if let renewed = try? await GENA.renew(
+                    eventURL, sid: current.current.sid, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
+                {
                     listener.subscribed(sid: renewed.sid)
                     sequence.withLock { $0.subscribed(renewed.sid) }
                     current.withLock { $0 = renewed }
@@ -217,7 +229,9 @@ extension UPnPRenderer {
             }
             if fresh {
                 listener.subscribing()
-                if let subscription = try? await GENA.subscribe(eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout) {
+                if let subscription = try? await GENA.subscribe(
+                    eventURL, callback: callback, timeout: subscriptionTimeout, requestTimeout: requestTimeout)
+                {
                     listener.subscribed(sid: subscription.sid)
                     sequence.withLock { $0.subscribed(subscription.sid) }
                     current.withLock { $0 = subscription }

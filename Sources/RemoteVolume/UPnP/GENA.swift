@@ -1,11 +1,12 @@
+import Dispatch
+import Foundation
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import VolumeKitCore
 
 /// GENA eventing (UDA 1.1 §4): subscribe, renew and unsubscribe requests.
 enum GENA {
@@ -38,29 +39,39 @@ enum GENA {
             if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) {
                 // Issue 12, defect 1: a peer's number is clamped before any arithmetic. More digits than an
                 // Int holds is "very long" too.
-                timeout = min(maxTimeout, max(minTimeout, Int(digits.prefix(18)).map { digits.count > 18 ? maxTimeout : $0 } ?? maxTimeout))
+                timeout = min(
+                    maxTimeout,
+                    max(minTimeout, Int(digits.prefix(18)).map { digits.count > 18 ? maxTimeout : $0 } ?? maxTimeout))
             }
         }
         return Subscription(sid: sid, timeout: timeout)
     }
 
-    static func subscribe(_ url: URL, callback: String, timeout: Int, requestTimeout: TimeInterval) async throws -> Subscription {
-        let reply = try await HTTPClient.send(method: "SUBSCRIBE", url: url, headers: [
-            ("CALLBACK", "<\(callback)>"), ("NT", "upnp:event"), ("TIMEOUT", "Second-\(timeout)"),
-        ], timeout: requestTimeout, maxBodyBytes: 4096)
+    static func subscribe(_ url: URL, callback: String, timeout: Int, requestTimeout: TimeInterval) async throws
+        -> Subscription
+    {
+        let reply = try await HTTPClient.send(
+            method: "SUBSCRIBE", url: url,
+            headers: [
+                ("CALLBACK", "<\(callback)>"), ("NT", "upnp:event"), ("TIMEOUT", "Second-\(timeout)"),
+            ], timeout: requestTimeout, maxBodyBytes: 4096)
         return try parseSubscribeReply(reply.message)
     }
 
-    static func renew(_ url: URL, sid: String, timeout: Int, requestTimeout: TimeInterval) async throws -> Subscription {
-        let reply = try await HTTPClient.send(method: "SUBSCRIBE", url: url, headers: [
-            ("SID", sid), ("TIMEOUT", "Second-\(timeout)"),
-        ], timeout: requestTimeout, maxBodyBytes: 4096)
+    static func renew(_ url: URL, sid: String, timeout: Int, requestTimeout: TimeInterval) async throws -> Subscription
+    {
+        let reply = try await HTTPClient.send(
+            method: "SUBSCRIBE", url: url,
+            headers: [
+                ("SID", sid), ("TIMEOUT", "Second-\(timeout)"),
+            ], timeout: requestTimeout, maxBodyBytes: 4096)
         return try parseSubscribeReply(reply.message)
     }
 
     static func unsubscribe(_ url: URL, sid: String, requestTimeout: TimeInterval) async throws {
-        let reply = try await HTTPClient.send(method: "UNSUBSCRIBE", url: url, headers: [("SID", sid)],
-                                              timeout: requestTimeout, maxBodyBytes: 4096)
+        let reply = try await HTTPClient.send(
+            method: "UNSUBSCRIBE", url: url, headers: [("SID", sid)],
+            timeout: requestTimeout, maxBodyBytes: 4096)
         guard reply.status == 200 else { throw RemoteVolumeError.httpStatus(reply.status) }
     }
 
@@ -70,7 +81,9 @@ enum GENA {
     /// UDA 1.1 §4.3: a NOTIFY must be `NT: upnp:event`, `NTS: upnp:propchange` with a SID; 400 otherwise,
     /// 412 when it is not for our callback path or carries a SID we did not get. Checked from the head
     /// (issue 12, defect 3), so a request to a wrong path is refused before any of its body is read.
-    static func checkNotifyHead(_ head: HTTPHead, expectedPath: String, acceptsSID: (String) -> Bool = { _ in true }) -> Int? {
+    static func checkNotifyHead(_ head: HTTPHead, expectedPath: String, acceptsSID: (String) -> Bool = { _ in true })
+        -> Int?
+    {
         guard head.startLine.first == "NOTIFY" else { return 405 }
         guard head.startLine.count >= 2, head.startLine[1] == expectedPath else { return 412 }
         guard head[header: "NT"] == "upnp:event", head[header: "NTS"] == "upnp:propchange" else { return 400 }
@@ -80,9 +93,13 @@ enum GENA {
     }
 
     /// What to answer a NOTIFY, and the change it carried. Pure, for tests.
-    static func handleNotify(_ request: HTTPMessage, expectedPath: String, acceptsSID: (String) -> Bool = { _ in true }) -> (status: Int, change: LastChange?) {
-        if let status = checkNotifyHead(HTTPHead(startLine: request.startLine, headers: request.headers),
-                                        expectedPath: expectedPath, acceptsSID: acceptsSID) {
+    static func handleNotify(_ request: HTTPMessage, expectedPath: String, acceptsSID: (String) -> Bool = { _ in true })
+        -> (status: Int, change: LastChange?)
+    {
+        if let status = checkNotifyHead(
+            HTTPHead(startLine: request.startLine, headers: request.headers),
+            expectedPath: expectedPath, acceptsSID: acceptsSID)
+        {
             return (status, nil)
         }
         guard var change = try? LastChange.parse(propertySet: request.body) else { return (400, nil) }
@@ -125,7 +142,8 @@ final class GENAListener: Sendable {
     private let onChange: @Sendable (LastChange) -> Void
 
     /// Listens on `host` (an IPv4 or IPv6 literal: the local address that reaches the device).
-    init(host: String, connectionDeadline: TimeInterval = 2, onChange: @escaping @Sendable (LastChange) -> Void) throws {
+    init(host: String, connectionDeadline: TimeInterval = 2, onChange: @escaping @Sendable (LastChange) -> Void) throws
+    {
         let isV6 = host.contains(":")
         let fd = Socket.open(family: isV6 ? AF_INET6 : AF_INET, type: Socket.streamType)
         guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
@@ -140,9 +158,13 @@ final class GENAListener: Sendable {
             guard inet_pton(AF_INET6, literal, &address.sin6_addr) == 1 else {
                 throw RemoteVolumeError.unreachable("cannot listen for events on \(PeerText.clean(host, limit: 64))")
             }
-            if let zone = host.split(separator: "%").dropFirst().first { address.sin6_scope_id = if_nametoindex(String(zone)) }
+            if let zone = host.split(separator: "%").dropFirst().first {
+                address.sin6_scope_id = if_nametoindex(String(zone))
+            }
             bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         } else {
             var address = sockaddr_in()
@@ -151,7 +173,9 @@ final class GENAListener: Sendable {
                 throw RemoteVolumeError.unreachable("cannot listen for events on \(PeerText.clean(host, limit: 64))")
             }
             bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         guard bound == 0, listen(fd, 32) == 0, let local = socket.localEndpoint() else {
@@ -248,8 +272,12 @@ final class GENAListener: Sendable {
             if let change = handled.change { onChange(change) }
         }
         let code = status ?? 400
-        let reason = [200: "OK", 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout", 412: "Precondition Failed",
-                      413: "Payload Too Large"][code] ?? "Error"
+        let reason =
+            [
+                200: "OK", 400: "Bad Request", 405: "Method Not Allowed", 408: "Request Timeout",
+                412: "Precondition Failed",
+                413: "Payload Too Large",
+            ][code] ?? "Error"
         let reply = "HTTP/1.1 \(code) \(reason)\r\nCONTENT-LENGTH: 0\r\nCONNECTION: close\r\n\r\n"
         try? connection.sendAll(Data(reply.utf8), deadline: Deadline(in: min(1, connectionDeadline)))
     }

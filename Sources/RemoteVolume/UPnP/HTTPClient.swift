@@ -25,20 +25,25 @@ enum HTTPClient {
     ) async throws -> Reply {
         let target = try UPnPURL.validate(url)
         guard target.scheme == "http" else {
-            throw RemoteVolumeError.unsupported("https URLs (UPnP devices serve plain http; use the http:// description URL)")
+            throw RemoteVolumeError.unsupported(
+                "https URLs (UPnP devices serve plain http; use the http:// description URL)")
         }
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
             throw RemoteVolumeError.invalidURL("HTTP method '\(PeerText.clean(method, limit: 20))'")
         }
         let host = UPnPURL.host(of: target)
         let port = UInt16(target.port ?? 80)
-        var head = "\(method) \(UPnPURL.requestTarget(of: target)) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
+        var head =
+            "\(method) \(UPnPURL.requestTarget(of: target)) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
         for (name, value) in headers {
             // Issue 12, defect 5: no control character may reach a header (CR/LF would start a new header
             // or a second request).
-            guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value >= 0x7F || $0 == ":" }),
-                  !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
-                throw RemoteVolumeError.invalidURL("an HTTP header with a control character (\(PeerText.clean(name, limit: 40)))")
+            guard !name.isEmpty,
+                !name.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value >= 0x7F || $0 == ":" }),
+                !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F })
+            else {
+                throw RemoteVolumeError.invalidURL(
+                    "an HTTP header with a control character (\(PeerText.clean(name, limit: 40)))")
             }
             head += "\(name): \(value)\r\n"
         }
@@ -82,7 +87,8 @@ public enum UPnPURL {
             throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
         }
         guard let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
-              host.unicodeScalars.allSatisfy({ allowedHostScalars.contains($0) }) else {
+            host.unicodeScalars.allSatisfy({ allowedHostScalars.contains($0) })
+        else {
             throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
         }
         if let port = url.port, !(1...65535).contains(port) {
@@ -95,7 +101,8 @@ public enum UPnPURL {
     public static func parse(_ text: String) throws -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
-              let url = URL(string: trimmed) else {
+            let url = URL(string: trimmed)
+        else {
             throw RemoteVolumeError.invalidURL(PeerText.clean(trimmed, limit: 200))
         }
         return try validate(url)
@@ -112,7 +119,8 @@ public enum UPnPURL {
 
     /// Letters, digits and `.-_:[]%` — what a host name or an IP literal (v6 with zone) is made of; anything
     /// else (a decoded CR/LF, a space) is refused before it can reach a `HOST` header.
-    private static let allowedHostScalars = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%")
+    private static let allowedHostScalars = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%")
 
     /// The request target for `url`: its path and query exactly as percent-encoded in the URL (never
     /// decoded), and any byte outside visible ASCII percent-encoded (issue 12, defect 5: a controlURL or

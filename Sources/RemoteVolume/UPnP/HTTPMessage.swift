@@ -74,11 +74,16 @@ struct HTTPMessageReader: Sendable {
             // Search for the end of the head only in what can still belong to it.
             let searchFrom = max(0, pending.count - 3)
             pending.append(data)
-            guard let end = pending.range(of: Data("\r\n\r\n".utf8), in: (pending.startIndex + searchFrom)..<pending.endIndex) else {
+            guard
+                let end = pending.range(
+                    of: Data("\r\n\r\n".utf8), in: (pending.startIndex + searchFrom)..<pending.endIndex)
+            else {
                 if pending.count > maxHeadBytes { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
                 return nil
             }
-            guard end.lowerBound - pending.startIndex <= maxHeadBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
+            guard end.lowerBound - pending.startIndex <= maxHeadBytes else {
+                throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes)
+            }
             let parsed = try Self.parseHead(pending[pending.startIndex..<end.lowerBound])
             head = parsed
             let rest = Data(pending[end.upperBound...])
@@ -115,7 +120,8 @@ struct HTTPMessageReader: Sendable {
         }
         if let lengthText = head.headers["content-length"] {
             let trimmed = lengthText.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy(\.isASCIIDigit), let length = Int(trimmed) else {
+            guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy(\.isASCIIDigit), let length = Int(trimmed)
+            else {
                 if !trimmed.isEmpty, trimmed.count > 18, trimmed.allSatisfy(\.isASCIIDigit) {
                     throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes)
                 }
@@ -135,7 +141,9 @@ struct HTTPMessageReader: Sendable {
             case .done:
                 return message()
             case .untilClose:
-                guard body.count + (data.endIndex - index) <= maxBodyBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
+                guard body.count + (data.endIndex - index) <= maxBodyBytes else {
+                    throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes)
+                }
                 body.append(data[index...])
                 return nil
             case .length(let remaining):
@@ -156,18 +164,27 @@ struct HTTPMessageReader: Sendable {
                 let newline = data[index...].firstIndex(of: 0x0A)
                 let lineEnd = newline ?? data.endIndex
                 pending.append(data[index..<lineEnd])
-                if pending.count > Self.maxChunkLineBytes { throw RemoteVolumeError.invalidReply("bad chunk size line (longer than \(Self.maxChunkLineBytes) bytes)") }
+                if pending.count > Self.maxChunkLineBytes {
+                    throw RemoteVolumeError.invalidReply(
+                        "bad chunk size line (longer than \(Self.maxChunkLineBytes) bytes)")
+                }
                 guard let newline else { return nil }
                 index = newline + 1
-                guard pending.last == 0x0D else { throw RemoteVolumeError.invalidReply("bad chunk framing (a line not ended by CRLF)") }
+                guard pending.last == 0x0D else {
+                    throw RemoteVolumeError.invalidReply("bad chunk framing (a line not ended by CRLF)")
+                }
                 defer { pending.removeAll(keepingCapacity: true) }
                 if case .chunkEnd = state {
-                    guard pending.count == 1 else { throw RemoteVolumeError.invalidReply("bad chunk framing (data longer than its size)") }
+                    guard pending.count == 1 else {
+                        throw RemoteVolumeError.invalidReply("bad chunk framing (data longer than its size)")
+                    }
                     state = .chunkSize
                     continue
                 }
                 let size = try Self.chunkSize(pending.dropLast())
-                guard size <= maxBodyBytes - body.count else { throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes) }
+                guard size <= maxBodyBytes - body.count else {
+                    throw RemoteVolumeError.replyTooLarge(limit: maxBodyBytes)
+                }
                 state = size == 0 ? .done : .chunkData(remaining: size)  // Trailers, if any, are ignored.
             }
         }
@@ -214,7 +231,9 @@ struct HTTPMessageReader: Sendable {
         }
         var lines = text.components(separatedBy: "\r\n")
         let firstLine = lines.removeFirst()
-        guard !firstLine.contains("\r"), !firstLine.contains("\n") else { throw RemoteVolumeError.invalidReply("bad HTTP start line") }
+        guard !firstLine.contains("\r"), !firstLine.contains("\n") else {
+            throw RemoteVolumeError.invalidReply("bad HTTP start line")
+        }
         let first = firstLine.split(separator: " ", maxSplits: 2).map(String.init)
         guard first.count >= 2 else { throw RemoteVolumeError.invalidReply("bad HTTP start line") }
         if first[0].hasPrefix("HTTP/") {
@@ -224,8 +243,12 @@ struct HTTPMessageReader: Sendable {
         }
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
-            guard !line.contains("\r"), !line.contains("\n") else { throw RemoteVolumeError.invalidReply("a bare line break in the HTTP head") }
-            guard let colon = line.firstIndex(of: ":") else { throw RemoteVolumeError.invalidReply("bad HTTP header line") }
+            guard !line.contains("\r"), !line.contains("\n") else {
+                throw RemoteVolumeError.invalidReply("a bare line break in the HTTP head")
+            }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw RemoteVolumeError.invalidReply("bad HTTP header line")
+            }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }

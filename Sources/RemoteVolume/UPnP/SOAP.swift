@@ -5,7 +5,8 @@ enum SOAP {
     /// The request body for `action` of `serviceType` with ordered arguments; every value is XML-escaped.
     static func envelope(action: String, serviceType: String, arguments: [(String, String)]) -> Data {
         var xml = #"<?xml version="1.0" encoding="utf-8"?>"#
-        xml += #"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body>"#
+        xml +=
+            #"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" s:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"><s:Body>"#
         xml += "<u:\(action) xmlns:u=\"\(XMLTree.escape(serviceType))\">"
         for (name, value) in arguments { xml += "<\(name)>\(XMLTree.escape(value))</\(name)>" }
         xml += "</u:\(action)></s:Body></s:Envelope>"
@@ -27,11 +28,14 @@ enum SOAP {
                 throw RemoteVolumeError.invalidReply("no \(action)Response in the reply")
             }
             var values: [String: String] = [:]
-            for argument in response.children { values[argument.name] = argument.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            for argument in response.children {
+                values[argument.name] = argument.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             return values
         }
         if status == 500, !body.isEmpty,
-           let root = try? XMLTree.parse(body), let bodyElement = root.child("Body"), bodyElement.child("Fault") != nil {
+            let root = try? XMLTree.parse(body), let bodyElement = root.child("Body"), bodyElement.child("Fault") != nil
+        {
             throw try fault(in: bodyElement)
         }
         throw RemoteVolumeError.httpStatus(status)
@@ -39,7 +43,8 @@ enum SOAP {
 
     private static func fault(in body: XMLTree) throws -> RemoteVolumeError {
         guard let error = body.child("Fault")?.first("UPnPError"),
-              let code = error.value("errorCode").flatMap({ Int($0) }) else {
+            let code = error.value("errorCode").flatMap({ Int($0) })
+        else {
             return .invalidReply("SOAP fault without a UPnPError code")
         }
         return .upnp(code: code, description: PeerText.clean(error.value("errorDescription") ?? "", limit: 200))

@@ -1,10 +1,11 @@
+import Foundation
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import VolumeKitCore
 
 /// One answer to an SSDP M-SEARCH: a device that says it has what we searched for.
 public struct SSDPResponse: Sendable, Equatable, Hashable {
@@ -22,7 +23,9 @@ public struct SSDPResponse: Sendable, Equatable, Hashable {
     public static func parse(_ datagram: Data) throws -> SSDPResponse? {
         guard datagram.count <= 8192, let text = String(data: datagram, encoding: .utf8) else { return nil }
         var lines = text.components(separatedBy: "\r\n")
-        guard let first = lines.first, first.hasPrefix("HTTP/1.1 200") || first.hasPrefix("HTTP/1.0 200") else { return nil }
+        guard let first = lines.first, first.hasPrefix("HTTP/1.1 200") || first.hasPrefix("HTTP/1.0 200") else {
+            return nil
+        }
         lines.removeFirst()
         var headers: [String: String] = [:]
         for line in lines {
@@ -58,7 +61,8 @@ public enum SSDP {
 
     /// The M-SEARCH request for `target`; `mx` is the seconds devices may wait before answering (1…5).
     public static func searchRequest(target: String, mx: Int) -> Data {
-        Data("""
+        Data(
+            """
             M-SEARCH * HTTP/1.1\r
             HOST: 239.255.255.250:1900\r
             MAN: "ssdp:discover"\r
@@ -84,9 +88,13 @@ public enum SSDP {
     /// - Parameters:
     ///   - timeout: how long to collect answers, in seconds.
     ///   - interfaceAddress: the IPv4 address of the interface to search on; default: the system's choice.
-    public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws -> [SSDPResponse] {
+    public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws
+        -> [SSDPResponse]
+    {
         var found: [SSDPResponse] = []
-        for try await answer in try answers(timeout: timeout, interfaceAddress: interfaceAddress) { found.append(answer) }
+        for try await answer in try answers(timeout: timeout, interfaceAddress: interfaceAddress) {
+            found.append(answer)
+        }
         return found
     }
 
@@ -98,7 +106,9 @@ public enum SSDP {
     /// non-http(s) LOCATION are dropped; at most ``maxAnswers`` are yielded. The search is sent twice (UDP
     /// may drop one). The stream ends at `timeout`; stop iterating (or cancel the task) to end it sooner.
     /// Throws at once for a bad `interfaceAddress` or when no socket can be opened.
-    public static func answers(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws -> AsyncThrowingStream<SSDPResponse, any Error> {
+    public static func answers(timeout: TimeInterval = 3, interfaceAddress: String? = nil) throws
+        -> AsyncThrowingStream<SSDPResponse, any Error>
+    {
         try answers(timeout: timeout, interfaceAddress: interfaceAddress, destination: multicastGroup)
     }
 
@@ -138,10 +148,15 @@ public enum SSDP {
             if let interfaceAddress {
                 var address = in_addr()
                 guard inet_pton(AF_INET, interfaceAddress, &address) == 1 else {
-                    throw RemoteVolumeError.invalidURL("interface address '\(PeerText.clean(interfaceAddress, limit: 64))' (not an IPv4 address)")
+                    throw RemoteVolumeError.invalidURL(
+                        "interface address '\(PeerText.clean(interfaceAddress, limit: 64))' (not an IPv4 address)")
                 }
-                guard setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size)) == 0 else {
-                    throw RemoteVolumeError.unreachable("cannot search on interface \(interfaceAddress): \(Socket.lastError)")
+                guard
+                    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size))
+                        == 0
+                else {
+                    throw RemoteVolumeError.unreachable(
+                        "cannot search on interface \(interfaceAddress): \(Socket.lastError)")
                 }
             }
             var group = sockaddr_in()
@@ -151,7 +166,8 @@ public enum SSDP {
             self.destination = withUnsafeBytes(of: &group) { Data($0) }
         }
 
-        func run(timeout: TimeInterval, maxAnswers: Int, stopped: Locked<Bool>, onAnswer: (SSDPResponse) -> Void) throws {
+        func run(timeout: TimeInterval, maxAnswers: Int, stopped: Locked<Bool>, onAnswer: (SSDPResponse) -> Void) throws
+        {
             defer { socket.close() }
             // Devices answer within MX seconds (UDA 1.1 §1.3.2); asking for at most half the timeout leaves
             // the other half for reading descriptions.
@@ -161,8 +177,9 @@ public enum SSDP {
                     let message = searchRequest(target: target, mx: mx)
                     let sent = message.withUnsafeBytes { raw in
                         destination.withUnsafeBytes { address in
-                            sendto(socket.fd, raw.baseAddress, raw.count, 0,
-                                   address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
+                            sendto(
+                                socket.fd, raw.baseAddress, raw.count, 0,
+                                address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
                         }
                     }
                     if sent < 0 { throw RemoteVolumeError.unreachable("multicast send failed: \(Socket.lastError)") }
@@ -188,10 +205,10 @@ public enum SSDP {
                 let count = recv(socket.fd, &buffer, buffer.count, 0)
                 guard count > 0 else { continue }
                 guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])),
-                      seen.insert(response.deviceKey).inserted else { continue }
+                    seen.insert(response.deviceKey).inserted
+                else { continue }
                 onAnswer(response)
             }
         }
     }
 }
-

@@ -28,8 +28,9 @@ struct SSDPAnnouncement: Sendable, Equatable {
     /// Parses one datagram; `nil` for anything that is not a well-formed NOTIFY with a USN and a known NTS.
     static func parse(_ datagram: Data) -> SSDPAnnouncement? {
         guard datagram.count <= maxDatagramBytes,
-              datagram.starts(with: Data("NOTIFY * HTTP/1.".utf8)),
-              let text = String(data: datagram, encoding: .utf8) else { return nil }
+            datagram.starts(with: Data("NOTIFY * HTTP/1.".utf8)),
+            let text = String(data: datagram, encoding: .utf8)
+        else { return nil }
         var headers: [String: String] = [:]
         for line in text.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -46,10 +47,12 @@ struct SSDPAnnouncement: Sendable, Equatable {
         default: return nil
         }
         guard let usn = headers["USN"], !usn.isEmpty, usn.count <= 512,
-              !usn.unicodeScalars.contains(where: PeerText.isUnsafe) else { return nil }
+            !usn.unicodeScalars.contains(where: PeerText.isUnsafe)
+        else { return nil }
         func short(_ value: String?) -> String? { value.flatMap { $0.isEmpty || $0.count > 128 ? nil : $0 } }
-        return SSDPAnnouncement(kind: kind, usn: usn, bootID: short(headers["BOOTID.UPNP.ORG"] ?? headers["01-NLS"]),
-                                nextBootID: short(headers["NEXTBOOTID.UPNP.ORG"]))
+        return SSDPAnnouncement(
+            kind: kind, usn: usn, bootID: short(headers["BOOTID.UPNP.ORG"] ?? headers["01-NLS"]),
+            nextBootID: short(headers["NEXTBOOTID.UPNP.ORG"]))
     }
 }
 

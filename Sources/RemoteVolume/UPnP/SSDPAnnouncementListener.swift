@@ -1,10 +1,11 @@
+import Foundation
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import VolumeKitCore
 
 /// Receives SSDP announcements (`NOTIFY *`) on the multicast group, on one thread of its own.
 ///
@@ -23,8 +24,10 @@ final class SSDPAnnouncementListener: Sendable {
 
     /// Listens on `group` (the SSDP multicast group, joined on the interface with IPv4 address
     /// `interfaceAddress`; or, in tests, a unicast loopback address, port 0 for any).
-    init(group: (host: String, port: UInt16) = SSDP.multicastGroup, interfaceAddress: String?,
-         onAnnouncement: @escaping @Sendable (SSDPAnnouncement) -> Void) throws {
+    init(
+        group: (host: String, port: UInt16) = SSDP.multicastGroup, interfaceAddress: String?,
+        onAnnouncement: @escaping @Sendable (SSDPAnnouncement) -> Void
+    ) throws {
         let fd = Socket.open(family: AF_INET, type: Socket.datagramType)
         guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
         socket = Socket(fd: fd)
@@ -36,11 +39,14 @@ final class SSDPAnnouncementListener: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = group.port.bigEndian
         guard inet_pton(AF_INET, group.host, &address.sin_addr) == 1 else {
-            throw RemoteVolumeError.unreachable("cannot listen for SSDP announcements on \(PeerText.clean(group.host, limit: 64))")
+            throw RemoteVolumeError.unreachable(
+                "cannot listen for SSDP announcements on \(PeerText.clean(group.host, limit: 64))")
         }
         // Bound to the group address, the socket receives only datagrams sent to the group, not unicast.
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, let local = socket.localEndpoint() else {
             throw RemoteVolumeError.unreachable("cannot listen for SSDP announcements: \(Socket.lastError)")
@@ -51,7 +57,10 @@ final class SSDPAnnouncementListener: Sendable {
             if let interfaceAddress, inet_pton(AF_INET, interfaceAddress, &membership.imr_interface) != 1 {
                 membership.imr_interface.s_addr = 0  // INADDR_ANY: the system's choice.
             }
-            guard setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &membership, socklen_t(MemoryLayout<ip_mreq>.size)) == 0 else {
+            guard
+                setsockopt(fd, Int32(IPPROTO_IP), IP_ADD_MEMBERSHIP, &membership, socklen_t(MemoryLayout<ip_mreq>.size))
+                    == 0
+            else {
                 throw RemoteVolumeError.unreachable("cannot join the SSDP group: \(Socket.lastError)")
             }
         }

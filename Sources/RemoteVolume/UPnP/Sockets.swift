@@ -1,11 +1,12 @@
+import Dispatch
+import Foundation
+import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import VolumeKitCore
 
 /// A point on the monotonic clock, used for I/O deadlines.
 struct Deadline: Sendable {
@@ -205,7 +206,9 @@ final class Socket: @unchecked Sendable {
     /// The numeric host of a socket address.
     static func host(of address: UnsafePointer<sockaddr>, length: socklen_t) -> String? {
         var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(address, length, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
+        guard getnameinfo(address, length, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else {
+            return nil
+        }
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -222,9 +225,13 @@ final class Socket: @unchecked Sendable {
                 guard let host = Socket.host(of: address, length: length) else { return nil }
                 let port: UInt16
                 if address.pointee.sa_family == sa_family_t(AF_INET6) {
-                    port = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                    port = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                        UInt16(bigEndian: $0.pointee.sin6_port)
+                    }
                 } else {
-                    port = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+                    port = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                        UInt16(bigEndian: $0.pointee.sin_port)
+                    }
                 }
                 return (host, port)
             }

@@ -23,14 +23,18 @@ public final class UPnPRenderer: RemoteVolumeDevice {
     public let subscriptionTimeout: Int
 
     /// The device's friendly name.
-    public var displayName: String { description.friendlyName.isEmpty ? location.absoluteString : description.friendlyName }
+    public var displayName: String {
+        description.friendlyName.isEmpty ? location.absoluteString : description.friendlyName
+    }
 
     /// The largest reply read from a device; larger ones fail with ``RemoteVolumeError/replyTooLarge(limit:)``.
     public static let maxReplyBytes = 256 * 1024
 
     /// Creates a renderer from a description already fetched.
-    public init(location: URL, description: UPnPDeviceDescription, volumeRange: ClosedRange<Int> = 0...100,
-                requestTimeout: TimeInterval = 3, subscriptionTimeout: Int = 300) {
+    public init(
+        location: URL, description: UPnPDeviceDescription, volumeRange: ClosedRange<Int> = 0...100,
+        requestTimeout: TimeInterval = 3, subscriptionTimeout: Int = 300
+    ) {
         self.location = location
         self.description = description
         self.volumeRange = volumeRange
@@ -39,13 +43,18 @@ public final class UPnPRenderer: RemoteVolumeDevice {
     }
 
     /// Fetches the description at `location` (and the RenderingControl SCPD for the volume range).
-    public static func connect(to location: URL, requestTimeout: TimeInterval = 3, subscriptionTimeout: Int = 300) async throws -> UPnPRenderer {
-        try await connect(to: location, requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout, deadline: nil)
+    public static func connect(to location: URL, requestTimeout: TimeInterval = 3, subscriptionTimeout: Int = 300)
+        async throws -> UPnPRenderer
+    {
+        try await connect(
+            to: location, requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout, deadline: nil)
     }
 
     /// ``connect(to:requestTimeout:subscriptionTimeout:)`` with both fetches also ending by `deadline`.
-    static func connect(to location: URL, requestTimeout: TimeInterval, subscriptionTimeout: Int = 300,
-                        deadline: Deadline?) async throws -> UPnPRenderer {
+    static func connect(
+        to location: URL, requestTimeout: TimeInterval, subscriptionTimeout: Int = 300,
+        deadline: Deadline?
+    ) async throws -> UPnPRenderer {
         func timeout() throws -> TimeInterval {
             guard let deadline else { return requestTimeout }
             let left = deadline.remainingSeconds
@@ -60,8 +69,9 @@ public final class UPnPRenderer: RemoteVolumeDevice {
             let data = try await HTTPClient.get(scpd, timeout: try timeout(), maxBodyBytes: maxReplyBytes)
             range = try UPnPDeviceDescription.volumeRange(fromSCPD: data) ?? range
         }
-        return UPnPRenderer(location: location, description: description, volumeRange: range,
-                            requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout)
+        return UPnPRenderer(
+            location: location, description: description, volumeRange: range,
+            requestTimeout: requestTimeout, subscriptionTimeout: subscriptionTimeout)
     }
 
     /// Reads `CurrentVolume`; a value outside ``volumeRange`` is ``RemoteVolumeError/invalidReply(_:)``.
@@ -73,7 +83,8 @@ public final class UPnPRenderer: RemoteVolumeDevice {
         // Issue 12, defect 7: a device's number is checked against the range it declared, never shown raw.
         guard volumeRange.contains(level) else {
             throw RemoteVolumeError.invalidReply(
-                "the device answered volume \(level), outside its own range \(volumeRange.lowerBound)…\(volumeRange.upperBound)")
+                "the device answered volume \(level), outside its own range \(volumeRange.lowerBound)…\(volumeRange.upperBound)"
+            )
         }
         return level
     }
@@ -81,7 +92,8 @@ public final class UPnPRenderer: RemoteVolumeDevice {
     /// Sends `DesiredVolume`, clamped to ``volumeRange``.
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
-        _ = try await invoke("SetVolume", [("InstanceID", "0"), ("Channel", "Master"), ("DesiredVolume", String(level))])
+        _ = try await invoke(
+            "SetVolume", [("InstanceID", "0"), ("Channel", "Master"), ("DesiredVolume", String(level))])
     }
 
     /// Reads `CurrentMute`.
@@ -95,7 +107,8 @@ public final class UPnPRenderer: RemoteVolumeDevice {
 
     /// Sends `DesiredMute`.
     public func setMuted(_ muted: Bool) async throws {
-        _ = try await invoke("SetMute", [("InstanceID", "0"), ("Channel", "Master"), ("DesiredMute", muted ? "1" : "0")])
+        _ = try await invoke(
+            "SetMute", [("InstanceID", "0"), ("Channel", "Master"), ("DesiredMute", muted ? "1" : "0")])
     }
 
     /// Subscribes to RenderingControl events and yields each `LastChange` for instance 0 / Master.

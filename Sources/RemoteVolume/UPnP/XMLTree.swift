@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -61,11 +62,14 @@ struct XMLTree: Sendable, Equatable {
     ///   `<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`, `<!ATTLIST` and `<!NOTATION` in any letter case.
     static func screen(_ data: Data) throws {
         let bytes = [UInt8](data)
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
+        {
             throw RemoteVolumeError.invalidReply("XML in UTF-16 or UTF-32 is refused (UPnP documents are UTF-8)")
         }
         if bytes.contains(0) {
-            throw RemoteVolumeError.invalidReply("XML with NUL bytes (UTF-16 or UTF-32 text) is refused (UPnP documents are UTF-8)")
+            throw RemoteVolumeError.invalidReply(
+                "XML with NUL bytes (UTF-16 or UTF-32 text) is refused (UPnP documents are UTF-8)")
         }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
@@ -76,7 +80,9 @@ struct XMLTree: Sendable, Equatable {
                 if let quote = rest.first, quote == "\"" || quote == "'" {
                     let name = rest.dropFirst().prefix { $0 != quote }
                     guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(name)) else {
-                        throw RemoteVolumeError.invalidReply("XML in encoding '\(PeerText.clean(name, limit: 32))' is refused (UPnP documents are UTF-8)")
+                        throw RemoteVolumeError.invalidReply(
+                            "XML in encoding '\(PeerText.clean(name, limit: 32))' is refused (UPnP documents are UTF-8)"
+                        )
                     }
                 }
             }
@@ -147,8 +153,10 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         name.split(separator: ":").last.map(String.init) ?? name
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         elements += 1
         if stack.count >= XMLTree.maxDepth || elements > XMLTree.maxElements {
             failure = "XML too deep or too large"
@@ -163,12 +171,14 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         stack[stack.count - 1].text += string
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    func parser(_ parser: XMLParser, foundCDATA cdataBlock: Data) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+        stack[stack.count - 1].text += String(decoding: cdataBlock, as: UTF8.self)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         guard let done = stack.popLast() else { return }
         if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
     }

@@ -28,7 +28,8 @@ extension View {
         onError: @escaping @MainActor (VolumeButtonsError) -> Void = { _ in },
         perform action: @escaping @MainActor (VolumeButtonEvent) -> Void
     ) -> some View {
-        modifier(VolumeButtonsModifier(configuration: configuration, clients: clients, onError: onError, action: action))
+        modifier(
+            VolumeButtonsModifier(configuration: configuration, clients: clients, onError: onError, action: action))
     }
 }
 
@@ -50,7 +51,10 @@ private struct VolumeButtonsModifier: ViewModifier {
     func body(content: Content) -> some View {
         content
             .background(needsAnchor ? CaptureAnchor { anchor = $0 } : nil)
-            .task(id: Key(configuration: configuration, anchor: anchor.map(ObjectIdentifier.init), hasClients: clients != nil)) { @MainActor in
+            .task(
+                id: Key(
+                    configuration: configuration, anchor: anchor.map(ObjectIdentifier.init), hasClients: clients != nil)
+            ) { @MainActor in
                 // Capture events need the anchor in a window; the task runs again once it is.
                 if needsAnchor, anchor == nil { return }
                 let buttons = VolumeButtons(configuration, captureView: anchor, clients: clients)

@@ -18,7 +18,8 @@ extension AudioSessionClient {
             try LiveSessionMemory.shared.apply(configuration)
         },
         setActive: { active, notifyOthers in
-            try AVAudioSession.sharedInstance().setActive(active, options: notifyOthers ? .notifyOthersOnDeactivation : [])
+            try AVAudioSession.sharedInstance().setActive(
+                active, options: notifyOthers ? .notifyOthersOnDeactivation : [])
         },
         isOtherAudioPlaying: { AVAudioSession.sharedInstance().isOtherAudioPlaying },
         currentRoute: { AudioRoute(AVAudioSession.sharedInstance().currentRoute) },
@@ -86,7 +87,9 @@ final class SilentPrimer {
 
     func play() {
         guard player?.isPlaying != true else { return }
-        guard let player = try? AVAudioPlayer(data: SoundFileWriter.silence(duration: 0.05, container: .wav)) else { return }
+        guard let player = try? AVAudioPlayer(data: SoundFileWriter.silence(duration: 0.05, container: .wav)) else {
+            return
+        }
         player.volume = 0
         player.play()
         self.player = player

@@ -20,8 +20,12 @@ extension CaptureEventClient {
                 onMain {
                     guard let host = host.view else { return }
                     let made = AVCaptureEventInteraction(
-                        primary: { event in handler(CaptureEvent(source: .primary, phase: CaptureEventPhase(event.phase))) },
-                        secondary: { event in handler(CaptureEvent(source: .secondary, phase: CaptureEventPhase(event.phase))) }
+                        primary: { event in
+                            handler(CaptureEvent(source: .primary, phase: CaptureEventPhase(event.phase)))
+                        },
+                        secondary: { event in
+                            handler(CaptureEvent(source: .secondary, phase: CaptureEventPhase(event.phase)))
+                        }
                     )
                     host.addInteraction(made)
                     interaction.withLock { $0 = made }

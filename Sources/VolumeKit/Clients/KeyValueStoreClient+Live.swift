@@ -7,7 +7,11 @@ extension KeyValueStoreClient {
     public static let live = KeyValueStoreClient(
         data: { key in UserDefaults.standard.data(forKey: key) },
         setData: { data, key in
-            if let data { UserDefaults.standard.set(data, forKey: key) } else { UserDefaults.standard.removeObject(forKey: key) }
+            if let data {
+                UserDefaults.standard.set(data, forKey: key)
+            } else {
+                UserDefaults.standard.removeObject(forKey: key)
+            }
         }
     )
 }

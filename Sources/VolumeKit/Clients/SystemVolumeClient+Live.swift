@@ -23,16 +23,20 @@ extension SystemVolumeClient {
             }
             observe()
             let center = NotificationCenter.default
-            let reset = center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main) { _ in observe() }
+            let reset = center.addObserver(
+                forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main
+            ) { _ in observe() }
             nonisolated(unsafe) let token = reset
             return CancellationHandle {
                 center.removeObserver(token)
-                observation.withLock { $0?.invalidate(); $0 = nil }
+                observation.withLock {
+                    $0?.invalidate(); $0 = nil
+                }
             }
         },
         observeSystemNotifications: { handler in
             let center = NotificationCenter.default
-            let names = [VolumeChangeNotification.modernName]   // iOS 15+ only: the pre-15 name is never sent here
+            let names = [VolumeChangeNotification.modernName]  // iOS 15+ only: the pre-15 name is never sent here
             let tokens = names.map { name in
                 center.addObserver(forName: Notification.Name(name), object: nil, queue: .main) { note in
                     handler(SystemVolumeNotification(name: name, userInfo: PayloadValue.dictionary(note.userInfo)))

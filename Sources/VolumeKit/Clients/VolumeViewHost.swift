@@ -70,9 +70,11 @@ final class VolumeViewHost {
                 MainActor.assumeIsolated { VolumeViewHost.shared.refresh() }
             }
         }
-        observers.append(center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main) { _ in
-            MainActor.assumeIsolated { VolumeViewHost.shared.remakeViews() }
-        })
+        observers.append(
+            center.addObserver(forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main) {
+                _ in
+                MainActor.assumeIsolated { VolumeViewHost.shared.remakeViews() }
+            })
     }
 
     // MARK: - Requests
@@ -125,7 +127,9 @@ final class VolumeViewHost {
         }
         for scene in Self.hostScenes() {
             let key = ObjectIdentifier(scene)
-            if let entry = hosted[key], let window = entry.view.window, Self.isHostable(window), window.windowScene === scene {
+            if let entry = hosted[key], let window = entry.view.window, Self.isHostable(window),
+                window.windowScene === scene
+            {
                 continue
             }
             guard let window = Self.hostWindow(in: scene) else { continue }
@@ -175,7 +179,9 @@ final class VolumeViewHost {
         if let oldest = waiting.map(\.since).min(), now - oldest >= Self.diagnosticDelay {
             guard !loggedMissingWindow else { return }
             loggedMissingWindow = true
-            log.error("No window of the app's scenes could host VolumeKit's volume view after \(Self.diagnosticDelay, privacy: .public) s: capture and HUD suppression start once one appears")
+            log.error(
+                "No window of the app's scenes could host VolumeKit's volume view after \(Self.diagnosticDelay, privacy: .public) s: capture and HUD suppression start once one appears"
+            )
             return
         }
         isPolling = true
@@ -206,7 +212,8 @@ final class VolumeViewHost {
     static func hostScenes() -> [UIWindowScene] {
         let scenes = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }
             .filter { $0.session.role == .windowApplication }
-        return scenes.filter { $0.activationState == .foregroundActive } + scenes.filter { $0.activationState == .foregroundInactive }
+        return scenes.filter { $0.activationState == .foregroundActive }
+            + scenes.filter { $0.activationState == .foregroundInactive }
     }
 
     /// The scene's key window if it can host, else its first window that can.

@@ -32,7 +32,10 @@ extension View {
         clients: VolumeKitClients? = nil,
         onDiagnostic: @escaping @MainActor (VolumeDriveDiagnostic) -> Void = { _ in }
     ) -> some View {
-        modifier(VolumeDriveModifier(target: target, style: style, configuration: configuration, clients: clients, onDiagnostic: onDiagnostic))
+        modifier(
+            VolumeDriveModifier(
+                target: target, style: style, configuration: configuration, clients: clients, onDiagnostic: onDiagnostic
+            ))
     }
 }
 
@@ -52,13 +55,18 @@ private struct VolumeDriveModifier: ViewModifier {
 
     func body(content: Content) -> some View {
         content
-            .task(id: Key(target: ObjectIdentifier(target), style: style, configuration: configuration, hasClients: clients != nil)) { @MainActor in
+            .task(
+                id: Key(
+                    target: ObjectIdentifier(target), style: style, configuration: configuration,
+                    hasClients: clients != nil)
+            ) { @MainActor in
                 let drive = VolumeDrive(driving: target, hud: style, configuration: configuration, clients: clients)
                 drive.onDiagnostic = onDiagnostic
                 do {
                     try drive.start()
                 } catch {
-                    onDiagnostic(.captureUnavailable(error as? VolumeButtonsError ?? .audioSession(String(describing: error))))
+                    onDiagnostic(
+                        .captureUnavailable(error as? VolumeButtonsError ?? .audioSession(String(describing: error))))
                     return
                 }
                 // Until the view goes away or the key changes: the task is cancelled then.

@@ -57,7 +57,9 @@ public final class VolumeDrive {
         clients: VolumeKitClients? = nil
     ) {
         let clients = clients ?? .live(captureView: captureView)
-        let hud = style.map { VolumeHUD(style: $0, options: VolumeHUDOptions(levelSource: .external), clients: clients) }
+        let hud = style.map {
+            VolumeHUD(style: $0, options: VolumeHUDOptions(levelSource: .external), clients: clients)
+        }
         self.hud = hud
         let hub = self.hub
         engine = VolumeDriveEngine(

@@ -66,7 +66,10 @@ public final class VolumeHUD: ObservableObject {
     ///   - options: the level source, suppression, session activation and language (the hide delay is the style's).
     ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to drive
     ///     the HUD from your app's tests).
-    public init(style: VolumeHUDStyle = .classic, options: VolumeHUDOptions = VolumeHUDOptions(), clients: VolumeKitClients? = nil) {
+    public init(
+        style: VolumeHUDStyle = .classic, options: VolumeHUDOptions = VolumeHUDOptions(),
+        clients: VolumeKitClients? = nil
+    ) {
         self.style = style
         var options = options
         options.hideDelay = style.autoHideDelay
@@ -103,11 +106,13 @@ public final class VolumeHUD: ObservableObject {
         suppressesSystemHUD: Bool = true,
         activatesAudioSession: Bool = false
     ) {
-        self.init(style: style, options: VolumeHUDOptions(
-            levelSource: observesSystemVolume ? .systemVolume : .external,
-            suppressesSystemHUD: suppressesSystemHUD,
-            activatesAudioSession: activatesAudioSession
-        ))
+        self.init(
+            style: style,
+            options: VolumeHUDOptions(
+                levelSource: observesSystemVolume ? .systemVolume : .external,
+                suppressesSystemHUD: suppressesSystemHUD,
+                activatesAudioSession: activatesAudioSession
+            ))
     }
 
     /// Stopping is part of letting go: a dropped HUD gives the system HUD and the session back.
@@ -140,7 +145,9 @@ public final class VolumeHUD: ObservableObject {
         observe(UIApplication.didBecomeActiveNotification) { hud, _ in
             if let scene = VolumeHUD.hostScene() { hud.move(to: scene) }
         }
-        observe(UIAccessibility.darkerSystemColorsStatusDidChangeNotification) { hud, _ in hud.hudView?.setNeedsDisplay() }
+        observe(UIAccessibility.darkerSystemColorsStatusDidChangeNotification) { hud, _ in
+            hud.hudView?.setNeedsDisplay()
+        }
     }
 
     /// Removes the window (the system HUD comes back) and stops following.
@@ -185,7 +192,8 @@ public final class VolumeHUD: ObservableObject {
     }
 
     private func observe(_ name: Notification.Name, _ handler: @escaping @MainActor (VolumeHUD, Any?) -> Void) {
-        let token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { [weak self] note in
+        let token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) {
+            [weak self] note in
             let object = note.object
             nonisolated(unsafe) let unsafeObject = object
             MainActor.assumeIsolated {
@@ -272,7 +280,8 @@ public final class VolumeHUD: ObservableObject {
         guard let hudView, let window else { return }
         let wasVisible = display.isVisible
         let animation = style.animation.resolved(reduceMotion: UIAccessibility.isReduceMotionEnabled)
-        let slide = lastLayout.map { CGAffineTransform(translationX: $0.slideOffset.x, y: $0.slideOffset.y) } ?? .identity
+        let slide =
+            lastLayout.map { CGAffineTransform(translationX: $0.slideOffset.x, y: $0.slideOffset.y) } ?? .identity
         let newBump = next.bump != nil && next.bump != display.bump
         hudView.level = next.level
         hudView.bump = next.bump
@@ -281,32 +290,52 @@ public final class VolumeHUD: ObservableObject {
             window.windowLevel = VolumeHUD.visibleLevel
             layoutHUD()
             hudView.transform = animation == .slide ? slide : .identity
-            let appear = { hudView.alpha = 1; hudView.transform = .identity }
-            if animation == .none { appear() } else {
-                UIView.animate(withDuration: animation.duration, delay: 0, options: [.beginFromCurrentState, .curveEaseOut], animations: appear)
+            let appear = {
+                hudView.alpha = 1; hudView.transform = .identity
+            }
+            if animation == .none {
+                appear()
+            } else {
+                UIView.animate(
+                    withDuration: animation.duration, delay: 0, options: [.beginFromCurrentState, .curveEaseOut],
+                    animations: appear)
             }
         } else if !next.isVisible && wasVisible {
-            let disappear = { hudView.alpha = 0; if animation == .slide { hudView.transform = slide } }
+            let disappear = {
+                hudView.alpha = 0; if animation == .slide { hudView.transform = slide }
+            }
             let lower = { [weak self] (_: Bool) in
                 guard let self, !self.display.isVisible else { return }
                 self.window?.windowLevel = VolumeHUD.hiddenLevel
             }
-            if animation == .none { disappear(); lower(true) } else {
-                UIView.animate(withDuration: animation.duration, delay: 0, options: [.beginFromCurrentState, .curveEaseIn], animations: disappear, completion: lower)
+            if animation == .none {
+                disappear(); lower(true)
+            } else {
+                UIView.animate(
+                    withDuration: animation.duration, delay: 0, options: [.beginFromCurrentState, .curveEaseIn],
+                    animations: disappear, completion: lower)
             }
         }
         if newBump && next.isVisible && !UIAccessibility.isReduceMotionEnabled {
             // A short nudge toward the rail: the press was felt even though the level cannot move.
             let axis = lastLayout?.axis ?? .horizontal
             let push: CGFloat = next.bump == .maximum ? 4 : -4
-            let nudge = axis == .horizontal ? CGAffineTransform(translationX: push, y: 0) : CGAffineTransform(translationX: 0, y: -push)
-            UIView.animate(withDuration: 0.08, delay: 0, options: [.beginFromCurrentState, .curveEaseOut], animations: {
-                hudView.transform = nudge
-            }, completion: { _ in
-                UIView.animate(withDuration: 0.18, delay: 0, usingSpringWithDamping: 0.5, initialSpringVelocity: 0, options: [.beginFromCurrentState], animations: {
-                    hudView.transform = .identity
+            let nudge =
+                axis == .horizontal
+                ? CGAffineTransform(translationX: push, y: 0) : CGAffineTransform(translationX: 0, y: -push)
+            UIView.animate(
+                withDuration: 0.08, delay: 0, options: [.beginFromCurrentState, .curveEaseOut],
+                animations: {
+                    hudView.transform = nudge
+                },
+                completion: { _ in
+                    UIView.animate(
+                        withDuration: 0.18, delay: 0, usingSpringWithDamping: 0.5, initialSpringVelocity: 0,
+                        options: [.beginFromCurrentState],
+                        animations: {
+                            hudView.transform = .identity
+                        })
                 })
-            })
         }
     }
 

@@ -66,7 +66,8 @@ public final class VolumeHUDUIView: UIView {
             UIColor(palette.color(for: shape.role)).setFill()
             path.fill()
             if shape.role == .plate, palette.outline.alpha > 0 {
-                let outline = UIBezierPath(roundedRect: shape.rect.insetBy(dx: 0.5, dy: 0.5), cornerRadius: max(0, shape.cornerRadius - 0.5))
+                let outline = UIBezierPath(
+                    roundedRect: shape.rect.insetBy(dx: 0.5, dy: 0.5), cornerRadius: max(0, shape.cornerRadius - 0.5))
                 outline.lineWidth = 1
                 UIColor(palette.outline).setStroke()
                 outline.stroke()
@@ -85,7 +86,9 @@ public final class VolumeHUDUIView: UIView {
 extension UIColor {
     /// The UIKit colour for a HUD colour (sRGB).
     public convenience init(_ color: VolumeHUDColor) {
-        self.init(red: CGFloat(color.red), green: CGFloat(color.green), blue: CGFloat(color.blue), alpha: CGFloat(color.alpha))
+        self.init(
+            red: CGFloat(color.red), green: CGFloat(color.green), blue: CGFloat(color.blue), alpha: CGFloat(color.alpha)
+        )
     }
 }
 #endif

@@ -38,8 +38,11 @@ public struct VolumeHUDView: View {
                 let path = Path(roundedRect: shape.rect, cornerRadius: shape.cornerRadius)
                 context.fill(path, with: .color(Color(palette.color(for: shape.role))))
                 if shape.role == .plate, palette.outline.alpha > 0 {
-                    context.stroke(Path(roundedRect: shape.rect.insetBy(dx: 0.5, dy: 0.5), cornerRadius: max(0, shape.cornerRadius - 0.5)),
-                                   with: .color(Color(palette.outline)), lineWidth: 1)
+                    context.stroke(
+                        Path(
+                            roundedRect: shape.rect.insetBy(dx: 0.5, dy: 0.5),
+                            cornerRadius: max(0, shape.cornerRadius - 0.5)),
+                        with: .color(Color(palette.outline)), lineWidth: 1)
                 }
             }
         }
@@ -97,10 +100,11 @@ extension View {
         clients: VolumeKitClients? = nil,
         onChange: (@MainActor (VolumeHUDDisplay) -> Void)? = nil
     ) -> some View {
-        modifier(VolumeHUDModifier(
-            style: style, isEnabled: isEnabled, options: options, level: level, buttonEvent: buttonEvent,
-            clients: clients, onChange: onChange
-        ))
+        modifier(
+            VolumeHUDModifier(
+                style: style, isEnabled: isEnabled, options: options, level: level, buttonEvent: buttonEvent,
+                clients: clients, onChange: onChange
+            ))
     }
 }
 
@@ -123,7 +127,8 @@ private struct VolumeHUDModifier: ViewModifier {
 
     func body(content: Content) -> some View {
         content
-            .task(id: Key(style: style, isEnabled: isEnabled, options: options, hasClients: clients != nil)) { @MainActor in
+            .task(id: Key(style: style, isEnabled: isEnabled, options: options, hasClients: clients != nil)) {
+                @MainActor in
                 guard isEnabled else { return }
                 let hud = VolumeHUD(style: style, options: options, clients: clients)
                 self.hud = hud

@@ -76,7 +76,9 @@ final class VolumeHUDRootViewController: UIViewController {
             window = UIApplication.shared.delegate?.window ?? nil
         }
         var controller = window?.rootViewController
-        while let presented = controller?.presentedViewController, !presented.isBeingDismissed { controller = presented }
+        while let presented = controller?.presentedViewController, !presented.isBeingDismissed {
+            controller = presented
+        }
         return controller
     }
 

@@ -49,7 +49,9 @@ public final class MuteSwitch {
     ///   - configuration: the check interval (default 1 s, at least 0.5 s) and probe timing.
     ///   - observesVolume: also report the real volume and volume changes (activates an audio session; an
     ///     app on the default category is moved to `.ambient`, which mixes with other audio).
-    public convenience init(configuration: MuteMonitor.Configuration = MuteMonitor.Configuration(), observesVolume: Bool = true) {
+    public convenience init(
+        configuration: MuteMonitor.Configuration = MuteMonitor.Configuration(), observesVolume: Bool = true
+    ) {
         let url = Self.soundURL
         self.init(
             configuration: configuration,
@@ -60,7 +62,9 @@ public final class MuteSwitch {
     }
 
     /// Creates a detector on the given clients (e.g. a `SimulatedDevice`'s) and sound.
-    public init(configuration: MuteMonitor.Configuration, observesVolume: Bool, clients: VolumeKitClients, soundURL: URL) {
+    public init(
+        configuration: MuteMonitor.Configuration, observesVolume: Bool, clients: VolumeKitClients, soundURL: URL
+    ) {
         let relay = MuteRelay()
         engine = MuteSwitchEngine(
             configuration: configuration,

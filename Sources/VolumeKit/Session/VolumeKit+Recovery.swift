@@ -20,13 +20,18 @@ public enum VolumeKit {
     ///   - timeout: the longest wait, in seconds (default 3).
     @MainActor
     @discardableResult
-    public static func recoverVolumeIfNeeded(clients: VolumeKitClients? = nil, timeout: TimeInterval = 3) async -> VolumeRecovery.Outcome {
+    public static func recoverVolumeIfNeeded(clients: VolumeKitClients? = nil, timeout: TimeInterval = 3) async
+        -> VolumeRecovery.Outcome
+    {
         let clients = clients ?? .live()
         return await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
             let timer = clients.clock.schedule(max(0, timeout)) {
-                once.resume(.failed(.audioSession(
-                    "The volume view was not ready within \(timeout) s (no window of the app's foreground scene yet); the user's volume is given back as soon as one appears.")))
+                once.resume(
+                    .failed(
+                        .audioSession(
+                            "The volume view was not ready within \(timeout) s (no window of the app's foreground scene yet); the user's volume is given back as soon as one appears."
+                        )))
             }
             VolumeRecovery.recoverIfNeeded(clients) { outcome in
                 timer.cancel()

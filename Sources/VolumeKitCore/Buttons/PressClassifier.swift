@@ -50,7 +50,8 @@ public struct PressClassifier: Sendable, Equatable {
         if var current = held, current.button == button, !current.isPhysicallyDown {
             // The rhythm's delays are upper bounds (`shared/facts/envelope.md`): any step soon enough is a repeat.
             let elapsed = time - current.lastEvent
-            let isRepeat = current.repeats == 0
+            let isRepeat =
+                current.repeats == 0
                 ? elapsed >= timing.firstRepeatMinimum - timing.tolerance && elapsed <= timing.releaseAfterPress
                 : elapsed <= timing.repeatInterval + timing.tolerance
             if isRepeat {
@@ -90,7 +91,8 @@ public struct PressClassifier: Sendable, Equatable {
     public mutating func tick(at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = SmallList<VolumeButtonEvent>()
         if let current = held, current.isPhysicallyDown, let deadline = nextDeadline,
-           time - deadline > timing.repeatInterval * Double(Self.maximumCatchUp) {
+            time - deadline > timing.repeatInterval * Double(Self.maximumCatchUp)
+        {
             // Skip the repeats that cannot be caught up: resume the rhythm from now.
             held?.lastEvent = time - timing.repeatInterval * Double(Self.maximumCatchUp)
             held?.repeats = max(current.repeats, 1)

@@ -105,16 +105,18 @@ public final class VolumeButtonsEngine: Sendable {
         self.onEvent = onEvent
         self.onUserVolume = onUserVolume
         self.onDiagnostic = onDiagnostic
-        state = Locked(State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)))
+        state = Locked(
+            State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)))
     }
 
     private static func steps(for configuration: VolumeButtonsConfiguration) -> VolumeStepMachine {
         let usesNotification = configuration.strategy == .systemNotification
-        return VolumeStepMachine(configuration: .init(
-            mode: configuration.mode,
-            headroomSteps: usesNotification ? 0 : configuration.headroomSteps,
-            reportsPressesAtRails: usesNotification
-        ))
+        return VolumeStepMachine(
+            configuration: .init(
+                mode: configuration.mode,
+                headroomSteps: usesNotification ? 0 : configuration.headroomSteps,
+                reportsPressesAtRails: usesNotification
+            ))
     }
 
     private func freshSteps() -> VolumeStepMachine { Self.steps(for: configuration) }
@@ -196,17 +198,20 @@ public final class VolumeButtonsEngine: Sendable {
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
         case .outputVolume:
-            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] value in
-                self?.observe(value)
-            })
+            subscriptions.append(
+                clients.systemVolume.observeOutputVolume { [weak self] value in
+                    self?.observe(value)
+                })
         case .systemNotification:
-            subscriptions.append(clients.systemVolume.observeSystemNotifications { [weak self] notification in
-                self?.observe(notification)
-            })
+            subscriptions.append(
+                clients.systemVolume.observeSystemNotifications { [weak self] notification in
+                    self?.observe(notification)
+                })
         case .captureEvents:
             subscriptions.append(clients.captureEvents.observe { [weak self] event in self?.observe(event) })
             // A press that moves the volume did not reach the interaction (no running camera): report it.
-            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
+            subscriptions.append(
+                clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
         }
         state.withLock { $0.subscriptions = subscriptions }
         if needsVolumeView {
@@ -279,7 +284,9 @@ public final class VolumeButtonsEngine: Sendable {
     private func followRoute() -> Bool {
         let now = clients.clock.now()
         let route = clients.audioSession.currentRoute()
-        let moved = state.withLock { $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle) }
+        let moved = state.withLock {
+            $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle)
+        }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
         run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
@@ -293,7 +300,8 @@ public final class VolumeButtonsEngine: Sendable {
         run { state in
             let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
             if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
-               value <= 0 || value >= 1, !state.reportedHeadroomExhausted {
+                value <= 0 || value >= 1, !state.reportedHeadroomExhausted
+            {
                 state.reportedHeadroomExhausted = true
                 exhausted = true
             }
@@ -325,7 +333,8 @@ public final class VolumeButtonsEngine: Sendable {
         }
         // Only presses (and sliders) in ordinary app audio; route and category changes carry other volumes.
         guard parsed.reason == .explicitVolumeChange,
-              parsed.category == nil || parsed.category == VolumeChangeNotification.mediaCategory else { return }
+            parsed.category == nil || parsed.category == VolumeChangeNotification.mediaCategory
+        else { return }
         observe(parsed.volume)
     }
 
@@ -357,7 +366,8 @@ public final class VolumeButtonsEngine: Sendable {
                 state.isInterrupted = true
                 state.isSessionLive = false
                 state.retryIndex = 0
-                return self.pause(&state, at: now) + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
+                return self.pause(&state, at: now)
+                    + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
             scheduleActivationRetry()
         case .willEnterForeground:
@@ -475,7 +485,8 @@ public final class VolumeButtonsEngine: Sendable {
         }
         state.route = route
         let recovered = recoveredUserVolume(&state, route: route, volume: volume, at: now, work: &work)
-        return work + translate(state.steps.routeChanged(volume: volume, userVolume: recovered, at: now), &state, at: now)
+        return work
+            + translate(state.steps.routeChanged(volume: volume, userVolume: recovered, at: now), &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
@@ -542,7 +553,9 @@ public final class VolumeButtonsEngine: Sendable {
 
     /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or
     /// `nil` (the record is dropped when the rule discards it).
-    private func recoveredUserVolume(_ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]) -> Float? {
+    private func recoveredUserVolume(
+        _ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]
+    ) -> Float? {
         guard let record = state.records.byRoute[route] else { return nil }
         switch RecoveryRule.decide(record, currentVolume: volume, uptime: now) {
         case .restore(let userVolume):
@@ -558,7 +571,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// while VolumeKit holds the volume (a press may move it at any moment) or has left it away from the
     /// user's, and is written before any set it covers (saves are carried out first).
     private func syncRecord(_ state: inout State, at now: Instant) -> Work? {
-        guard configuration.mode == .capture, configuration.strategy != .captureEvents, state.isViewReady else { return nil }
+        guard configuration.mode == .capture, configuration.strategy != .captureEvents, state.isViewReady else {
+            return nil
+        }
         let steps = state.steps
         let existing = state.records.byRoute[state.route]
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
@@ -568,7 +583,8 @@ public final class VolumeButtonsEngine: Sendable {
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
-        state.records.byRoute[state.route] = PendingRestore(userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now)
+        state.records.byRoute[state.route] = PendingRestore(
+            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now)
         return .save(state.records)
     }
 
@@ -606,14 +622,17 @@ public final class VolumeButtonsEngine: Sendable {
                 work.removeAll { if case .save = $0 { return true } else { return false } }
                 work.insert(.save(state.records), at: 0)
             }
-            change = state.timer.retarget([state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min(), now: now)
+            change = state.timer.retarget(
+                [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min(), now: now)
             return work
         }
-        clients.clock.apply(change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
+        clients.clock.apply(
+            change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
         // Records are saved before the sets they cover, the system is told before the app's callbacks run,
         // and teardown comes last: a callback that calls back into the engine (a handler that stops capture
         // on a press) then acts after this input's own sets.
-        let ordered = work.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        let ordered = work.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(
+            \.element)
         for item in ordered {
             switch item {
             case .setVolume(let value): clients.systemVolume.setVolume(value)
@@ -632,7 +651,11 @@ public final class VolumeButtonsEngine: Sendable {
             defer { state.retry = nil }
             return state.retry
         }?.cancel()
-        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, lease: Bool, stopped: (@Sendable () -> Void)?) in
+        let leftovers = state.withLock {
+            state -> (
+                subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, lease: Bool,
+                stopped: (@Sendable () -> Void)?
+            ) in
             defer {
                 state.keepAlive = nil
                 state.onStopped = nil

@@ -82,15 +82,21 @@ extension SystemVolumeNotification {
         case VolumeChangeNotification.modernName:
             keys = ("Reason", "Volume", "AudioCategory", "SequenceNumber")
         case VolumeChangeNotification.legacyName:
-            keys = ("AVSystemController_AudioVolumeChangeReasonNotificationParameter",
-                    "AVSystemController_AudioVolumeNotificationParameter",
-                    "AVSystemController_AudioCategoryNotificationParameter", nil)
+            keys = (
+                "AVSystemController_AudioVolumeChangeReasonNotificationParameter",
+                "AVSystemController_AudioVolumeNotificationParameter",
+                "AVSystemController_AudioCategoryNotificationParameter", nil
+            )
         default:
             throw VolumeNotificationError.unknownName(name)
         }
         let reason = try string(keys.reason)
-        guard let volumeValue = userInfo[keys.volume] else { throw VolumeNotificationError.missingValue(key: keys.volume) }
-        guard case .number(let volume) = volumeValue else { throw VolumeNotificationError.wrongType(key: keys.volume, found: volumeValue) }
+        guard let volumeValue = userInfo[keys.volume] else {
+            throw VolumeNotificationError.missingValue(key: keys.volume)
+        }
+        guard case .number(let volume) = volumeValue else {
+            throw VolumeNotificationError.wrongType(key: keys.volume, found: volumeValue)
+        }
         guard volume.isFinite, (0...1).contains(volume) else { throw VolumeNotificationError.volumeOutOfRange(volume) }
         let category = try optionalString(keys.category)
         var sequence: Int?

@@ -267,7 +267,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // Whole steps from the last value are the user's presses, applied to their exact volume.
             let delta = value - old
             let steps = (delta / Self.step).rounded()
-            let users = steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance && value > 0 && value < 1
+            let users =
+                steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance && value > 0 && value < 1
                 ? Self.clamp(userVolume + steps * Self.step) : value
             userVolume = users
             if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
@@ -359,7 +360,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         attempts = 0
         // A set still in flight would land after this moment: set the target again so it lands last.
         guard configuration.mode == .capture || phase != .running,
-              abs(believedVolume - target) > Self.sameValue || !echoes.isEmpty else {
+            abs(believedVolume - target) > Self.sameValue || !echoes.isEmpty
+        else {
             wanted = nil
             settleAt = nil
             return []

@@ -88,7 +88,9 @@ public struct AudioSessionConfiguration: Sendable, Equatable, Codable {
     public var allowsSystemSoundsDuringRecording: Bool
 
     /// Creates a configuration.
-    public init(category: AudioCategory, options: AudioCategoryOptions = [], allowsSystemSoundsDuringRecording: Bool = false) {
+    public init(
+        category: AudioCategory, options: AudioCategoryOptions = [], allowsSystemSoundsDuringRecording: Bool = false
+    ) {
         self.category = category
         self.options = options
         self.allowsSystemSoundsDuringRecording = allowsSystemSoundsDuringRecording

@@ -18,7 +18,8 @@ public struct SystemSoundClient: Sendable {
     /// `AudioServicesPlaySystemSoundWithCompletion` (`alert: false`) or
     /// `AudioServicesPlayAlertSoundWithCompletion` (`alert: true`). The completion runs once the sound has
     /// finished, or almost at once when iOS does not play it (Ring/Silent switch on silent).
-    public var play: @Sendable (_ id: SystemSoundID, _ alert: Bool, _ completion: @escaping @Sendable () -> Void) -> Void
+    public var play:
+        @Sendable (_ id: SystemSoundID, _ alert: Bool, _ completion: @escaping @Sendable () -> Void) -> Void
     /// `AudioServicesSetProperty(kAudioServicesPropertyIsUISound, …)`.
     public var setIsUISound: @Sendable (_ id: SystemSoundID, _ isUISound: Bool) -> Void
     /// `AudioServicesDisposeSystemSoundID`.
@@ -27,7 +28,9 @@ public struct SystemSoundClient: Sendable {
     /// Creates a client from its operations.
     public init(
         create: @escaping @Sendable (URL) throws -> SystemSoundID,
-        play: @escaping @Sendable (_ id: SystemSoundID, _ alert: Bool, _ completion: @escaping @Sendable () -> Void) -> Void,
+        play:
+            @escaping @Sendable (_ id: SystemSoundID, _ alert: Bool, _ completion: @escaping @Sendable () -> Void) ->
+            Void,
         setIsUISound: @escaping @Sendable (_ id: SystemSoundID, _ isUISound: Bool) -> Void,
         dispose: @escaping @Sendable (SystemSoundID) -> Void
     ) {

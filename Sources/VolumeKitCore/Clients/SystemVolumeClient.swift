@@ -17,7 +17,8 @@ public struct SystemVolumeClient: Sendable {
     /// The private system-volume change notification, as raw name and payload.
     ///
     /// Only used by the opt-in ``ButtonStrategy/systemNotification`` strategy; see ``SystemVolumeNotification``.
-    public var observeSystemNotifications: @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> CancellationHandle
+    public var observeSystemNotifications:
+        @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> CancellationHandle
     /// Sets the volume through the `MPVolumeView` slider. Takes effect asynchronously, and only once the
     /// volume view is ready; iOS may refuse it during a volume-down press (seed 000).
     public var setVolume: @Sendable (Float) -> Void
@@ -30,7 +31,9 @@ public struct SystemVolumeClient: Sendable {
     public init(
         outputVolume: @escaping @Sendable () -> Float,
         observeOutputVolume: @escaping @Sendable (_ handler: @escaping @Sendable (Float) -> Void) -> CancellationHandle,
-        observeSystemNotifications: @escaping @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) -> CancellationHandle,
+        observeSystemNotifications:
+            @escaping @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) ->
+            CancellationHandle,
         setVolume: @escaping @Sendable (Float) -> Void,
         installVolumeView: @escaping @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle
     ) {

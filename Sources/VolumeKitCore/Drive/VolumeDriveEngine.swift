@@ -156,7 +156,8 @@ public final class VolumeDriveEngine: Sendable {
     /// the last level it was asked for, or ``stopTimeout`` passed. `onStopped` runs once the target is
     /// stopped (at once when the drive is not running and nothing is finishing).
     public func stop(onStopped: (@Sendable () -> Void)? = nil) {
-        let (wasRunning, idle, events, deadline) = state.withLock { state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?, StopDeadline?) in
+        let (wasRunning, idle, events, deadline) = state.withLock {
+            state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?, StopDeadline?) in
             let idle = !state.isRunning && state.finishedGeneration == state.generation
             if let onStopped, !idle { state.onStopped.append((state.generation, onStopped)) }
             guard state.isRunning else { return (false, idle, nil, nil) }
@@ -181,7 +182,9 @@ public final class VolumeDriveEngine: Sendable {
             guard state.isRunning else { return (nil, nil) }
             var known: Float?
             // The HUD was not told the level on connecting: a press into the rail it sits at needs it for the bump.
-            if event.phase != .released, !state.hudHasLevel, let level = state.level, isAtRail(level, toward: event.button) {
+            if event.phase != .released, !state.hudHasLevel, let level = state.level,
+                isAtRail(level, toward: event.button)
+            {
                 state.hudHasLevel = true
                 known = level
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
@@ -58,7 +59,9 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     public func screen(_ orientation: VolumeHUDOrientation, isRightToLeft: Bool = false) -> VolumeHUDScreen {
         switch orientation {
         case .portrait:
-            return VolumeHUDScreen(size: portraitSize, safeArea: portraitInsets, orientation: .portrait, cutout: cutout, isRightToLeft: isRightToLeft)
+            return VolumeHUDScreen(
+                size: portraitSize, safeArea: portraitInsets, orientation: .portrait, cutout: cutout,
+                isRightToLeft: isRightToLeft)
         case .landscapeLeft, .landscapeRight:
             var insets = landscapeInsets
             if orientation == .landscapeRight { swap(&insets.left, &insets.right) }
@@ -82,7 +85,8 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     }
 
     private static func pad(
-        _ id: String, _ name: String, _ width: CGFloat, _ height: CGFloat, top: CGFloat, bottom: CGFloat, radius: CGFloat
+        _ id: String, _ name: String, _ width: CGFloat, _ height: CGFloat, top: CGFloat, bottom: CGFloat,
+        radius: CGFloat
     ) -> VolumeHUDDevice {
         VolumeHUDDevice(
             id: id, name: name, kind: .pad, portraitSize: CGSize(width: width, height: height),
@@ -94,15 +98,33 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
 
     /// The main iPhone and iPad shapes since iOS 15's supported devices.
     public static let all: [VolumeHUDDevice] = [
-        phone("iphone-se", "iPhone SE (2nd/3rd gen) / 8", 375, 667, top: 20, bottom: 0, side: 0, landscapeBottom: 0, cutout: .none, radius: 0),
-        phone("iphone-8-plus", "iPhone 8 Plus", 414, 736, top: 20, bottom: 0, side: 0, landscapeBottom: 0, cutout: .none, radius: 0),
-        phone("iphone-x", "iPhone X / XS / 11 Pro", 375, 812, top: 44, bottom: 34, side: 44, landscapeBottom: 21, cutout: .notch, radius: 39),
-        phone("iphone-11", "iPhone XR / 11", 414, 896, top: 48, bottom: 34, side: 48, landscapeBottom: 21, cutout: .notch, radius: 41.5),
-        phone("iphone-13-mini", "iPhone 12 mini / 13 mini", 375, 812, top: 50, bottom: 34, side: 50, landscapeBottom: 21, cutout: .notch, radius: 44),
-        phone("iphone-14", "iPhone 13 / 14", 390, 844, top: 47, bottom: 34, side: 47, landscapeBottom: 21, cutout: .notch, radius: 47.33),
-        phone("iphone-15", "iPhone 14 Pro / 15 / 15 Pro / 16", 393, 852, top: 59, bottom: 34, side: 59, landscapeBottom: 21, cutout: .dynamicIsland, radius: 55),
-        phone("iphone-15-pro-max", "iPhone 14 Pro Max / 15 Plus / 15 Pro Max / 16 Plus", 430, 932, top: 59, bottom: 34, side: 59, landscapeBottom: 21, cutout: .dynamicIsland, radius: 55),
-        phone("iphone-16-pro", "iPhone 16 Pro", 402, 874, top: 62, bottom: 34, side: 62, landscapeBottom: 21, cutout: .dynamicIsland, radius: 62),
+        phone(
+            "iphone-se", "iPhone SE (2nd/3rd gen) / 8", 375, 667, top: 20, bottom: 0, side: 0, landscapeBottom: 0,
+            cutout: .none, radius: 0),
+        phone(
+            "iphone-8-plus", "iPhone 8 Plus", 414, 736, top: 20, bottom: 0, side: 0, landscapeBottom: 0, cutout: .none,
+            radius: 0),
+        phone(
+            "iphone-x", "iPhone X / XS / 11 Pro", 375, 812, top: 44, bottom: 34, side: 44, landscapeBottom: 21,
+            cutout: .notch, radius: 39),
+        phone(
+            "iphone-11", "iPhone XR / 11", 414, 896, top: 48, bottom: 34, side: 48, landscapeBottom: 21, cutout: .notch,
+            radius: 41.5),
+        phone(
+            "iphone-13-mini", "iPhone 12 mini / 13 mini", 375, 812, top: 50, bottom: 34, side: 50, landscapeBottom: 21,
+            cutout: .notch, radius: 44),
+        phone(
+            "iphone-14", "iPhone 13 / 14", 390, 844, top: 47, bottom: 34, side: 47, landscapeBottom: 21, cutout: .notch,
+            radius: 47.33),
+        phone(
+            "iphone-15", "iPhone 14 Pro / 15 / 15 Pro / 16", 393, 852, top: 59, bottom: 34, side: 59,
+            landscapeBottom: 21, cutout: .dynamicIsland, radius: 55),
+        phone(
+            "iphone-15-pro-max", "iPhone 14 Pro Max / 15 Plus / 15 Pro Max / 16 Plus", 430, 932, top: 59, bottom: 34,
+            side: 59, landscapeBottom: 21, cutout: .dynamicIsland, radius: 55),
+        phone(
+            "iphone-16-pro", "iPhone 16 Pro", 402, 874, top: 62, bottom: 34, side: 62, landscapeBottom: 21,
+            cutout: .dynamicIsland, radius: 62),
         pad("ipad", "iPad (9th gen)", 810, 1080, top: 20, bottom: 0, radius: 0),
         pad("ipad-air", "iPad Air / iPad (10th gen)", 820, 1180, top: 24, bottom: 20, radius: 18),
         pad("ipad-mini", "iPad mini (6th gen)", 744, 1133, top: 24, bottom: 20, radius: 21.5),

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
@@ -69,10 +70,14 @@ public struct VolumeHUDDrawing: Sendable, Equatable {
         var fills: [VolumeHUDShape] = []
         for index in 0..<count {
             let start = CGFloat(index) * (pieceLength + spacing)
-            shapes.append(VolumeHUDShape(role: .track, rect: piece(from: start, length: pieceLength), cornerRadius: radius))
+            shapes.append(
+                VolumeHUDShape(role: .track, rect: piece(from: start, length: pieceLength), cornerRadius: radius))
             let lit = min(1, max(0, level * CGFloat(count) - CGFloat(index)))
             if lit > 0 {
-                fills.append(VolumeHUDShape(role: .fill, rect: piece(from: start, length: pieceLength * lit), cornerRadius: min(radius, pieceLength * lit / 2)))
+                fills.append(
+                    VolumeHUDShape(
+                        role: .fill, rect: piece(from: start, length: pieceLength * lit),
+                        cornerRadius: min(radius, pieceLength * lit / 2)))
             }
         }
         shapes += fills
@@ -81,7 +86,8 @@ public struct VolumeHUDDrawing: Sendable, Equatable {
             // Segmented: the end segment; continuous: an end cap as long as the bar is thick (at least 1/8 of it).
             let capLength = count > 1 ? pieceLength : min(barLength, max(barThickness * 2, barLength / 8))
             let start = bump == .maximum ? barLength - capLength : 0
-            shapes.append(VolumeHUDShape(role: .bump, rect: piece(from: start, length: capLength), cornerRadius: radius))
+            shapes.append(
+                VolumeHUDShape(role: .bump, rect: piece(from: start, length: capLength), cornerRadius: radius))
         }
         self.shapes = shapes
     }

@@ -146,7 +146,11 @@ public final class VolumeHUDEngine: Sendable {
 
     /// Starts following the volume and the app, and hides the system HUD.
     public func start() {
-        guard state.withLock({ state in defer { state.isRunning = true }; return !state.isRunning }) else { return }
+        guard
+            state.withLock({ state in
+                defer { state.isRunning = true }; return !state.isRunning
+            })
+        else { return }
         var holdsLease = false
         if options.activatesAudioSession {
             do {
@@ -161,7 +165,8 @@ public final class VolumeHUDEngine: Sendable {
         let level = currentLevel()
         let isActive = clients.lifecycle.state() == .active
         state.withLock { state in
-            let model = VolumeHUDModel(level: level, hideDelay: state.model.hideDelay, isAppActive: isActive, strings: state.model.strings)
+            let model = VolumeHUDModel(
+                level: level, hideDelay: state.model.hideDelay, isAppActive: isActive, strings: state.model.strings)
             state.model = model
             state.holdsLease = holdsLease
             state.isViewReady = false
@@ -189,7 +194,8 @@ public final class VolumeHUDEngine: Sendable {
     /// Hides the HUD, gives the system HUD back and stops following.
     public func stop() {
         let now = clients.clock.now()
-        let leftovers = state.withLock { state -> (handles: [CancellationHandle], lease: Bool, actions: [VolumeHUDAction])? in
+        let leftovers = state.withLock {
+            state -> (handles: [CancellationHandle], lease: Bool, actions: [VolumeHUDAction])? in
             guard state.isRunning else { return nil }
             state.isRunning = false
             let actions = state.model.dismiss(at: now)
@@ -315,7 +321,9 @@ public final class VolumeHUDEngine: Sendable {
             change = state.timer.retarget(state.model.deadline, now: now)
             return actions
         }
-        clients.clock.apply(change, fire: { [weak self] in self?.fired() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
+        clients.clock.apply(
+            change, fire: { [weak self] in self?.fired() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } }
+        )
         carryOut(actions, at: now)
     }
 

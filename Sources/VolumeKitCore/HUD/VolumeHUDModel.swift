@@ -40,7 +40,8 @@ public struct VolumeHUDDisplay: Sendable, Equatable, Hashable, CustomStringConve
     /// `"bump":"maximum"` while a bump shows. (`volumekit simulate` prints the same fields through its own
     /// record formatter, `ScenarioRecord`, so that all its lines share one layout.)
     public func jsonLine(at time: Instant) -> String {
-        var line = "{\"t\":\(VolumeHUDDisplay.number(time)),\"type\":\"hud\",\"level\":\(VolumeHUDDisplay.number(Double(level))),\"visible\":\(isVisible)"
+        var line =
+            "{\"t\":\(VolumeHUDDisplay.number(time)),\"type\":\"hud\",\"level\":\(VolumeHUDDisplay.number(Double(level))),\"visible\":\(isVisible)"
         if let bump { line += ",\"bump\":\"\(bump.rawValue)\"" }
         return line + "}"
     }
@@ -115,7 +116,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
     ///   - hideDelay: seconds the HUD stays after the last change (default 1.5 s).
     ///   - isAppActive: whether the app is active now.
     ///   - strings: the language of the announcements (English by default).
-    public init(level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true, strings: VolumeKitStrings = .english) {
+    public init(
+        level: Float? = nil, hideDelay: TimeInterval = 1.5, isAppActive: Bool = true,
+        strings: VolumeKitStrings = .english
+    ) {
         self.strings = strings
         self.hideDelay = max(0, hideDelay.isFinite ? hideDelay : 1.5)
         let clean = level.flatMap(VolumeHUDModel.clean)
@@ -136,8 +140,12 @@ public struct VolumeHUDModel: Sendable, Equatable {
         if wasKnown, level == display.level { return [] }
         let old = display.level
         railReached = nil
-        if wasKnown, level >= 1 - VolumeHUDModel.railTolerance, level > old { railReached = RailReached(button: .up, time: time) }
-        if wasKnown, level <= VolumeHUDModel.railTolerance, level < old { railReached = RailReached(button: .down, time: time) }
+        if wasKnown, level >= 1 - VolumeHUDModel.railTolerance, level > old {
+            railReached = RailReached(button: .up, time: time)
+        }
+        if wasKnown, level <= VolumeHUDModel.railTolerance, level < old {
+            railReached = RailReached(button: .down, time: time)
+        }
         guard isAppActive else {
             display.level = level
             return []
@@ -162,7 +170,9 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// level change the press causes.
     public mutating func buttonPressed(_ button: VolumeButton, at time: Instant) -> [VolumeHUDAction] {
         guard isAppActive, isLevelKnown else { return [] }
-        if let reached = railReached, reached.button == button, time - reached.time <= VolumeHUDModel.causingPressWindow, time >= reached.time {
+        if let reached = railReached, reached.button == button,
+            time - reached.time <= VolumeHUDModel.causingPressWindow, time >= reached.time
+        {
             railReached = nil
             return []
         }
@@ -173,7 +183,8 @@ public struct VolumeHUDModel: Sendable, Equatable {
         default: return []
         }
         let announce = !(display.isVisible && display.bump == bump)
-        return present(VolumeHUDDisplay(isVisible: true, level: display.level, bump: bump), at: time, announce: announce)
+        return present(
+            VolumeHUDDisplay(isVisible: true, level: display.level, bump: bump), at: time, announce: announce)
     }
 
     /// Feeds a ``VolumeButtonEvent``: presses and repeats count as presses, releases are ignored.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CoreGraphics)
 import CoreGraphics
 #endif
@@ -34,7 +35,9 @@ public enum VolumeHUDCutout: String, Sendable, Equatable, Hashable, CaseIterable
     /// Infers the cutout from safe-area insets, as an app can read them at run time: the inset on the side of
     /// the device's top edge (top in portrait, the right in landscape-left, the left in landscape-right).
     /// Pass `isPad: true` on iPad, which has no cutout whatever its insets.
-    public static func inferred(from insets: VolumeHUDInsets, orientation: VolumeHUDOrientation, isPad: Bool = false) -> VolumeHUDCutout {
+    public static func inferred(from insets: VolumeHUDInsets, orientation: VolumeHUDOrientation, isPad: Bool = false)
+        -> VolumeHUDCutout
+    {
         guard !isPad else { return .none }
         let inset: CGFloat
         switch orientation {
@@ -127,18 +130,27 @@ public struct VolumeHUDScreen: Sendable, Equatable {
         case .none: return nil
         case .dynamicIsland:
             portrait = VolumeHUDScreen.islandSize
-            inset = VolumeHUDScreen.islandTop + max(0, (orientation.isLandscape ? max(safeArea.left, safeArea.right) : safeArea.top) - VolumeHUDCutout.islandTopInset)
+            inset =
+                VolumeHUDScreen.islandTop
+                + max(
+                    0,
+                    (orientation.isLandscape ? max(safeArea.left, safeArea.right) : safeArea.top)
+                        - VolumeHUDCutout.islandTopInset)
         case .notch:
             portrait = VolumeHUDScreen.notchSize
             inset = 0
         }
         switch orientation {
         case .portrait:
-            return CGRect(x: (size.width - portrait.width) / 2, y: inset, width: portrait.width, height: portrait.height)
+            return CGRect(
+                x: (size.width - portrait.width) / 2, y: inset, width: portrait.width, height: portrait.height)
         case .landscapeLeft:
-            return CGRect(x: size.width - inset - portrait.height, y: (size.height - portrait.width) / 2, width: portrait.height, height: portrait.width)
+            return CGRect(
+                x: size.width - inset - portrait.height, y: (size.height - portrait.width) / 2, width: portrait.height,
+                height: portrait.width)
         case .landscapeRight:
-            return CGRect(x: inset, y: (size.height - portrait.width) / 2, width: portrait.height, height: portrait.width)
+            return CGRect(
+                x: inset, y: (size.height - portrait.width) / 2, width: portrait.height, height: portrait.width)
         }
     }
 }

@@ -137,7 +137,11 @@ public final class VolumeHoldReporter: Sendable {
 
     /// The engine started (its volume may move from now on).
     public func started() {
-        guard isRunning.withLock({ running in defer { running = true }; return !running }) else { return }
+        guard
+            isRunning.withLock({ running in
+                defer { running = true }; return !running
+            })
+        else { return }
         if capturesPresses { board.setCapturingPresses(true) }
         guard holdsVolume else { return }
         isHolding.withLock { $0 = true }
@@ -158,9 +162,17 @@ public final class VolumeHoldReporter: Sendable {
 
     /// The engine finished stopping (the user's volume is back), or failed to start.
     public func stopped(userVolume: Float? = nil) {
-        guard isRunning.withLock({ running in defer { running = false }; return running }) else { return }
+        guard
+            isRunning.withLock({ running in
+                defer { running = false }; return running
+            })
+        else { return }
         if capturesPresses { board.setCapturingPresses(false) }
-        guard isHolding.withLock({ holding in defer { holding = false }; return holding }) else { return }
+        guard
+            isHolding.withLock({ holding in
+                defer { holding = false }; return holding
+            })
+        else { return }
         board.publish(.ended(userVolume: userVolume))
     }
 }

@@ -28,17 +28,24 @@ public struct VolumeKitStrings: Sendable, Equatable {
         /// Chinese without a script follows the region, as iOS does: Taiwan, Hong Kong and Macao read
         /// Traditional, every other region (and none) Simplified.
         public init?(identifier: String) {
-            let parts = identifier.replacingOccurrences(of: "_", with: "-").split(separator: "-").map { $0.lowercased() }
+            let parts = identifier.replacingOccurrences(of: "_", with: "-").split(separator: "-").map {
+                $0.lowercased()
+            }
             guard let language = parts.first else { return nil }
             switch language {
             case "en": self = .english
             case "ko": self = .korean
             case "zh":
                 let rest = parts.dropFirst()
-                if rest.contains("hant") { self = .traditionalChinese }
-                else if rest.contains("hans") { self = .simplifiedChinese }
-                else if rest.contains(where: { ["tw", "hk", "mo"].contains($0) }) { self = .traditionalChinese }
-                else { self = .simplifiedChinese }
+                if rest.contains("hant") {
+                    self = .traditionalChinese
+                } else if rest.contains("hans") {
+                    self = .simplifiedChinese
+                } else if rest.contains(where: { ["tw", "hk", "mo"].contains($0) }) {
+                    self = .traditionalChinese
+                } else {
+                    self = .simplifiedChinese
+                }
             default: return nil
             }
         }
@@ -110,7 +117,9 @@ public struct VolumeKitStrings: Sendable, Equatable {
         let template = text(key)
         // A template a translator broke (no `%ld`, or another specifier) must not garble the number:
         // only `%ld` and `%%` are honoured.
-        guard template.contains("%ld") else { return VolumeKitStrings.builtInEnglish[key].map { Self.fill($0, percent) } ?? template }
+        guard template.contains("%ld") else {
+            return VolumeKitStrings.builtInEnglish[key].map { Self.fill($0, percent) } ?? template
+        }
         return Self.fill(template, percent)
     }
 
@@ -135,7 +144,8 @@ public struct VolumeKitStrings: Sendable, Equatable {
 
     private static func loadTable(_ language: Language) -> [String: String] {
         if let cached = cache.withLock({ $0[language] }) { return cached }
-        let table = VolumeKitResources.url(forTable: "VolumeKit", language: language.rawValue)
+        let table =
+            VolumeKitResources.url(forTable: "VolumeKit", language: language.rawValue)
             .flatMap { try? Data(contentsOf: $0) }
             .flatMap(StringsTable.parse) ?? [:]
         cache.withLock { $0[language] = table }
@@ -155,14 +165,19 @@ enum VolumeKitResources {
     /// resources, or beside the code that links VolumeKitCore (a framework or a test bundle).
     static let directory: URL? = {
         let code = Bundle(for: Marker.self)
-        var bases = [Bundle.main.resourceURL, Bundle.main.bundleURL, code.resourceURL, code.bundleURL, code.bundleURL.deletingLastPathComponent()]
+        var bases = [
+            Bundle.main.resourceURL, Bundle.main.bundleURL, code.resourceURL, code.bundleURL,
+            code.bundleURL.deletingLastPathComponent(),
+        ]
         if let executable = Bundle.main.executableURL { bases.append(executable.deletingLastPathComponent()) }
         for base in bases.compactMap({ $0 }) {
             for name in bundleNames {
                 let candidate = base.appendingPathComponent(name, isDirectory: true)
                 // An Apple `.bundle` keeps its files in Contents/Resources on macOS, at its top on iOS.
                 for folder in [candidate.appendingPathComponent("Contents/Resources", isDirectory: true), candidate] {
-                    if FileManager.default.fileExists(atPath: folder.appendingPathComponent("en.lproj").path) { return folder }
+                    if FileManager.default.fileExists(atPath: folder.appendingPathComponent("en.lproj").path) {
+                        return folder
+                    }
                 }
             }
         }
@@ -174,7 +189,8 @@ enum VolumeKitResources {
     static func url(forTable table: String, language: String) -> URL? {
         guard let directory else { return nil }
         for name in [language, language.lowercased()] {
-            let url = directory.appendingPathComponent("\(name).lproj", isDirectory: true).appendingPathComponent("\(table).strings")
+            let url = directory.appendingPathComponent("\(name).lproj", isDirectory: true).appendingPathComponent(
+                "\(table).strings")
             if FileManager.default.fileExists(atPath: url.path) { return url }
         }
         return nil
@@ -196,8 +212,12 @@ enum StringsTable {
 
     private static func decode(_ data: Data) -> String? {
         let bytes = [UInt8](data.prefix(2))
-        if bytes == [0xFF, 0xFE] { return String(data: data, encoding: .utf16LittleEndian).map { String($0.drop { $0 == "\u{FEFF}" }) } }
-        if bytes == [0xFE, 0xFF] { return String(data: data, encoding: .utf16BigEndian).map { String($0.drop { $0 == "\u{FEFF}" }) } }
+        if bytes == [0xFF, 0xFE] {
+            return String(data: data, encoding: .utf16LittleEndian).map { String($0.drop { $0 == "\u{FEFF}" }) }
+        }
+        if bytes == [0xFE, 0xFF] {
+            return String(data: data, encoding: .utf16BigEndian).map { String($0.drop { $0 == "\u{FEFF}" }) }
+        }
         return String(data: data, encoding: .utf8).map { String($0.drop { $0 == "\u{FEFF}" }) }
     }
 
@@ -211,7 +231,11 @@ enum StringsTable {
                 if first.properties.isWhitespace {
                     scalars.removeFirst()
                 } else if scalars.starts(with: "/*".unicodeScalars) {
-                    guard let end = scalars.indices.dropFirst(2).first(where: { scalars[$0] == "/" && scalars[$0 - 1] == "*" }) else { return false }
+                    guard
+                        let end = scalars.indices.dropFirst(2).first(where: {
+                            scalars[$0] == "/" && scalars[$0 - 1] == "*"
+                        })
+                    else { return false }
                     scalars = scalars[(end + 1)...]
                 } else if scalars.starts(with: "//".unicodeScalars) {
                     while let next = scalars.first, next != "\n" { scalars.removeFirst() }
@@ -237,7 +261,8 @@ enum StringsTable {
                     case "r": out.append("\r")
                     case "U", "u":
                         let hex = String(String.UnicodeScalarView(scalars.prefix(4)))
-                        guard hex.count == 4, let value = UInt32(hex, radix: 16), let unicode = Unicode.Scalar(value) else { return nil }
+                        guard hex.count == 4, let value = UInt32(hex, radix: 16), let unicode = Unicode.Scalar(value)
+                        else { return nil }
                         scalars = scalars.dropFirst(4)
                         out.append(unicode)
                     default: out.append(escaped)
@@ -252,7 +277,8 @@ enum StringsTable {
             guard skipSpaceAndComments() else { return nil }
             if scalars.isEmpty { return result }
             guard let key = quoted(), skipSpaceAndComments(), scalars.popFirst() == "=", skipSpaceAndComments(),
-                  let value = quoted(), skipSpaceAndComments(), scalars.popFirst() == ";" else { return nil }
+                let value = quoted(), skipSpaceAndComments(), scalars.popFirst() == ";"
+            else { return nil }
             result[key] = value
         }
     }

@@ -109,7 +109,8 @@ public struct MuteMonitor: Sendable {
     // MARK: - Inputs
 
     /// Starts periodic checks, with one check at once.
-    public mutating func start(at now: Instant, conditions: MuteProbeConditions, isForeground: Bool = true) -> [Action] {
+    public mutating func start(at now: Instant, conditions: MuteProbeConditions, isForeground: Bool = true) -> [Action]
+    {
         guard !isRunning else { return [] }
         isRunning = true
         reported = nil
@@ -167,7 +168,7 @@ public struct MuteMonitor: Sendable {
             actions += finishIfDone(probe, at: now, conditions: conditions)
             return actions
         default:
-            return [] // A completion from a probe that already timed out.
+            return []  // A completion from a probe that already timed out.
         }
     }
 
@@ -201,7 +202,7 @@ public struct MuteMonitor: Sendable {
     private mutating func check(at now: Instant, conditions: MuteProbeConditions) -> [Action] {
         switch inFlight {
         case .probe(_, let probe) where probe.state == nil:
-            return [] // Shared: the probe in flight answers.
+            return []  // Shared: the probe in flight answers.
         case .probe, .priming:
             pendingCheck = true
             return []
@@ -220,7 +221,8 @@ public struct MuteMonitor: Sendable {
             pendingCheck = true
             return [.prime(id: nextPlayID)]
         }
-        let probe = MuteProbe(timing: configuration.timing, startedAt: now, decidesRingingAtThreshold: !lastCompletionLost)
+        let probe = MuteProbe(
+            timing: configuration.timing, startedAt: now, decidesRingingAtThreshold: !lastCompletionLost)
         inFlight = .probe(id: nextPlayID, probe)
         return [.play(id: nextPlayID)]
     }
@@ -229,7 +231,8 @@ public struct MuteMonitor: Sendable {
         outcomes.flatMap { settle($0.state) }
     }
 
-    private mutating func finishIfDone(_ probe: MuteProbe, at now: Instant, conditions: MuteProbeConditions) -> [Action] {
+    private mutating func finishIfDone(_ probe: MuteProbe, at now: Instant, conditions: MuteProbeConditions) -> [Action]
+    {
         guard probe.isFinished else { return [] }
         inFlight = .none
         lastCompletionLost = probe.state == .unknown(.noCompletion)
@@ -237,7 +240,9 @@ public struct MuteMonitor: Sendable {
     }
 
     /// After a play ends: a pending check runs now; otherwise the next periodic one is scheduled.
-    private mutating func resumeAfterPlay(at now: Instant, nextPeriodic: Instant?, conditions: MuteProbeConditions) -> [Action] {
+    private mutating func resumeAfterPlay(at now: Instant, nextPeriodic: Instant?, conditions: MuteProbeConditions)
+        -> [Action]
+    {
         if pendingCheck || !waiters.isEmpty { return check(at: now, conditions: conditions) }
         guard isRunning, isForeground, let nextPeriodic else { return [] }
         if nextPeriodic <= now { return check(at: now, conditions: conditions) }

@@ -91,9 +91,10 @@ public final class MuteSwitchEngine: Sendable {
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         if observesVolume {
             prepareSession()
-            subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] value in
-                self?.observe(volume: value)
-            })
+            subscriptions.append(
+                clients.systemVolume.observeOutputVolume { [weak self] value in
+                    self?.observe(volume: value)
+                })
         }
         state.withLock { $0.subscriptions = subscriptions }
         let isForeground = clients.lifecycle.state() != .background
@@ -193,7 +194,8 @@ public final class MuteSwitchEngine: Sendable {
         let session = clients.audioSession
         // `.soloAmbient` (iOS's default) would interrupt other apps' audio on activation; `.ambient` mixes.
         // An app's own category is left alone.
-        let wanted: AudioSessionConfiguration? = session.configuration() == .systemDefault
+        let wanted: AudioSessionConfiguration? =
+            session.configuration() == .systemDefault
             ? AudioSessionConfiguration(category: .ambient) : nil
         let joined = (try? clients.sessionLease.acquire(wanted, on: session)) != nil
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
@@ -211,7 +213,8 @@ public final class MuteSwitchEngine: Sendable {
     private func currentConditions() -> MuteProbeConditions {
         let kind = clients.device.kind
         let available = ensureSound()
-        return MuteProbeConditions(device: kind, session: clients.audioSession.configuration(), isSoundAvailable: available)
+        return MuteProbeConditions(
+            device: kind, session: clients.audioSession.configuration(), isSoundAvailable: available)
     }
 
     private func ensureSound() -> Bool {
@@ -261,7 +264,8 @@ public final class MuteSwitchEngine: Sendable {
             change = state.timer.retarget(state.monitor.nextDeadline, now: now)
             return work
         }
-        clients.clock.apply(change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
+        clients.clock.apply(
+            change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
         for item in work {
             switch item {
             case .play(let id):

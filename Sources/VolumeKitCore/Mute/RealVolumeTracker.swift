@@ -53,7 +53,7 @@ public struct RealVolumeTracker: Sendable, Equatable {
     private mutating func updateRealVolume() -> [Action] {
         guard let volume, let state else { return [] }
         guard let real = Self.realVolume(outputVolume: volume, state: state) else {
-            realVolume = nil // Unknown: nothing reported; the next known value is reported afresh.
+            realVolume = nil  // Unknown: nothing reported; the next known value is reported afresh.
             return []
         }
         guard real != realVolume else { return [] }

@@ -55,7 +55,8 @@ public final class AudioSessionLease: Sendable {
 
     /// Leaves the session; the last user restores the app's configuration and deactivates an owned session.
     public func release(on session: AudioSessionClient) {
-        let last = state.withLock { state -> (original: AudioSessionConfiguration?, applied: AudioSessionConfiguration?, owned: Bool)? in
+        let last = state.withLock {
+            state -> (original: AudioSessionConfiguration?, applied: AudioSessionConfiguration?, owned: Bool)? in
             guard state.users > 0 else { return nil }
             state.users -= 1
             guard state.users == 0 else { return nil }

@@ -39,14 +39,16 @@ public struct PendingRestores: Sendable, Equatable {
     /// Reads the records; unreadable data counts as none (and is replaced on the next write).
     public static func load(from store: KeyValueStoreClient) -> PendingRestores {
         guard let data = store.data(key),
-              let decoded = try? JSONDecoder().decode([String: PendingRestore].self, from: data) else {
+            let decoded = try? JSONDecoder().decode([String: PendingRestore].self, from: data)
+        else {
             return PendingRestores()
         }
         var byRoute = [AudioRoute: PendingRestore]()
         for (name, record) in decoded {
             guard let route = AudioRoute(rawValue: name),
-                  record.userVolume.isFinite, (0...1).contains(record.userVolume),
-                  record.heldVolume.isFinite, (0...1).contains(record.heldVolume) else { continue }
+                record.userVolume.isFinite, (0...1).contains(record.userVolume),
+                record.heldVolume.isFinite, (0...1).contains(record.heldVolume)
+            else { continue }
             byRoute[route] = record
         }
         return PendingRestores(byRoute)

@@ -21,7 +21,8 @@ struct AIFFReader<Source: SoundByteSource> {
         let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
         let formSize = Int64(header.u32be(4))
         guard formSize >= 4 else {
-            throw SoundFileError.invalidField(.chunkSize, value: "\(formSize)", at: SoundFileLocation(chunk: "FORM", offset: 0))
+            throw SoundFileError.invalidField(
+                .chunkSize, value: "\(formSize)", at: SoundFileLocation(chunk: "FORM", offset: 0))
         }
         var common: Common?
         var sound: (offset: Int64, count: Int64, location: SoundFileLocation)?
@@ -31,7 +32,8 @@ struct AIFFReader<Source: SoundByteSource> {
             case "COMM" where common == nil:
                 let minimum: Int64 = isAIFC ? 22 : 18
                 guard chunk.size >= minimum else {
-                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least \(minimum))", at: chunk.location)
+                    throw SoundFileError.invalidField(
+                        .chunkSize, value: "\(chunk.size) (at least \(minimum))", at: chunk.location)
                 }
                 let c = try source.exactBytes(at: chunk.payload, count: Int(minimum), for: chunk.location)
                 common = Common(
@@ -41,12 +43,14 @@ struct AIFFReader<Source: SoundByteSource> {
                 )
             case "SSND" where sound == nil:
                 guard chunk.size >= 8 else {
-                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 8)", at: chunk.location)
+                    throw SoundFileError.invalidField(
+                        .chunkSize, value: "\(chunk.size) (at least 8)", at: chunk.location)
                 }
                 let s = try source.exactBytes(at: chunk.payload, count: 8, for: chunk.location)
                 let dataOffset = Int64(s.u32be(0))
                 guard dataOffset <= chunk.size - 8 else {
-                    throw SoundFileError.invalidField(.dataOffset, value: "\(dataOffset) (the chunk holds \(chunk.size - 8))", at: chunk.location)
+                    throw SoundFileError.invalidField(
+                        .dataOffset, value: "\(dataOffset) (the chunk holds \(chunk.size - 8))", at: chunk.location)
                 }
                 sound = (chunk.payload + 8 + dataOffset, chunk.size - 8 - dataOffset, chunk.location)
             default:
@@ -57,9 +61,13 @@ struct AIFFReader<Source: SoundByteSource> {
         return try info(common, sound: sound)
     }
 
-    private func info(_ c: Common, sound: (offset: Int64, count: Int64, location: SoundFileLocation)?) throws -> SoundFileInfo {
+    private func info(_ c: Common, sound: (offset: Int64, count: Int64, location: SoundFileLocation)?) throws
+        -> SoundFileInfo
+    {
         try checkSampleRate(c.sampleRate, at: c.location)
-        guard c.channels > 0 else { throw SoundFileError.invalidField(.channelCount, value: "\(c.channels)", at: c.location) }
+        guard c.channels > 0 else {
+            throw SoundFileError.invalidField(.channelCount, value: "\(c.channels)", at: c.location)
+        }
         let channels = Int64(c.channels)
         var frames = Int64(c.frames)
         var bits: Int? = Int(c.bits)
@@ -71,8 +79,12 @@ struct AIFFReader<Source: SoundByteSource> {
             if isFloat {
                 bits = c.compression.lowercased() == "fl64" ? 64 : 32
             } else {
-                guard (1...32).contains(c.bits) else { throw SoundFileError.invalidField(.bitsPerSample, value: "\(c.bits)", at: c.location) }
-                if c.compression == "raw " || c.compression == "in24" || c.compression == "42ni" { bits = c.compression == "raw " ? 8 : 24 }
+                guard (1...32).contains(c.bits) else {
+                    throw SoundFileError.invalidField(.bitsPerSample, value: "\(c.bits)", at: c.location)
+                }
+                if c.compression == "raw " || c.compression == "in24" || c.compression == "42ni" {
+                    bits = c.compression == "raw " ? 8 : 24
+                }
                 if c.compression == "in32" || c.compression == "23ni" { bits = 32 }
             }
             bytesNeeded = frames * channels * Int64(((bits ?? 8) + 7) / 8)
@@ -86,9 +98,10 @@ struct AIFFReader<Source: SoundByteSource> {
         }
         guard let sound else {
             if frames == 0 {  // SSND may be omitted when there are no frames (AIFF 1.3)
-                return SoundFileInfo(container: isAIFC ? .aiffc : .aiff, encoding: encoding, sampleRate: c.sampleRate,
-                                     channels: Int(channels), bitsPerSample: bits, frameCount: 0,
-                                     audioDataOffset: 0, audioDataByteCount: 0)
+                return SoundFileInfo(
+                    container: isAIFC ? .aiffc : .aiff, encoding: encoding, sampleRate: c.sampleRate,
+                    channels: Int(channels), bitsPerSample: bits, frameCount: 0,
+                    audioDataOffset: 0, audioDataByteCount: 0)
             }
             throw SoundFileError.missingChunk("SSND")
         }

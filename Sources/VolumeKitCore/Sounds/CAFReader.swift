@@ -23,7 +23,8 @@ struct CAFReader<Source: SoundByteSource> {
         let header = try source.exactBytes(at: 0, count: 8, for: fileHeader)
         let version = header.u16be(4)
         guard version == 1 else {
-            throw SoundFileError.invalidField(.fileVersion, value: "\(version)", at: SoundFileLocation(chunk: "file header", offset: 4))
+            throw SoundFileError.invalidField(
+                .fileVersion, value: "\(version)", at: SoundFileLocation(chunk: "file header", offset: 4))
         }
 
         var description: Description?
@@ -36,12 +37,16 @@ struct CAFReader<Source: SoundByteSource> {
             // chunk, RIFF-style, though CAF has no padding (issue 16). Fewer zero bytes than a chunk header
             // after a complete 'data' chunk end the file; anything else there is still `truncated`.
             if data != nil, length - offset < 12,
-               try source.bytes(at: offset, count: Int(length - offset)).allSatisfy({ $0 == 0 }) {
+                try source.bytes(at: offset, count: Int(length - offset)).allSatisfy({ $0 == 0 })
+            {
                 break walk
             }
             chunks += 1
-            if chunks > SoundFileReader.maximumChunkCount { throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
-            let fields = try source.exactBytes(at: offset, count: 12, for: SoundFileLocation(chunk: "chunk header", offset: offset))
+            if chunks > SoundFileReader.maximumChunkCount {
+                throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount)
+            }
+            let fields = try source.exactBytes(
+                at: offset, count: 12, for: SoundFileLocation(chunk: "chunk header", offset: offset))
             let type = fields.fourCC(0)
             let size = Int64(bitPattern: fields.u64be(4))
             let location = SoundFileLocation(chunk: type, offset: offset)
@@ -67,7 +72,9 @@ struct CAFReader<Source: SoundByteSource> {
             switch type {
             case "desc":
                 guard description == nil else { break }
-                guard size == 32 else { throw SoundFileError.invalidField(.chunkSize, value: "\(size) (must be 32)", at: location) }
+                guard size == 32 else {
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(size) (must be 32)", at: location)
+                }
                 let d = try source.exactBytes(at: payload, count: 32, for: location)
                 description = Description(
                     sampleRate: Double(bitPattern: d.u64be(0)), formatID: d.fourCC(8), flags: d.u32be(12),
@@ -77,15 +84,20 @@ struct CAFReader<Source: SoundByteSource> {
             case "data":
                 let payloadSize = end - payload
                 guard payloadSize >= 4 else {
-                    throw SoundFileError.invalidField(.chunkSize, value: "\(payloadSize) (at least 4 for the edit count)", at: location)
+                    throw SoundFileError.invalidField(
+                        .chunkSize, value: "\(payloadSize) (at least 4 for the edit count)", at: location)
                 }
                 data = (payload + 4, payloadSize - 4, location)
                 if size == -1 { break walk }
             case "pakt":
-                guard size >= 24 else { throw SoundFileError.invalidField(.chunkSize, value: "\(size) (at least 24)", at: location) }
+                guard size >= 24 else {
+                    throw SoundFileError.invalidField(.chunkSize, value: "\(size) (at least 24)", at: location)
+                }
                 let p = try source.exactBytes(at: payload, count: 24, for: location)
                 let frames = Int64(bitPattern: p.u64be(8))
-                guard frames >= 0 else { throw SoundFileError.invalidField(.frameCount, value: "\(frames)", at: location) }
+                guard frames >= 0 else {
+                    throw SoundFileError.invalidField(.frameCount, value: "\(frames)", at: location)
+                }
                 validFrames = (frames, location)
             default:
                 break
@@ -120,30 +132,36 @@ struct CAFReader<Source: SoundByteSource> {
                 throw SoundFileError.invalidField(.bitsPerSample, value: "\(d.bits)", at: d.location)
             }
             guard d.framesPerPacket == 1 else {
-                throw SoundFileError.invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)
+                throw SoundFileError.invalidField(
+                    .framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)
             }
             let minimum = channels * Int64((d.bits + 7) / 8)
             // At most 8 bytes (64 bits) per sample and channel: a larger packet is no linear PCM layout, and
             // would make any data hold "0 frames" (issue 12, defect 8: 0xFFFFFFFE passed as "ok, 0 frames").
             let maximum = channels * 8
             guard Int64(d.bytesPerPacket) >= minimum, Int64(d.bytesPerPacket) <= maximum else {
-                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(minimum)…\(maximum))", at: d.location)
+                throw SoundFileError.invalidField(
+                    .bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(minimum)…\(maximum))", at: d.location)
             }
             frames = data.count / Int64(d.bytesPerPacket)
         case "ima4":
             encoding = .appleIMA4
             bits = 4
             guard d.framesPerPacket == 64 else {
-                throw SoundFileError.invalidField(.framesPerPacket, value: "\(d.framesPerPacket) (must be 64)", at: d.location)
+                throw SoundFileError.invalidField(
+                    .framesPerPacket, value: "\(d.framesPerPacket) (must be 64)", at: d.location)
             }
             guard Int64(d.bytesPerPacket) == 34 * channels else {
-                throw SoundFileError.invalidField(.bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(34 * channels))", at: d.location)
+                throw SoundFileError.invalidField(
+                    .bytesPerPacket, value: "\(d.bytesPerPacket) (must be \(34 * channels))", at: d.location)
             }
             let packets = data.count / Int64(d.bytesPerPacket)
             let capacity = checkedProduct(packets, 64) ?? .max
             if let validFrames {
                 guard validFrames.count <= capacity else {
-                    throw SoundFileError.invalidField(.frameCount, value: "\(validFrames.count) (the data holds \(capacity))", at: validFrames.location)
+                    throw SoundFileError.invalidField(
+                        .frameCount, value: "\(validFrames.count) (the data holds \(capacity))",
+                        at: validFrames.location)
                 }
                 frames = validFrames.count
             } else {

@@ -35,7 +35,8 @@ public enum SoundFileReader {
         let resolved = url.resolvingSymlinksInPath().path
         let type = (try? manager.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
         guard type == .typeRegular else {
-            throw SoundFileError.unreadable(reason: "\(path) is not a regular file (a FIFO, socket or device); only files are read")
+            throw SoundFileError.unreadable(
+                reason: "\(path) is not a regular file (a FIFO, socket or device); only files are read")
         }
         guard manager.isReadableFile(atPath: path) else {
             throw SoundFileError.unreadable(reason: "\(path) cannot be read; check its permissions")
@@ -68,7 +69,8 @@ public enum SoundFileReader {
         // A file shorter than its header whose bytes begin a known magic has been cut short, not mislabelled.
         for (known, needed) in [("caff", Int64(8)), ("FORM", 12), ("RIFF", 12)]
         where length < needed && Array(known.utf8).starts(with: head.prefix(4)) {
-            throw SoundFileError.truncated(SoundFileLocation(chunk: "file header", offset: 0), needed: needed, available: length)
+            throw SoundFileError.truncated(
+                SoundFileLocation(chunk: "file header", offset: 0), needed: needed, available: length)
         }
         switch magic {
         case "caff":
@@ -94,7 +96,9 @@ public enum SoundFileReader {
         }
         if head.count >= 8, fields.fourCC(4) == "ftyp" { throw SoundFileError.unsupportedContainer("MPEG-4 (M4A/MP4)") }
         if head.starts(with: Array("ID3".utf8)) { throw SoundFileError.unsupportedContainer("MP3 (ID3 tag)") }
-        if head.count >= 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 { throw SoundFileError.unsupportedContainer("MPEG audio (MP3/ADTS)") }
+        if head.count >= 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 {
+            throw SoundFileError.unsupportedContainer("MPEG audio (MP3/ADTS)")
+        }
         if head.starts(with: Array("#!AMR".utf8)) { throw SoundFileError.unsupportedContainer("AMR") }
         throw SoundFileError.unrecognizedFormat(magic: "'\(ByteFields.text(of: Array(head.prefix(4))))'")
     }
@@ -175,7 +179,9 @@ struct PaddedChunkWalker<Source: SoundByteSource> {
     mutating func next() throws -> SoundChunk? {
         guard offset <= end - 8 else { return nil }
         count += 1
-        if count > SoundFileReader.maximumChunkCount { throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount) }
+        if count > SoundFileReader.maximumChunkCount {
+            throw SoundFileError.tooManyChunks(limit: SoundFileReader.maximumChunkCount)
+        }
         let headerLocation = SoundFileLocation(chunk: "chunk header", offset: offset)
         let header = try source.exactBytes(at: offset, count: 8, for: headerLocation)
         let size = Int64(bigEndian ? header.u32be(4) : header.u32le(4))

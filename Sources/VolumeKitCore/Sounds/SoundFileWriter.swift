@@ -55,8 +55,10 @@ public enum SoundFileWriter {
         public var isLittleEndian: Bool
 
         /// Creates a format.
-        public init(container: Container, encoding: Encoding = .pcm16, sampleRate: Double = 44_100, channels: Int = 1,
-                    isLittleEndian: Bool = false) {
+        public init(
+            container: Container, encoding: Encoding = .pcm16, sampleRate: Double = 44_100, channels: Int = 1,
+            isLittleEndian: Bool = false
+        ) {
             self.container = container
             self.encoding = encoding
             self.sampleRate = sampleRate
@@ -90,9 +92,13 @@ public enum SoundFileWriter {
 
     /// A file of true silence — every sample exactly zero (0x80 for 8-bit WAV, whose samples are unsigned) —
     /// in 16-bit integer PCM, `duration` seconds long (rounded to whole frames).
-    public static func silence(duration: Double, sampleRate: Double = 44_100, channels: Int = 1,
-                               container: Container = .caf) throws -> Data {
-        guard duration.isFinite, duration >= 0, duration <= 3600 else { throw FormatError("duration \(duration) s is out of range") }
+    public static func silence(
+        duration: Double, sampleRate: Double = 44_100, channels: Int = 1,
+        container: Container = .caf
+    ) throws -> Data {
+        guard duration.isFinite, duration >= 0, duration <= 3600 else {
+            throw FormatError("duration \(duration) s is out of range")
+        }
         let format = Format(container: container, sampleRate: sampleRate, channels: channels)
         try check(format)
         let frames = Int((duration * sampleRate).rounded())
@@ -100,7 +106,9 @@ public enum SoundFileWriter {
     }
 
     private static func check(_ format: Format) throws {
-        guard (1...64).contains(format.channels) else { throw FormatError("channel count \(format.channels) is out of 1...64") }
+        guard (1...64).contains(format.channels) else {
+            throw FormatError("channel count \(format.channels) is out of 1...64")
+        }
         guard format.sampleRate.isFinite, format.sampleRate > 0, format.sampleRate <= 1_000_000 else {
             throw FormatError("sample rate \(format.sampleRate) is out of range")
         }
@@ -109,14 +117,18 @@ public enum SoundFileWriter {
             guard isFloat ? [32, 64].contains(bits) : [8, 16, 24, 32].contains(bits) else {
                 throw FormatError("\(bits)-bit \(isFloat ? "float" : "integer") PCM is not supported")
             }
-            if isFloat, format.container == .aiff { throw FormatError("AIFF holds integer PCM only; use AIFF-C for float") }
+            if isFloat, format.container == .aiff {
+                throw FormatError("AIFF holds integer PCM only; use AIFF-C for float")
+            }
         case .appleIMA4:
             guard format.container == .caf || format.container == .aiffc else {
                 throw FormatError("IMA4 is written to CAF or AIFF-C only")
             }
         }
         if format.container == .wav || format.container == .wavExtensible {
-            guard format.sampleRate == format.sampleRate.rounded() else { throw FormatError("WAV needs a whole sample rate") }
+            guard format.sampleRate == format.sampleRate.rounded() else {
+                throw FormatError("WAV needs a whole sample rate")
+            }
         }
     }
 
@@ -159,7 +171,9 @@ public enum SoundFileWriter {
         case let .linearPCM(bits, isFloat):
             desc += Array("lpcm".utf8)
             let flags: UInt32 = (isFloat ? 1 : 0) | (format.isLittleEndian ? 2 : 0)
-            for field in [flags, channels * UInt32(bits / 8), 1, channels, UInt32(bits)] { appendU32(field, bigEndian: true, to: &desc) }
+            for field in [flags, channels * UInt32(bits / 8), 1, channels, UInt32(bits)] {
+                appendU32(field, bigEndian: true, to: &desc)
+            }
             payload = pcm(samples, bits: bits, isFloat: isFloat, bigEndian: !format.isLittleEndian, unsigned8: false)
         case .appleIMA4:
             desc += Array("ima4".utf8)
@@ -200,7 +214,9 @@ public enum SoundFileWriter {
             appendInteger(UInt64(bits), width: 2, bigEndian: true, to: &comm)
             let littleEndian = isAIFC && format.isLittleEndian && !isFloat
             payload = pcm(samples, bits: bits, isFloat: isFloat, bigEndian: !littleEndian, unsigned8: false)
-            compression = isFloat ? (bits == 32 ? ("fl32", "32-bit floating point") : ("fl64", "64-bit floating point"))
+            compression =
+                isFloat
+                ? (bits == 32 ? ("fl32", "32-bit floating point") : ("fl64", "64-bit floating point"))
                 : littleEndian ? ("sowt", "") : ("NONE", "not compressed")
         case .appleIMA4:
             appendU32(UInt32((frames + 63) / 64), bigEndian: true, to: &comm)  // counts packets for ima4
@@ -224,7 +240,9 @@ public enum SoundFileWriter {
         return file + Array((isAIFC ? "AIFC" : "AIFF").utf8) + out
     }
 
-    private static func appendIFFChunk(_ type: String, _ payload: [UInt8], to out: inout [UInt8], bigEndian: Bool = true) {
+    private static func appendIFFChunk(
+        _ type: String, _ payload: [UInt8], to out: inout [UInt8], bigEndian: Bool = true
+    ) {
         out += Array(type.utf8)
         appendU32(UInt32(payload.count), bigEndian: bigEndian, to: &out)
         out += payload
@@ -273,7 +291,9 @@ public enum SoundFileWriter {
             appendU32(UInt32(frames), bigEndian: false, to: &fact)
             appendIFFChunk("fact", fact, to: &body, bigEndian: false)
         }
-        appendIFFChunk("data", pcm(samples, bits: bits, isFloat: isFloat, bigEndian: false, unsigned8: true), to: &body, bigEndian: false)
+        appendIFFChunk(
+            "data", pcm(samples, bits: bits, isFloat: isFloat, bigEndian: false, unsigned8: true), to: &body,
+            bigEndian: false)
         var file: [UInt8] = Array("RIFF".utf8)
         appendU32(UInt32(body.count), bigEndian: false, to: &file)
         return file + body

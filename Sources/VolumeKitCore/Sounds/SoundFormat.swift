@@ -43,7 +43,8 @@ public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable,
         let found = url.pathExtension.lowercased()
         guard !fileExtensions.contains(found) else { return nil }
         let named = found.isEmpty ? "has no extension" : "ends in .\(found)"
-        return "the name \(named) but the content is \(self); rename it to .\(fileExtensions[0]) (the content decides the check, "
+        return
+            "the name \(named) but the content is \(self); rename it to .\(fileExtensions[0]) (the content decides the check, "
             + "but AudioServices asks for a .caf, .aif or .wav file)"
     }
 }

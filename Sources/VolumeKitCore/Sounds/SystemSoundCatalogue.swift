@@ -63,7 +63,9 @@ public enum SystemSoundCatalogue {
         entries.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
 
     /// Files IDs played on earlier iOS versions (`shared/facts/system-sounds.md` §1).
-    private static let earlier: [SystemSoundID: [String]] = [1002: ["Voicemail.caf"], 1104: ["Tock.caf"], 1106: ["beep-beep.caf"]]
+    private static let earlier: [SystemSoundID: [String]] = [
+        1002: ["Voicemail.caf"], 1104: ["Tock.caf"], 1106: ["beep-beep.caf"],
+    ]
 
     static func parse(_ text: String) -> [Entry] {
         text.split(separator: "\n").compactMap { line in
@@ -194,7 +196,8 @@ public struct SystemSound: RawRepresentable, Sendable, Hashable, Codable, Custom
     /// Every named sound, for listings.
     public static let named: [(name: String, sound: SystemSound)] = [
         ("vibrate", .vibrate), ("newMail", .newMail), ("mailSent", .mailSent), ("voicemail", .voicemail),
-        ("receivedMessage", .receivedMessage), ("sentMessage", .sentMessage), ("alarm", .alarm), ("lowPower", .lowPower),
+        ("receivedMessage", .receivedMessage), ("sentMessage", .sentMessage), ("alarm", .alarm),
+        ("lowPower", .lowPower),
         ("triTone", .triTone), ("chime", .chime), ("glass", .glass), ("horn", .horn), ("bell", .bell),
         ("electronic", .electronic), ("tweetSent", .tweetSent), ("swish", .swish), ("anticipate", .anticipate),
         ("bloom", .bloom), ("calypso", .calypso), ("chooChoo", .chooChoo), ("descent", .descent), ("fanfare", .fanfare),

@@ -125,7 +125,11 @@ public final class SystemSoundPlayerCore: Sendable {
         case .soundAndVibrate:
             let remaining = Locked(2)
             let finishOne: @Sendable () -> Void = {
-                if remaining.withLock({ count -> Bool in count -= 1; return count == 0 }) { completion() }
+                if remaining.withLock({ count -> Bool in
+                    count -= 1; return count == 0
+                }) {
+                    completion()
+                }
             }
             client.play(id, false, finishOne)
             client.play(SystemSound.vibrate.rawValue, false, finishOne)

@@ -16,7 +16,9 @@ public enum SystemSoundValidator {
     public static func validate(_ info: SoundFileInfo) throws {
         guard info.encoding.isPlayableBySystemSounds else { throw SoundFileError.unsupportedEncoding(info.encoding) }
         guard let duration = info.duration else { throw SoundFileError.unsupportedEncoding(info.encoding) }
-        guard duration <= maximumDuration else { throw SoundFileError.tooLong(seconds: duration, limit: maximumDuration) }
+        guard duration <= maximumDuration else {
+            throw SoundFileError.tooLong(seconds: duration, limit: maximumDuration)
+        }
     }
 
     /// Reads and checks a sound file held in memory; returns its facts when AudioServices can play it.

@@ -23,7 +23,8 @@ struct WAVReader<Source: SoundByteSource> {
         let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
         let riffSize = Int64(header.u32le(4))
         guard riffSize >= 4 else {
-            throw SoundFileError.invalidField(.chunkSize, value: "\(riffSize)", at: SoundFileLocation(chunk: "RIFF", offset: 0))
+            throw SoundFileError.invalidField(
+                .chunkSize, value: "\(riffSize)", at: SoundFileLocation(chunk: "RIFF", offset: 0))
         }
         var format: Format?
         var factFrames: Int64?
@@ -35,7 +36,8 @@ struct WAVReader<Source: SoundByteSource> {
                 format = try readFormat(chunk)
             case "fact" where factFrames == nil:
                 guard chunk.size >= 4 else {
-                    throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 4)", at: chunk.location)
+                    throw SoundFileError.invalidField(
+                        .chunkSize, value: "\(chunk.size) (at least 4)", at: chunk.location)
                 }
                 factFrames = Int64(try source.exactBytes(at: chunk.payload, count: 4, for: chunk.location).u32le(0))
             case "data" where data == nil:
@@ -69,7 +71,8 @@ struct WAVReader<Source: SoundByteSource> {
             frames = factFrames
         }
         return SoundFileInfo(
-            container: .wav, encoding: format.encoding, sampleRate: Double(format.sampleRate), channels: Int(format.channels),
+            container: .wav, encoding: format.encoding, sampleRate: Double(format.sampleRate),
+            channels: Int(format.channels),
             bitsPerSample: bits, frameCount: frames, audioDataOffset: data.offset, audioDataByteCount: data.count
         )
     }
@@ -87,7 +90,8 @@ struct WAVReader<Source: SoundByteSource> {
         var code = format.tag
         if format.tag == 0xFFFE {
             guard chunk.size >= 40, cbSize >= 22 else {
-                throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (WAVE_FORMAT_EXTENSIBLE needs 40)", at: chunk.location)
+                throw SoundFileError.invalidField(
+                    .chunkSize, value: "\(chunk.size) (WAVE_FORMAT_EXTENSIBLE needs 40)", at: chunk.location)
             }
             format.validBits = f.u16le(18) == 0 ? nil : f.u16le(18)
             let guid = f.bytes[24..<40]
@@ -116,20 +120,27 @@ struct WAVReader<Source: SoundByteSource> {
                 throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits)", at: location)
             }
             if let valid = format.validBits, valid > format.bits {
-                throw SoundFileError.invalidField(.bitsPerSample, value: "\(valid) valid of \(format.bits)", at: location)
+                throw SoundFileError.invalidField(
+                    .bitsPerSample, value: "\(valid) valid of \(format.bits)", at: location)
             }
             let expected = channels * ((Int(format.bits) + 7) / 8)
             guard Int(format.blockAlign) == expected else {
-                throw SoundFileError.invalidField(.blockAlign, value: "\(format.blockAlign) (must be \(expected))", at: location)
+                throw SoundFileError.invalidField(
+                    .blockAlign, value: "\(format.blockAlign) (must be \(expected))", at: location)
             }
         case .imaADPCM:
-            guard format.bits == 4 else { throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits) (must be 4)", at: location) }
+            guard format.bits == 4 else {
+                throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits) (must be 4)", at: location)
+            }
             let headerBytes = 4 * channels
-            guard Int(format.blockAlign) > headerBytes, (Int(format.blockAlign) - headerBytes) % (4 * channels) == 0 else {
+            guard Int(format.blockAlign) > headerBytes, (Int(format.blockAlign) - headerBytes) % (4 * channels) == 0
+            else {
                 throw SoundFileError.invalidField(.blockAlign, value: "\(format.blockAlign)", at: location)
             }
             let computed = (Int(format.blockAlign) - headerBytes) * 8 / (4 * channels) + 1
-            if format.samplesPerBlock == nil || format.samplesPerBlock == 0 { format.samplesPerBlock = UInt16(clamping: computed) }
+            if format.samplesPerBlock == nil || format.samplesPerBlock == 0 {
+                format.samplesPerBlock = UInt16(clamping: computed)
+            }
         default:
             break
         }
@@ -153,4 +164,6 @@ struct WAVReader<Source: SoundByteSource> {
 
 /// The tail shared by every `KSDATAFORMAT_SUBTYPE_*` GUID whose first two bytes are a WAVE format tag
 /// (`shared/facts/system-sounds.md` §4 "WAV", `WAVE_FORMAT_EXTENSIBLE`).
-let waveSubFormatGUIDTail: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+let waveSubFormatGUIDTail: [UInt8] = [
+    0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71,
+]

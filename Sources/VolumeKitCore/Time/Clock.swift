@@ -38,12 +38,14 @@ public struct ClockClient: Sendable {
     /// The current monotonic time in seconds.
     public var now: @Sendable () -> Instant
     /// Runs `action` once, `delay` seconds from now, unless the returned handle is cancelled first.
-    public var schedule: @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
+    public var schedule:
+        @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
 
     /// Creates a clock client from its two operations.
     public init(
         now: @escaping @Sendable () -> Instant,
-        schedule: @escaping @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
+        schedule:
+            @escaping @Sendable (_ delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
     ) {
         self.now = now
         self.schedule = schedule

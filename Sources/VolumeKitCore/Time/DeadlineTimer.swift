@@ -52,7 +52,9 @@ public struct DeadlineTimer: Sendable {
 extension ClockClient {
     /// Outside the owner's lock: cancels the old timer and schedules `fire` after the new delay; `adopt`
     /// hands the new timer back to the owner under its lock (see ``DeadlineTimer/adopt(_:)``).
-    public func apply(_ change: DeadlineTimer.Change?, fire: @escaping @Sendable () -> Void, adopt: (CancellationHandle) -> Bool) {
+    public func apply(
+        _ change: DeadlineTimer.Change?, fire: @escaping @Sendable () -> Void, adopt: (CancellationHandle) -> Bool
+    ) {
         guard let change else { return }
         change.cancel?.cancel()
         guard let delay = change.delay else { return }

@@ -94,13 +94,17 @@ public struct Trace: Sendable, Equatable {
             do {
                 json = try TraceJSON.parse(Data(line))
             } catch let error as TraceJSONSyntaxError {
-                throw TraceError(line: lineNumber, isLast && TraceJSON.looksCutShort(Data(line)) ? .truncated : .notJSON(error.detail))
+                throw TraceError(
+                    line: lineNumber,
+                    isLast && TraceJSON.looksCutShort(Data(line)) ? .truncated : .notJSON(error.detail))
             }
             if header == nil {
                 header = try TraceHeader(json: json, line: lineNumber)
                 continue
             }
-            guard records.count < limits.maxRecords else { throw TraceError(line: lineNumber, .tooManyRecords(limit: limits.maxRecords)) }
+            guard records.count < limits.maxRecords else {
+                throw TraceError(line: lineNumber, .tooManyRecords(limit: limits.maxRecords))
+            }
             let record = try TraceRecord(json: json, line: lineNumber)
             guard record.time >= previousTime else {
                 throw TraceError(line: lineNumber, .timeWentBackwards(time: record.time, previous: previousTime))

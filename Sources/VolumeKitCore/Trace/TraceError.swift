@@ -66,24 +66,32 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .empty:
             return "the file is empty; a trace starts with a header line (see docs/trace.md)."
         case .fileTooLarge(let bytes, let limit):
-            return "the file is \(bytes) bytes, more than the \(limit)-byte limit for a trace; split the recording or raise the limit."
+            return
+                "the file is \(bytes) bytes, more than the \(limit)-byte limit for a trace; split the recording or raise the limit."
         case .tooManyRecords(let limit):
-            return "the file has more than \(limit) records, the limit for a trace; split the recording or raise the limit."
+            return
+                "the file has more than \(limit) records, the limit for a trace; split the recording or raise the limit."
         case .lineTooLong(let bytes, let limit):
             return "the line is \(bytes) bytes, more than the \(limit)-byte limit for one record; is this a trace file?"
         case .notUTF8:
             return "the line is not valid UTF-8 text; a trace is UTF-8 JSON Lines."
         case .truncated:
-            return "the last record is cut off (the file ends mid-line); the recording was interrupted or the file was not copied completely."
+            return
+                "the last record is cut off (the file ends mid-line); the recording was interrupted or the file was not copied completely."
         case .notJSON(let detail):
             return "the line is not valid JSON (\(detail)); each line of a trace is one JSON object."
         case .notAnObject(let found):
             return "the line is \(found), not a JSON object; each line of a trace is one JSON object."
         case .notATrace(let format):
-            if let format { return "the header's format is \"\(format)\", not \"\(TraceHeader.formatName)\"; this is not a VolumeKit trace." }
-            return "the first line has no \"format\" field; this is not a VolumeKit trace (its first line must be the header)."
+            if let format {
+                return
+                    "the header's format is \"\(format)\", not \"\(TraceHeader.formatName)\"; this is not a VolumeKit trace."
+            }
+            return
+                "the first line has no \"format\" field; this is not a VolumeKit trace (its first line must be the header)."
         case .unsupportedVersion(let version, let supported):
-            return "the trace is format version \(version), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
+            return
+                "the trace is format version \(version), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
         case .missingField(let field):
             return "the required field \"\(field)\" is missing."
         case .wrongType(let field, let expected, let found):
@@ -93,7 +101,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .unknownRecordType(let type):
             return "\"\(type)\" is not a record type of trace format \(TraceHeader.formatVersion) (see docs/trace.md)."
         case .timeWentBackwards(let time, let previous):
-            return "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
+            return
+                "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
         case .unreadable(let detail):
             return "the file cannot be read (\(detail))."
         }

@@ -67,7 +67,9 @@ struct TraceFields {
 
     func integer(_ key: String) throws -> Int {
         let number = try number(key)
-        guard number == number.rounded(), abs(number) < 9e15 else { throw invalid(key, "\(number)", expected: "a whole number") }
+        guard number == number.rounded(), abs(number) < 9e15 else {
+            throw invalid(key, "\(number)", expected: "a whole number")
+        }
         return Int(number)
     }
 
@@ -92,10 +94,13 @@ struct TraceFields {
     }
 
     /// A string that must be one of a `RawRepresentable`'s raw values.
-    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T where T.RawValue == String {
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T
+    where T.RawValue == String {
         let text = try string(key)
         guard let value = T(rawValue: text) else {
-            throw invalid(key, "\"\(text)\"", expected: "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            throw invalid(
+                key, "\"\(text)\"",
+                expected: "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }
         return value
     }

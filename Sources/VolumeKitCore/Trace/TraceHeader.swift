@@ -98,11 +98,13 @@ public struct TraceHeader: Sendable, Equatable {
             .init("format", .string(Self.formatName)),
             .init("version", .number(Double(Self.formatVersion))),
             .init("source", .string(source.rawValue)),
-            .init("device", .object([
-                .init("model", .string(deviceModel)),
-                .init("kind", .string(deviceKind.rawValue)),
-                .init("os", .string(osVersion.description)),
-            ])),
+            .init(
+                "device",
+                .object([
+                    .init("model", .string(deviceModel)),
+                    .init("kind", .string(deviceKind.rawValue)),
+                    .init("os", .string(osVersion.description)),
+                ])),
             .init("volumeKit", .string(volumeKitVersion)),
             .init("session", Self.json(session, mode: sessionMode)),
             .init("strategy", .string(strategy)),
@@ -120,8 +122,12 @@ public struct TraceHeader: Sendable, Equatable {
         guard format == Self.formatName else { throw TraceError(line: line, .notATrace(format: format)) }
         let fields = try TraceFields(json, line: line)
         // The version is checked before anything else it might change.
-        guard let versionValue = json["version"], versionValue != .null else { throw TraceError(line: line, .missingField("version")) }
-        guard case .number(let version) = versionValue else { throw fields.wrongType("version", "a whole number", versionValue) }
+        guard let versionValue = json["version"], versionValue != .null else {
+            throw TraceError(line: line, .missingField("version"))
+        }
+        guard case .number(let version) = versionValue else {
+            throw fields.wrongType("version", "a whole number", versionValue)
+        }
         guard version == Double(Self.formatVersion) else {
             let text = version == version.rounded() && abs(version) < 1e15 ? String(Int64(version)) : "\(version)"
             throw TraceError(line: line, .unsupportedVersion(text, supported: Self.formatVersion))
@@ -131,7 +137,9 @@ public struct TraceHeader: Sendable, Equatable {
         deviceModel = try device.string("model")
         deviceKind = try device.choice("kind", DeviceKind.self)
         let os = try device.string("os")
-        guard let osVersion = OSVersion(parsing: os) else { throw device.invalid("os", "\"\(os)\"", expected: "an iOS version such as \"17.4\"") }
+        guard let osVersion = OSVersion(parsing: os) else {
+            throw device.invalid("os", "\"\(os)\"", expected: "an iOS version such as \"17.4\"")
+        }
         self.osVersion = osVersion
         volumeKitVersion = try fields.string("volumeKit")
         let session = try fields.object("session")
@@ -139,9 +147,13 @@ public struct TraceHeader: Sendable, Equatable {
         strategy = try fields.string("strategy")
         buttonMode = try fields.choice("buttonMode", ButtonCaptureMode.self)
         headroomSteps = try fields.integer("headroomSteps")
-        guard (0...8).contains(headroomSteps) else { throw fields.invalid("headroomSteps", "\(headroomSteps)", expected: "0…8") }
+        guard (0...8).contains(headroomSteps) else {
+            throw fields.invalid("headroomSteps", "\(headroomSteps)", expected: "0…8")
+        }
         clockOrigin = try fields.number("clockOrigin")
-        guard clockOrigin.isFinite else { throw fields.invalid("clockOrigin", "\(clockOrigin)", expected: "a finite number") }
+        guard clockOrigin.isFinite else {
+            throw fields.invalid("clockOrigin", "\(clockOrigin)", expected: "a finite number")
+        }
         note = try fields.optionalString("note")
     }
 
@@ -170,14 +182,19 @@ public struct TraceHeader: Sendable, Equatable {
         let category = try fields.choice("category", AudioCategory.self)
         var options: AudioCategoryOptions = []
         for value in try fields.array("options") {
-            guard case .string(let name) = value else { throw fields.wrongType("options", "an array of option names", value) }
+            guard case .string(let name) = value else {
+                throw fields.wrongType("options", "an array of option names", value)
+            }
             guard let option = optionNames.first(where: { $0.0 == name })?.1 else {
-                throw fields.invalid("options", "\"\(name)\"", expected: "one of " + optionNames.map { "\"\($0.0)\"" }.joined(separator: ", "))
+                throw fields.invalid(
+                    "options", "\"\(name)\"",
+                    expected: "one of " + optionNames.map { "\"\($0.0)\"" }.joined(separator: ", "))
             }
             options.insert(option)
         }
         let allows = try fields.bool("allowsSystemSoundsDuringRecording")
-        return AudioSessionConfiguration(category: category, options: options, allowsSystemSoundsDuringRecording: allows)
+        return AudioSessionConfiguration(
+            category: category, options: options, allowsSystemSoundsDuringRecording: allows)
     }
 
     private static func session(from fields: TraceFields) throws -> (AudioSessionConfiguration, String) {

@@ -128,10 +128,19 @@ public enum TraceJSON: Sendable, Equatable {
     }
 
     private static func scan(_ data: Data) -> (depth: Int, deepest: Int, inString: Bool) {
-        var depth = 0, deepest = 0, inString = false, escaped = false
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
         for byte in data {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -163,7 +172,9 @@ private struct TraceJSONParser {
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func fail(_ what: String) -> TraceJSONSyntaxError {
-        TraceJSONSyntaxError(detail: index < bytes.count ? "\(what) at column \(index + 1)" : "\(what): the line ends at column \(index + 1)")
+        TraceJSONSyntaxError(
+            detail: index < bytes.count
+                ? "\(what) at column \(index + 1)" : "\(what): the line ends at column \(index + 1)")
     }
 
     private func describe(_ byte: UInt8) -> String {
@@ -179,7 +190,9 @@ private struct TraceJSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        { index += 1 }
     }
 
     private mutating func parseValue() throws -> TraceJSON {
@@ -279,7 +292,9 @@ private struct TraceJSONParser {
                 case 0x75:
                     var scalar = try hex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else { throw fail("unpaired surrogate") }
+                        guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
+                            throw fail("unpaired surrogate")
+                        }
                         index += 2
                         let low = try hex4()
                         guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }

@@ -13,7 +13,9 @@ extension TraceRecord {
     public init(json: TraceJSON, line: Int) throws {
         let fields = try TraceFields(json, line: line)
         time = try fields.number("t")
-        guard time.isFinite, time >= 0 else { throw fields.invalid("t", "\(time)", expected: "a number of seconds ≥ 0") }
+        guard time.isFinite, time >= 0 else {
+            throw fields.invalid("t", "\(time)", expected: "a number of seconds ≥ 0")
+        }
         let type = try fields.string("type")
         event = try TraceEvent(type: type, fields)
         feature = try fields.optionalString("by")
@@ -67,7 +69,9 @@ extension TraceEvent {
     static let appStates = ["active", "inactive", "background"]
     static let captureSources = ["primary", "secondary"]
     static let capturePhases = ["began", "ended", "cancelled"]
-    static let readings = ["outputVolume", "route", "appState", "configuration", "otherAudioPlaying", "captureAvailable", "stored"]
+    static let readings = [
+        "outputVolume", "route", "appState", "configuration", "otherAudioPlaying", "captureAvailable", "stored",
+    ]
     static let gestures = ["press", "hold", "other"]
 
     private static func volume(_ value: Float) -> TraceJSON { .number(Double(value)) }
@@ -79,8 +83,13 @@ extension TraceEvent {
         case .outputVolume(let value, let observer):
             return [.init("value", Self.volume(value)), .init("observer", .number(Double(observer)))]
         case .systemNotification(let notification, let observer):
-            let info = notification.userInfo.sorted { $0.key < $1.key }.map { TraceJSON.Member($0.key, Self.payload($0.value)) }
-            return [.init("name", .string(notification.name)), .init("userInfo", .object(info)), .init("observer", .number(Double(observer)))]
+            let info = notification.userInfo.sorted { $0.key < $1.key }.map {
+                TraceJSON.Member($0.key, Self.payload($0.value))
+            }
+            return [
+                .init("name", .string(notification.name)), .init("userInfo", .object(info)),
+                .init("observer", .number(Double(observer))),
+            ]
         case .lifecycle(let event, let observer):
             var members: [TraceJSON.Member]
             switch event {
@@ -96,7 +105,10 @@ extension TraceEvent {
             }
             return members + [.init("observer", .number(Double(observer)))]
         case .captureEvent(let event, let observer):
-            return [.init("source", .string(event.source.rawValue)), .init("phase", .string(event.phase.rawValue)), .init("observer", .number(Double(observer)))]
+            return [
+                .init("source", .string(event.source.rawValue)), .init("phase", .string(event.phase.rawValue)),
+                .init("observer", .number(Double(observer))),
+            ]
         case .volumeViewReady(let view):
             return [.init("view", .number(Double(view)))]
         case .soundCompleted(let play):
@@ -110,14 +122,22 @@ extension TraceEvent {
         case .setCategory(let configuration, let error):
             return [.init("session", TraceHeader.json(configuration)), .init("error", Self.optional(error))]
         case .setActive(let active, let notifyOthers, let error):
-            return [.init("active", .bool(active)), .init("notifyOthers", .bool(notifyOthers)), .init("error", Self.optional(error))]
+            return [
+                .init("active", .bool(active)), .init("notifyOthers", .bool(notifyOthers)),
+                .init("error", Self.optional(error)),
+            ]
         case .primeOutput:
             return []
         case .soundCreated(let file, let sound, let status):
-            return [.init("file", .string(file)), .init("sound", sound.map { .number(Double($0)) } ?? .null),
-                    .init("status", status.map { .number(Double($0)) } ?? .null)]
+            return [
+                .init("file", .string(file)), .init("sound", sound.map { .number(Double($0)) } ?? .null),
+                .init("status", status.map { .number(Double($0)) } ?? .null),
+            ]
         case .soundStarted(let sound, let alert, let play):
-            return [.init("sound", .number(Double(sound))), .init("alert", .bool(alert)), .init("play", .number(Double(play)))]
+            return [
+                .init("sound", .number(Double(sound))), .init("alert", .bool(alert)),
+                .init("play", .number(Double(play))),
+            ]
         case .soundMarkedUISound(let sound, let isUISound):
             return [.init("sound", .number(Double(sound))), .init("isUISound", .bool(isUISound))]
         case .soundDisposed(let sound):
@@ -126,21 +146,31 @@ extension TraceEvent {
             return [.init("key", .string(key)), .init("data", Self.data(data))]
         case .read(let reading):
             switch reading {
-            case .outputVolume(let value): return [.init("what", .string("outputVolume")), .init("value", Self.volume(value))]
+            case .outputVolume(let value):
+                return [.init("what", .string("outputVolume")), .init("value", Self.volume(value))]
             case .route(let route): return [.init("what", .string("route")), .init("value", .string(route.rawValue))]
-            case .appState(let state): return [.init("what", .string("appState")), .init("value", .string(state.rawValue))]
-            case .configuration(let configuration): return [.init("what", .string("configuration")), .init("value", TraceHeader.json(configuration))]
-            case .otherAudioPlaying(let playing): return [.init("what", .string("otherAudioPlaying")), .init("value", .bool(playing))]
-            case .captureAvailable(let available): return [.init("what", .string("captureAvailable")), .init("value", .bool(available))]
-            case .stored(let key, let data): return [.init("what", .string("stored")), .init("key", .string(key)), .init("value", Self.data(data))]
+            case .appState(let state):
+                return [.init("what", .string("appState")), .init("value", .string(state.rawValue))]
+            case .configuration(let configuration):
+                return [.init("what", .string("configuration")), .init("value", TraceHeader.json(configuration))]
+            case .otherAudioPlaying(let playing):
+                return [.init("what", .string("otherAudioPlaying")), .init("value", .bool(playing))]
+            case .captureAvailable(let available):
+                return [.init("what", .string("captureAvailable")), .init("value", .bool(available))]
+            case .stored(let key, let data):
+                return [.init("what", .string("stored")), .init("key", .string(key)), .init("value", Self.data(data))]
             }
         case .mark(let text, let answer):
             return [.init("text", .string(text))] + (answer.map { [.init("answer", .string($0 ? "yes" : "no"))] } ?? [])
         case .gesture(let gesture):
             switch gesture {
-            case .press(let button): return [.init("action", .string("press")), .init("button", .string(button.rawValue))]
+            case .press(let button):
+                return [.init("action", .string("press")), .init("button", .string(button.rawValue))]
             case .hold(let button, let seconds):
-                return [.init("action", .string("hold")), .init("button", .string(button.rawValue)), .init("seconds", .number(seconds))]
+                return [
+                    .init("action", .string("hold")), .init("button", .string(button.rawValue)),
+                    .init("seconds", .number(seconds)),
+                ]
             case .other(let text): return [.init("action", .string("other")), .init("text", .string(text))]
             }
         case .app(let feature, let call):
@@ -148,9 +178,15 @@ extension TraceEvent {
         case .buttonEvent(let button, let phase):
             return [.init("button", .string(button.rawValue)), .init("phase", .string(phase.rawValue))]
         case .routeDetails(let reason, let ports):
-            return [.init("reason", .string(reason)), .init("ports", .array(ports.map {
-                .object([.init("type", .string($0.type)), .init("uid", .string($0.uid))])
-            }))]
+            return [
+                .init("reason", .string(reason)),
+                .init(
+                    "ports",
+                    .array(
+                        ports.map {
+                            .object([.init("type", .string($0.type)), .init("uid", .string($0.uid))])
+                        })),
+            ]
         }
     }
 
@@ -170,10 +206,14 @@ extension TraceEvent {
             self = .outputVolume(try fields.float("value"), observer: try fields.integer("observer"))
         case "notification":
             let info = try fields.object("userInfo")
-            guard case .object(let members) = info.json else { throw fields.wrongType("userInfo", "an object", info.json) }
+            guard case .object(let members) = info.json else {
+                throw fields.wrongType("userInfo", "an object", info.json)
+            }
             var userInfo: [String: PayloadValue] = [:]
             for member in members { userInfo[member.key] = try Self.payload(member.value, key: member.key, info) }
-            self = .systemNotification(SystemVolumeNotification(name: try fields.string("name"), userInfo: userInfo), observer: try fields.integer("observer"))
+            self = .systemNotification(
+                SystemVolumeNotification(name: try fields.string("name"), userInfo: userInfo),
+                observer: try fields.integer("observer"))
         case "lifecycle":
             let observer = try fields.integer("observer")
             let event: AppLifecycleEvent
@@ -193,36 +233,52 @@ extension TraceEvent {
             self = .captureEvent(CaptureEvent(source: source, phase: phase), observer: try fields.integer("observer"))
         case "viewReady": self = .volumeViewReady(view: try fields.integer("view"))
         case "soundCompleted": self = .soundCompleted(play: try fields.integer("play"))
-        case "subscribe": self = .subscribed(try fields.choice("channel", TraceChannel.self), observer: try fields.integer("observer"))
-        case "unsubscribe": self = .unsubscribed(try fields.choice("channel", TraceChannel.self), observer: try fields.integer("observer"))
+        case "subscribe":
+            self = .subscribed(
+                try fields.choice("channel", TraceChannel.self), observer: try fields.integer("observer"))
+        case "unsubscribe":
+            self = .unsubscribed(
+                try fields.choice("channel", TraceChannel.self), observer: try fields.integer("observer"))
         case "set": self = .setVolume(try fields.float("value"), view: try fields.optionalInteger("view"))
         case "viewInstall": self = .volumeViewInstalled(view: try fields.integer("view"))
         case "viewRemove": self = .volumeViewRemoved(view: try fields.integer("view"))
         case "category":
-            self = .setCategory(try TraceHeader.configuration(from: try fields.object("session")), error: try fields.optionalString("error"))
+            self = .setCategory(
+                try TraceHeader.configuration(from: try fields.object("session")),
+                error: try fields.optionalString("error"))
         case "activate":
-            self = .setActive(try fields.bool("active"), notifyOthers: try fields.bool("notifyOthers"), error: try fields.optionalString("error"))
+            self = .setActive(
+                try fields.bool("active"), notifyOthers: try fields.bool("notifyOthers"),
+                error: try fields.optionalString("error"))
         case "prime": self = .primeOutput
         case "soundCreate":
             let sound = try fields.optionalInteger("sound")
             let status = try fields.optionalInteger("status")
             guard (sound == nil) != (status == nil) else {
-                throw fields.invalid("sound", sound.map(String.init) ?? "null", expected: "a sound ID or a status, exactly one of the two")
+                throw fields.invalid(
+                    "sound", sound.map(String.init) ?? "null",
+                    expected: "a sound ID or a status, exactly one of the two")
             }
-            self = .soundCreated(file: try fields.string("file"), sound: try sound.map { try Self.soundID($0, fields) },
-                                 status: try status.map { try Self.status($0, fields) })
+            self = .soundCreated(
+                file: try fields.string("file"), sound: try sound.map { try Self.soundID($0, fields) },
+                status: try status.map { try Self.status($0, fields) })
         case "soundStart":
-            self = .soundStarted(sound: try Self.soundID(try fields.integer("sound"), fields), alert: try fields.bool("alert"), play: try fields.integer("play"))
+            self = .soundStarted(
+                sound: try Self.soundID(try fields.integer("sound"), fields), alert: try fields.bool("alert"),
+                play: try fields.integer("play"))
         case "soundUI":
-            self = .soundMarkedUISound(sound: try Self.soundID(try fields.integer("sound"), fields), isUISound: try fields.bool("isUISound"))
+            self = .soundMarkedUISound(
+                sound: try Self.soundID(try fields.integer("sound"), fields), isUISound: try fields.bool("isUISound"))
         case "soundDispose": self = .soundDisposed(sound: try Self.soundID(try fields.integer("sound"), fields))
         case "storeWrite": self = .storeWrite(key: try fields.string("key"), data: try Self.data("data", fields))
         case "read":
             switch try fields.choice("what", among: Self.readings) {
             case "outputVolume": self = .read(.outputVolume(try fields.float("value")))
             case "route": self = .read(.route(try fields.choice("value", AudioRoute.self)))
-            case "appState": self = .read(.appState(AppState(rawValue: try fields.choice("value", among: Self.appStates))!))
-            case "configuration": self = .read(.configuration(try TraceHeader.configuration(from: try fields.object("value"))))
+            case "appState":
+                self = .read(.appState(AppState(rawValue: try fields.choice("value", among: Self.appStates))!))
+            case "configuration":
+                self = .read(.configuration(try TraceHeader.configuration(from: try fields.object("value"))))
             case "otherAudioPlaying": self = .read(.otherAudioPlaying(try fields.bool("value")))
             case "captureAvailable": self = .read(.captureAvailable(try fields.bool("value")))
             default: self = .read(.stored(key: try fields.string("key"), data: try Self.data("value", fields)))
@@ -238,12 +294,18 @@ extension TraceEvent {
             case "press": self = .gesture(.press(try fields.choice("button", VolumeButton.self)))
             case "hold":
                 let seconds = try fields.number("seconds")
-                guard seconds.isFinite, seconds >= 0 else { throw fields.invalid("seconds", "\(seconds)", expected: "a number of seconds ≥ 0") }
+                guard seconds.isFinite, seconds >= 0 else {
+                    throw fields.invalid("seconds", "\(seconds)", expected: "a number of seconds ≥ 0")
+                }
                 self = .gesture(.hold(try fields.choice("button", VolumeButton.self), seconds: seconds))
             default: self = .gesture(.other(try fields.string("text")))
             }
-        case "app": self = .app(feature: try fields.string("feature"), call: try fields.choice("call", among: ["start", "stop"]))
-        case "button": self = .buttonEvent(try fields.choice("button", VolumeButton.self), try fields.choice("phase", ButtonPhase.self))
+        case "app":
+            self = .app(
+                feature: try fields.string("feature"), call: try fields.choice("call", among: ["start", "stop"]))
+        case "button":
+            self = .buttonEvent(
+                try fields.choice("button", VolumeButton.self), try fields.choice("phase", ButtonPhase.self))
         case "routeDetails":
             var ports: [TracePort] = []
             for port in try fields.array("ports") {
@@ -269,18 +331,24 @@ extension TraceEvent {
     }
 
     private static func soundID(_ value: Int, _ fields: TraceFields) throws -> SystemSoundID {
-        guard let id = SystemSoundID(exactly: value) else { throw fields.invalid("sound", "\(value)", expected: "a sound ID (0…\(UInt32.max))") }
+        guard let id = SystemSoundID(exactly: value) else {
+            throw fields.invalid("sound", "\(value)", expected: "a sound ID (0…\(UInt32.max))")
+        }
         return id
     }
 
     private static func status(_ value: Int, _ fields: TraceFields) throws -> Int32 {
-        guard let status = Int32(exactly: value) else { throw fields.invalid("status", "\(value)", expected: "an OSStatus (a 32-bit integer)") }
+        guard let status = Int32(exactly: value) else {
+            throw fields.invalid("status", "\(value)", expected: "an OSStatus (a 32-bit integer)")
+        }
         return status
     }
 
     private static func data(_ key: String, _ fields: TraceFields) throws -> Data? {
         guard let text = try fields.optionalString(key) else { return nil }
-        guard let data = Data(base64Encoded: text) else { throw fields.invalid(key, "\"\(text.prefix(40))\"", expected: "base64 data or null") }
+        guard let data = Data(base64Encoded: text) else {
+            throw fields.invalid(key, "\"\(text.prefix(40))\"", expected: "base64 data or null")
+        }
         return data
     }
 }

@@ -56,10 +56,14 @@ public final class TraceRecorder: Sendable {
     public func gesture(_ gesture: TraceGesture) { record(.gesture(gesture)) }
 
     /// The app calls `start` or `stop` on a feature (`buttons`, `mute`).
-    public func appCalled(_ call: String, on feature: String) { record(.app(feature: feature, call: call), feature: feature) }
+    public func appCalled(_ call: String, on feature: String) {
+        record(.app(feature: feature, call: call), feature: feature)
+    }
 
     /// A button event VolumeKit delivered to the app.
-    public func buttonEvent(_ event: VolumeButtonEvent) { record(.buttonEvent(event.button, event.phase), feature: "buttons") }
+    public func buttonEvent(_ event: VolumeButtonEvent) {
+        record(.buttonEvent(event.button, event.phase), feature: "buttons")
+    }
 
     /// Everything recorded so far.
     public var records: [TraceRecord] { state.withLock { $0.records } }
@@ -69,9 +73,17 @@ public final class TraceRecorder: Sendable {
 
     // MARK: - Numbering, for the recording clients
 
-    func newObserver() -> Int { state.withLock { $0.nextObserver += 1; return $0.nextObserver } }
+    func newObserver() -> Int {
+        state.withLock {
+            $0.nextObserver += 1; return $0.nextObserver
+        }
+    }
 
-    func newPlay() -> Int { state.withLock { $0.nextPlay += 1; return $0.nextPlay } }
+    func newPlay() -> Int {
+        state.withLock {
+            $0.nextPlay += 1; return $0.nextPlay
+        }
+    }
 
     func installView() -> Int {
         state.withLock {

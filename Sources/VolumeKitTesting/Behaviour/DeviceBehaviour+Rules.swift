@@ -106,66 +106,117 @@ extension DeviceBehaviour {
 
     /// Every rule, in the order `volumekit profiles` lists them and ``sample(_:)`` draws them.
     public static let rules: [Rule] = [
-        .seconds("firstRepeatDelay", \.firstRepeatDelay, 0.3...0.7,
-                 "When the first auto-repeat step comes after a held button goes down.",
-                 sources: ["SLVolumeButtonListener.m (650 ms is a release timeout, longer than the real gap)", "shared/facts/envelope.md"]),
-        .seconds("repeatInterval", \.repeatInterval, 0.06...0.2,
-                 "The interval between later auto-repeat steps.",
-                 sources: ["SLVolumeButtonListener.m (200 ms timeout: \"the repeat rate is faster on the second and subsequent\")", "shared/facts/envelope.md"]),
-        .seconds("tapLength", \.tapLength, 0.04...0.15,
-                 "How long a button stays down for a single press.",
-                 sources: ["no source (a human tap)", "seed 000 (sets refused while a down press lasts)"]),
-        .variants("stepQuantization", \.stepQuantization,
-                  "How a press moves the volume: 1/16 from the value, to the 1/16 grid, or with rounded reads.",
-                  sources: ["seed 002 (6.25% a press)", "koze.hatenablog.jp (iOS 8.3: 0.1 → 0.1625)", "Apple forums thread 756484 (2024: rounded outputVolume)"]),
-        .variants("downPressRefusal", \.downPressRefusal,
-                  "Which of the app's sets iOS drops around a volume-down press.",
-                  sources: ["seed 000 (iOS 11: sets ≥ the pre-press value refused)", "decompiled MediaPlayer iOS 18.2 MPVolumeControllerSystemDataSource -setVolume: (if (_volume != a3))", "JPSVolumeButtonHandler #58"]),
-        .seconds("volumeCacheDelay", \.volumeCacheDelay, 0.005...0.1,
-                 "With cachedEqualSetDrop: how long the slider's cached volume lags a change.",
-                 sources: ["decompiled MediaPlayer iOS 18.2 (cache updated asynchronously)", "CipherBit VolumeButtonHandler #4"]),
-        .seconds("kvoLatency", \.kvoLatency, 0...0.03,
-                 "How long after a change KVO and the private notification reach the app.",
-                 sources: ["no source", "shared/facts/envelope.md"]),
-        .seconds("sliderLatency", \.sliderLatency, 0.005...0.15,
-                 "How long after the app's set the slider's value reaches the system.",
-                 sources: ["decompiled MediaPlayer iOS 18.2 (two async hops and a cross-process call)", "shared/facts/envelope.md"]),
-        .variants("idleButtons", \.idleButtons,
-                  "What the buttons change while the app has no active session and nothing plays.",
-                  sources: ["cloudfour 2011", "mbni 2016 (\"Change with Buttons\" moves the ringer)"]),
-        .variants("controlCenterDrag", \.controlCenterDrag,
-                  "Whether a Control Center drag arrives as one change or as a series over 0.3 s.",
-                  sources: ["JPSVolumeButtonHandler PR #12 (the app is inactive meanwhile)", "shared/facts/envelope.md"]),
-        .seconds("volumeViewReadyDelay", \.volumeViewReadyDelay, 0.05...1.0,
-                 "How long after creation an MPVolumeView hides the HUD and takes sets.",
-                 sources: ["JPSVolumeButtonHandler (waits 1 s: \"There is a delay between setting the volume view before the system actually disables the HUD\")", "shared/facts/volume-hud.md §4"]),
-        .variants("ownSetHUD", \.ownSetHUD,
-                  "Whether the app's own sets show the HUD when no ready, visible volume view is on screen.",
-                  sources: ["Signal-iOS VolumeButtons.swift (\"displaying the system UI when doing so\")", "JPSVolumeButtonHandler #59"]),
-        .variants("routeNotification", \.routeNotification,
-                  "Whether a route change's notification comes before or after the new route's KVO, or not at all.",
-                  sources: ["RBVolumeButtons #18 (presses reported when earphones go in or out)", "openradar 35432156 (MPVolumeView suppressed routeChangeNotification, iOS 11.2)"]),
-        .seconds("routeNotificationGap", \.routeNotificationGap, 0...0.02,
-                 "The gap between a route change's notification and its KVO.",
-                 sources: ["shared/facts/envelope.md"]),
-        .variants("externalVolume", \.externalVolume,
-                  "Whether AirPlay/HDMI routes have a volume slider the app can set.",
-                  sources: ["openradar 42881405 (the slider disappears for AirPlay)", "shared/facts/envelope.md"]),
-        .variants("siriShape", \.siriShape,
-                  "What Siri's panel does to an app in front: inactive, interrupted, with or without an end.",
-                  sources: ["openradar 44895456 (Siri: inactive then active)", "shared/facts/envelope.md"]),
-        .variants("sessionTakeover", \.sessionTakeover,
-                  "What another component (camera, player, web view) taking over the app's session does.",
-                  sources: ["seed 002 (问题一)", "hirbod/react-native-volume-manager #40/#41", "SubtleVolume #25"]),
-        .seconds("suspensionDelay", \.suspensionDelay, 0...10,
-                 "How long after entering the background the app is suspended.",
-                 sources: ["Apple, Managing your app's life cycle", "shared/facts/envelope.md (suspension comes seconds later)"]),
-        .variants("captureEventsGate", \.captureEventsGate,
-                  "Which apps receive AVCaptureEventInteraction events.",
-                  sources: ["AVKit AVCaptureEventInteraction header", "Signal-iOS VolumeButtons.swift (camera with a preview on screen)"]),
-        .variants("iPadSilent", \.iPadSilent,
-                  "Whether an iPad's Control Center Silent mode silences system sounds (visible to a probe).",
-                  sources: ["MAME4iOS #62 (an iPad muted via Control Center)", "shared/facts/envelope.md"]),
+        .seconds(
+            "firstRepeatDelay", \.firstRepeatDelay, 0.3...0.7,
+            "When the first auto-repeat step comes after a held button goes down.",
+            sources: [
+                "SLVolumeButtonListener.m (650 ms is a release timeout, longer than the real gap)",
+                "shared/facts/envelope.md",
+            ]),
+        .seconds(
+            "repeatInterval", \.repeatInterval, 0.06...0.2,
+            "The interval between later auto-repeat steps.",
+            sources: [
+                "SLVolumeButtonListener.m (200 ms timeout: \"the repeat rate is faster on the second and subsequent\")",
+                "shared/facts/envelope.md",
+            ]),
+        .seconds(
+            "tapLength", \.tapLength, 0.04...0.15,
+            "How long a button stays down for a single press.",
+            sources: ["no source (a human tap)", "seed 000 (sets refused while a down press lasts)"]),
+        .variants(
+            "stepQuantization", \.stepQuantization,
+            "How a press moves the volume: 1/16 from the value, to the 1/16 grid, or with rounded reads.",
+            sources: [
+                "seed 002 (6.25% a press)", "koze.hatenablog.jp (iOS 8.3: 0.1 → 0.1625)",
+                "Apple forums thread 756484 (2024: rounded outputVolume)",
+            ]),
+        .variants(
+            "downPressRefusal", \.downPressRefusal,
+            "Which of the app's sets iOS drops around a volume-down press.",
+            sources: [
+                "seed 000 (iOS 11: sets ≥ the pre-press value refused)",
+                "decompiled MediaPlayer iOS 18.2 MPVolumeControllerSystemDataSource -setVolume: (if (_volume != a3))",
+                "JPSVolumeButtonHandler #58",
+            ]),
+        .seconds(
+            "volumeCacheDelay", \.volumeCacheDelay, 0.005...0.1,
+            "With cachedEqualSetDrop: how long the slider's cached volume lags a change.",
+            sources: [
+                "decompiled MediaPlayer iOS 18.2 (cache updated asynchronously)", "CipherBit VolumeButtonHandler #4",
+            ]),
+        .seconds(
+            "kvoLatency", \.kvoLatency, 0...0.03,
+            "How long after a change KVO and the private notification reach the app.",
+            sources: ["no source", "shared/facts/envelope.md"]),
+        .seconds(
+            "sliderLatency", \.sliderLatency, 0.005...0.15,
+            "How long after the app's set the slider's value reaches the system.",
+            sources: [
+                "decompiled MediaPlayer iOS 18.2 (two async hops and a cross-process call)", "shared/facts/envelope.md",
+            ]),
+        .variants(
+            "idleButtons", \.idleButtons,
+            "What the buttons change while the app has no active session and nothing plays.",
+            sources: ["cloudfour 2011", "mbni 2016 (\"Change with Buttons\" moves the ringer)"]),
+        .variants(
+            "controlCenterDrag", \.controlCenterDrag,
+            "Whether a Control Center drag arrives as one change or as a series over 0.3 s.",
+            sources: ["JPSVolumeButtonHandler PR #12 (the app is inactive meanwhile)", "shared/facts/envelope.md"]),
+        .seconds(
+            "volumeViewReadyDelay", \.volumeViewReadyDelay, 0.05...1.0,
+            "How long after creation an MPVolumeView hides the HUD and takes sets.",
+            sources: [
+                "JPSVolumeButtonHandler (waits 1 s: \"There is a delay between setting the volume view before the system actually disables the HUD\")",
+                "shared/facts/volume-hud.md §4",
+            ]),
+        .variants(
+            "ownSetHUD", \.ownSetHUD,
+            "Whether the app's own sets show the HUD when no ready, visible volume view is on screen.",
+            sources: [
+                "Signal-iOS VolumeButtons.swift (\"displaying the system UI when doing so\")",
+                "JPSVolumeButtonHandler #59",
+            ]),
+        .variants(
+            "routeNotification", \.routeNotification,
+            "Whether a route change's notification comes before or after the new route's KVO, or not at all.",
+            sources: [
+                "RBVolumeButtons #18 (presses reported when earphones go in or out)",
+                "openradar 35432156 (MPVolumeView suppressed routeChangeNotification, iOS 11.2)",
+            ]),
+        .seconds(
+            "routeNotificationGap", \.routeNotificationGap, 0...0.02,
+            "The gap between a route change's notification and its KVO.",
+            sources: ["shared/facts/envelope.md"]),
+        .variants(
+            "externalVolume", \.externalVolume,
+            "Whether AirPlay/HDMI routes have a volume slider the app can set.",
+            sources: ["openradar 42881405 (the slider disappears for AirPlay)", "shared/facts/envelope.md"]),
+        .variants(
+            "siriShape", \.siriShape,
+            "What Siri's panel does to an app in front: inactive, interrupted, with or without an end.",
+            sources: ["openradar 44895456 (Siri: inactive then active)", "shared/facts/envelope.md"]),
+        .variants(
+            "sessionTakeover", \.sessionTakeover,
+            "What another component (camera, player, web view) taking over the app's session does.",
+            sources: ["seed 002 (问题一)", "hirbod/react-native-volume-manager #40/#41", "SubtleVolume #25"]),
+        .seconds(
+            "suspensionDelay", \.suspensionDelay, 0...10,
+            "How long after entering the background the app is suspended.",
+            sources: [
+                "Apple, Managing your app's life cycle", "shared/facts/envelope.md (suspension comes seconds later)",
+            ]),
+        .variants(
+            "captureEventsGate", \.captureEventsGate,
+            "Which apps receive AVCaptureEventInteraction events.",
+            sources: [
+                "AVKit AVCaptureEventInteraction header",
+                "Signal-iOS VolumeButtons.swift (camera with a preview on screen)",
+            ]),
+        .variants(
+            "iPadSilent", \.iPadSilent,
+            "Whether an iPad's Control Center Silent mode silences system sounds (visible to a probe).",
+            sources: ["MAME4iOS #62 (an iPad muted via Control Center)", "shared/facts/envelope.md"]),
     ]
 
     /// The rule named `name`, or `nil`.
@@ -185,7 +236,9 @@ extension DeviceBehaviour {
 
     /// Sets the rule named by `assignment`'s left side ("kvoLatency=0.02"). Throws a ``DeviceBehaviourError``.
     public mutating func set(_ assignment: String) throws {
-        guard let equals = assignment.firstIndex(of: "=") else { throw DeviceBehaviourError.notAnAssignment(assignment) }
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw DeviceBehaviourError.notAnAssignment(assignment)
+        }
         let name = String(assignment[..<equals])
         let value = String(assignment[assignment.index(after: equals)...])
         guard let rule = Self.rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }

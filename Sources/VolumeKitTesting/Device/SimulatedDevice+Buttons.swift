@@ -176,18 +176,22 @@ extension SimulatedDevice {
         if configuration.osVersion >= Self.renamedNotificationSince {
             guard !app.volumeViews.isEmpty else { return }
             self.app?.sequenceNumber += 1
-            notification = SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: [
-                "Reason": .string(reason),
-                "Volume": .number(Double(value)),
-                "AudioCategory": .string("Audio/Video"),
-                "SequenceNumber": .number(Double(self.app!.sequenceNumber)),
-            ])
+            notification = SystemVolumeNotification(
+                name: "SystemVolumeDidChange",
+                userInfo: [
+                    "Reason": .string(reason),
+                    "Volume": .number(Double(value)),
+                    "AudioCategory": .string("Audio/Video"),
+                    "SequenceNumber": .number(Double(self.app!.sequenceNumber)),
+                ])
         } else {
-            notification = SystemVolumeNotification(name: "AVSystemController_SystemVolumeDidChangeNotification", userInfo: [
-                "AVSystemController_AudioVolumeChangeReasonNotificationParameter": .string(reason),
-                "AVSystemController_AudioVolumeNotificationParameter": .number(Double(value)),
-                "AVSystemController_AudioCategoryNotificationParameter": .string("Audio/Video"),
-            ])
+            notification = SystemVolumeNotification(
+                name: "AVSystemController_SystemVolumeDidChangeNotification",
+                userInfo: [
+                    "AVSystemController_AudioVolumeChangeReasonNotificationParameter": .string(reason),
+                    "AVSystemController_AudioVolumeNotificationParameter": .number(Double(value)),
+                    "AVSystemController_AudioCategoryNotificationParameter": .string("Audio/Video"),
+                ])
         }
         let observers = app.notificationObservers.sorted { $0.key < $1.key }.map(\.value)
         inApp(after: delay) { for observer in observers { observer(notification) } }
@@ -223,9 +227,11 @@ extension SimulatedDevice {
         // The slider hands the value to the system, which applies it a moment later whether or not the app is
         // still running then (a device-side action, not an app timer).
         after(behaviour.sliderLatency) { [unowned self] in
-            if self.behaviour.downPressRefusal == .seedShape, self.configuration.osVersion >= Self.downPressRefusalSince,
-               let held = self.heldButton, held.button == .down, !self.callInProgress,
-               target >= held.valueBeforePress, target != 0 {
+            if self.behaviour.downPressRefusal == .seedShape,
+                self.configuration.osVersion >= Self.downPressRefusalSince,
+                let held = self.heldButton, held.button == .down, !self.callInProgress,
+                target >= held.valueBeforePress, target != 0
+            {
                 self.record(.setRefused(self.currentTime, target))
                 return
             }
@@ -241,8 +247,9 @@ extension SimulatedDevice {
     /// and its camera running unless ``DeviceBehaviour/CaptureEventsGate/anyApp`` (AVKit header, Signal-iOS).
     func deliverCaptureEvent(_ button: VolumeButton, phase: CaptureEventPhase) -> Bool {
         guard let app, app.state == .active, !app.captureObservers.isEmpty,
-              configuration.osVersion >= Self.captureEventsSince,
-              app.cameraRunning || behaviour.captureEventsGate == .anyApp else { return false }
+            configuration.osVersion >= Self.captureEventsSince,
+            app.cameraRunning || behaviour.captureEventsGate == .anyApp
+        else { return false }
         // Primary = volume down, secondary = volume up (`shared/facts/volume-buttons.md` §3).
         let event = CaptureEvent(source: button == .down ? .primary : .secondary, phase: phase)
         let observers = app.captureObservers.sorted { $0.key < $1.key }.map(\.value)

@@ -41,9 +41,15 @@ extension SimulatedDevice {
     /// Adds an `MPVolumeView` with explicit visibility, to check the HUD suppression rule itself.
     /// The client's `installVolumeView` adds a visible one (alpha 0.01, not hidden, in the active scene).
     @discardableResult
-    public func addVolumeView(alpha: Float = 0.01, hidden: Bool = false, inActiveSceneWindow: Bool = true) -> CancellationHandle {
+    public func addVolumeView(alpha: Float = 0.01, hidden: Bool = false, inActiveSceneWindow: Bool = true)
+        -> CancellationHandle
+    {
         let launched = locked { currentGeneration }
-        guard let id = locked({ appInstallVolumeView(alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow, onReady: nil) })
+        guard
+            let id = locked({
+                appInstallVolumeView(
+                    alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow, onReady: nil)
+            })
         else { return .none }
         return CancellationHandle { [unowned self] in self.removeVolumeView(id, launched) }
     }
@@ -61,10 +67,13 @@ extension SimulatedDevice {
                 self.locked { if self.isCurrent(launched) { self.appSetVolume(value) } }
             },
             installVolumeView: { [unowned self] onReady in
-                guard let id = self.locked({ () -> Int? in
-                    guard self.isCurrent(launched) else { return nil }
-                    return self.appInstallVolumeView(alpha: 0.01, hidden: false, inActiveSceneWindow: true, onReady: onReady)
-                }) else { return .none }
+                guard
+                    let id = self.locked({ () -> Int? in
+                        guard self.isCurrent(launched) else { return nil }
+                        return self.appInstallVolumeView(
+                            alpha: 0.01, hidden: false, inActiveSceneWindow: true, onReady: onReady)
+                    })
+                else { return .none }
                 return CancellationHandle { [unowned self] in self.removeVolumeView(id, launched) }
             }
         )

@@ -23,10 +23,13 @@ extension SimulatedDevice {
     }
 
     /// Adds a volume view; it becomes ready ``DeviceBehaviour/volumeViewReadyDelay`` later.
-    func appInstallVolumeView(alpha: Float, hidden: Bool, inActiveSceneWindow: Bool, onReady: (@Sendable () -> Void)?) -> Int? {
+    func appInstallVolumeView(alpha: Float, hidden: Bool, inActiveSceneWindow: Bool, onReady: (@Sendable () -> Void)?)
+        -> Int?
+    {
         guard app != nil else { return nil }
         let id = newObserverID()
-        app?.volumeViews[id] = VolumeView(ready: false, alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow)
+        app?.volumeViews[id] = VolumeView(
+            ready: false, alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow)
         inApp(after: behaviour.volumeViewReadyDelay) { [unowned self] in
             guard self.app?.volumeViews[id] != nil else { return }
             self.app?.volumeViews[id]?.ready = true

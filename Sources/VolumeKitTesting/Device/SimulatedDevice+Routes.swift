@@ -23,7 +23,9 @@ extension SimulatedDevice {
             case .afterKVO:
                 notifyVolume(new, old: old, reason: "RouteChange")
                 // After the KVO, whatever the gap (scheduled later at an equal time runs later).
-                inApp(after: behaviour.kvoLatency + gap) { [unowned self] in self.deliver(.routeChanged(self.currentRoute)) }
+                inApp(after: behaviour.kvoLatency + gap) { [unowned self] in
+                    self.deliver(.routeChanged(self.currentRoute))
+                }
             case .missing:
                 notifyVolume(new, old: old, reason: "RouteChange")
             }

@@ -14,7 +14,8 @@ public enum SessionComponent: String, Sendable, Equatable, CaseIterable {
     /// The configuration the component leaves the session in.
     public var configuration: AudioSessionConfiguration {
         switch self {
-        case .camera: AudioSessionConfiguration(category: .playAndRecord, options: [.mixWithOthers, .allowBluetoothA2DP])
+        case .camera:
+            AudioSessionConfiguration(category: .playAndRecord, options: [.mixWithOthers, .allowBluetoothA2DP])
         case .player, .webView: AudioSessionConfiguration(category: .playback)
         }
     }
@@ -164,7 +165,8 @@ extension SimulatedDevice {
                 record(.sessionActivated(currentTime))
                 // A category that does not mix interrupts other apps' audio (AVAudioSession docs).
                 if otherAudio, let configuration = app?.configuration,
-                   !configuration.options.contains(.mixWithOthers), configuration.category != .ambient {
+                    !configuration.options.contains(.mixWithOthers), configuration.category != .ambient
+                {
                     otherAudio = false
                     record(.otherAudioInterrupted(currentTime))
                 }

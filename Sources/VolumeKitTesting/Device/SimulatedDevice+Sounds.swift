@@ -147,7 +147,8 @@ extension SimulatedDevice {
                     self.record(.systemSound(self.now, id, played: !skipped))
                     guard !self.sounds.dropsCompletions else { return }
                     let duration = self.sounds.durations[url] ?? Self.defaultSoundDuration
-                    let delay = skipped
+                    let delay =
+                        skipped
                         ? self.sounds.latency.skippedDelay(using: &self.sounds.random)
                         : self.sounds.latency.playedDelay(duration: duration, using: &self.sounds.random)
                     self.inApp(after: delay) { completion() }

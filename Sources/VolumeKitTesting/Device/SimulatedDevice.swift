@@ -288,7 +288,8 @@ extension SimulatedDevice.Configuration {
         behaviour.sliderLatency = sliderLatency
         behaviour.volumeViewReadyDelay = volumeViewReadyDelay
         behaviour.tapLength = tapLength
-        self.init(osVersion: osVersion, kind: kind, volume: volume, headphonesVolume: headphonesVolume, behaviour: behaviour)
+        self.init(
+            osVersion: osVersion, kind: kind, volume: volume, headphonesVolume: headphonesVolume, behaviour: behaviour)
     }
 }
 

@@ -32,7 +32,7 @@ final class BaselineApp: Sendable {
         try? clients.audioSession.setConfiguration(.playbackMixing)
         try? clients.audioSession.setActive(true, false)
         clients.audioSession.primeOutput()
-        let view = clients.systemVolume.installVolumeView { }
+        let view = clients.systemVolume.installVolumeView {}
         let initial = clients.systemVolume.outputVolume()
         // JPS `setInitialVolume`: move off the rails at once (before the view is ready, so often lost).
         if initial > Self.maxVolume { clients.systemVolume.setVolume(Self.maxVolume) }

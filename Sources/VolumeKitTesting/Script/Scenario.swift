@@ -137,16 +137,22 @@ public struct Scenario: Sendable, Equatable {
             guard !words.isEmpty else { continue }
             let command = try Self.parse(words, line: number)
             if command.isSetup, !setupAllowed {
-                throw ScenarioError(line: number, message: "'\(Self.echo(words[0]))' must come before the other commands")
+                throw ScenarioError(
+                    line: number, message: "'\(Self.echo(words[0]))' must come before the other commands")
             }
             if !command.isSetup { setupAllowed = false }
             virtualTime += command.virtualTime
             if virtualTime > Self.maximumVirtualTime {
-                throw ScenarioError(line: number, message: "the script asks for more than \(Int(Self.maximumVirtualTime)) s (one day) of virtual time, the limit; split it into shorter scripts")
+                throw ScenarioError(
+                    line: number,
+                    message:
+                        "the script asks for more than \(Int(Self.maximumVirtualTime)) s (one day) of virtual time, the limit; split it into shorter scripts"
+                )
             }
             if case .press(_, let count, _) = command { presses += count }
             if presses > Self.maximumPresses {
-                throw ScenarioError(line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
+                throw ScenarioError(
+                    line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
             }
             lines.append(Line(number: number, command: command, text: words.joined(separator: " ")))
         }
@@ -183,7 +189,9 @@ public struct Scenario: Sendable, Equatable {
     public static func readScript(from handle: FileHandle) throws -> String {
         var data = Data()
         while data.count <= maximumScriptBytes {
-            guard let chunk = try handle.read(upToCount: min(65_536, maximumScriptBytes + 1 - data.count)), !chunk.isEmpty else { break }
+            guard let chunk = try handle.read(upToCount: min(65_536, maximumScriptBytes + 1 - data.count)),
+                !chunk.isEmpty
+            else { break }
             data.append(chunk)
         }
         return try decodeScript(data)
@@ -192,10 +200,12 @@ public struct Scenario: Sendable, Equatable {
     /// Checks a script's bytes and decodes them: at most ``maximumScriptBytes``, UTF-8, no NUL byte.
     public static func decodeScript(_ data: Data) throws -> String {
         if data.count > maximumScriptBytes {
-            throw ScenarioInputError(message: "the script is larger than \(maximumScriptBytes) bytes (1 MiB), the limit")
+            throw ScenarioInputError(
+                message: "the script is larger than \(maximumScriptBytes) bytes (1 MiB), the limit")
         }
         if let offset = data.firstIndex(of: 0) {
-            throw ScenarioInputError(message: "the script has a NUL byte at byte \(offset - data.startIndex + 1); a script is text")
+            throw ScenarioInputError(
+                message: "the script has a NUL byte at byte \(offset - data.startIndex + 1); a script is text")
         }
         // Decoding repairs invalid UTF-8 with U+FFFD, so the text re-encodes to the same bytes only when valid.
         let text = String(decoding: data, as: UTF8.self)
@@ -223,7 +233,9 @@ public struct Scenario: Sendable, Equatable {
             return value
         }
         func button(_ word: String) throws -> VolumeButton {
-            guard let value = VolumeButton(rawValue: word) else { throw fail("'\(echo(word))' is not a button (up or down)") }
+            guard let value = VolumeButton(rawValue: word) else {
+                throw fail("'\(echo(word))' is not a button (up or down)")
+            }
             return value
         }
         func choice(_ word: String, _ yes: String, _ no: String) throws -> Bool {
@@ -234,11 +246,15 @@ public struct Scenario: Sendable, Equatable {
         switch words[0] {
         case "ios":
             try expectCount(2...2, "ios N")
-            guard let version = OSVersion(parsing: words[1]) else { throw fail("'\(echo(words[1]))' is not an iOS version") }
+            guard let version = OSVersion(parsing: words[1]) else {
+                throw fail("'\(echo(words[1]))' is not an iOS version")
+            }
             return .ios(version)
         case "device":
             try expectCount(2...2, "device iphone|ipad")
-            guard let kind = DeviceKind(rawValue: words[1]) else { throw fail("'\(echo(words[1]))' is not a device (iphone or ipad)") }
+            guard let kind = DeviceKind(rawValue: words[1]) else {
+                throw fail("'\(echo(words[1]))' is not a device (iphone or ipad)")
+            }
             return .device(kind)
         case "volume":
             try expectCount(2...2, "volume V")
@@ -317,7 +333,8 @@ public struct Scenario: Sendable, Equatable {
         case "route":
             try expectCount(2...2, "route speaker|headphones|bluetooth|airplay|receiver|external")
             guard let route = words[1] == "airplay" ? .external : AudioRoute(rawValue: words[1]) else {
-                throw fail("'\(echo(words[1]))' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
+                throw fail(
+                    "'\(echo(words[1]))' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
             }
             return .route(route)
         case "crash":

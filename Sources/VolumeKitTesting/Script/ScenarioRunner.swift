@@ -89,7 +89,8 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"
         case .hud(let level, let visible, let bump):
-            return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))" + (bump.map { " (bump at \($0.rawValue))" } ?? "")
+            return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))"
+                + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
         case .command(let line): return "\(t) > \(line)"
         case .mute(let state): return "\(t) mute \(state)"
@@ -155,7 +156,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var holdReporter: VolumeHoldReporter?
 
     /// Creates a runner.
-    public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default) {
+    public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default)
+    {
         self.scenario = scenario
         self.strategy = strategy
         self.behaviour = behaviour
@@ -240,13 +242,17 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// Delivers, in order, the records older than ``deliveryLookback`` (all of them at the end).
     private func flush(_ device: SimulatedDevice, all: Bool) throws {
-        for record in records.withLock({ taken in defer { taken.removeAll() }; return taken }) {
+        for record in records.withLock({ taken in
+            defer { taken.removeAll() }; return taken
+        }) {
             pending.append((record.time ?? 0, 0, recordOrder, record))
             recordOrder += 1
         }
         let log = device.log
         for index in logIndex..<log.count {
-            if case .systemHUD(let time, _) = log[index] { pending.append((time, 1, index, ScenarioRecord(time: time, kind: .systemHUD))) }
+            if case .systemHUD(let time, _) = log[index] {
+                pending.append((time, 1, index, ScenarioRecord(time: time, kind: .systemHUD)))
+            }
         }
         logIndex = log.count
         pending.sort { ($0.time, $0.group, $0.order) < ($1.time, $1.group, $1.order) }
@@ -390,7 +396,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         // The app's custom HUD is the same Core engine the iPhone runs (`VolumeHUD` is a shell over it).
         let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: clients) { display, time in
             records.withLock {
-                $0.append(ScenarioRecord(time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
+                $0.append(
+                    ScenarioRecord(
+                        time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
             }
         }
         self.hud = hud

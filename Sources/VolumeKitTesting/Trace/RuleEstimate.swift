@@ -57,7 +57,8 @@ public struct RuleEstimate: Sendable, Equatable {
     static func seconds(_ rule: String, _ samples: [Double], floor: Double = 0.001, how: String) -> RuleEstimate {
         guard let median = TraceStatistics.median(samples) else { return .notObserved(rule, how) }
         let reach = max(median - samples.min()!, samples.max()! - median)
-        return RuleEstimate(rule: rule, value: .seconds(median), tolerance: max(floor, reach), samples: samples.count, how: how)
+        return RuleEstimate(
+            rule: rule, value: .seconds(median), tolerance: max(floor, reach), samples: samples.count, how: how)
     }
 }
 

@@ -19,7 +19,9 @@ extension TraceHeader {
 
     /// The header of a simulated run of `strategy` (``SimulatedStrategy/baseline`` is written as `baseline`,
     /// which replay refuses: it is not one of VolumeKit's engines).
-    public static func simulator(_ device: SimulatedDevice, strategy: SimulatedStrategy, note: String? = nil) -> TraceHeader {
+    public static func simulator(_ device: SimulatedDevice, strategy: SimulatedStrategy, note: String? = nil)
+        -> TraceHeader
+    {
         guard let configuration = strategy.configuration else {
             var header = simulator(device, note: note)
             header.strategy = strategy.rawValue

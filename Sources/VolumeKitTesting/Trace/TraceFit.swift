@@ -27,32 +27,70 @@ public enum TraceFit {
 
     /// Every rule the fitter estimates, with its envelope range from `shared/facts/envelope.md`.
     public static let rules: [Rule] = [
-        Rule("step", EnvelopeRange(.interval(0.0625, 0.0625), source: "envelope.md: 1/16, \"no evidence of step counts other than 16\""),
-         "how far one press moves the volume"),
-        Rule("stepQuantization", EnvelopeRange(.variants(["exact", "grid", "rounded"]), source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
-         "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
-        Rule("setToKVOLatency", EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
-         "from the app's set to the KVO of the value set"),
-        Rule("kvoDelay", EnvelopeRange(.interval(0, 0.03), source: "envelope.md: no source, 0–30 ms"),
-         "from a change to its KVO, read at route changes: the KVO delay plus any gap the system leaves after the route notification (a trace cannot tell them apart)"),
-        Rule("sliderLatency", EnvelopeRange(.interval(0.005, 0.15), source: "envelope.md: decompiled MediaPlayer (iOS 18.2), 5–150 ms"),
-         "from the app's set to the change: set → KVO latency minus kvoDelay (so less any gap after the route notification)"),
-        Rule("volumeViewReadyDelay", EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
-         "from installing the volume view to its readiness"),
-        Rule("firstRepeatDelay", EnvelopeRange(.interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
-         "from a held press to its first auto-repeat"),
-        Rule("repeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
-         "between later auto-repeats"),
-        Rule("routeNotification", EnvelopeRange(.variants(["beforeKVO", "afterKVO"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
-         "whether the route-change notification comes before the new route's KVO"),
-        Rule("routeKVOGap", EnvelopeRange(.interval(0, 0.05), source: "envelope.md: gap 0–20 ms, after the KVO delay 0–30 ms when the notification comes first"),
-         "the time between the route-change notification and the new route's KVO"),
-        Rule("droppedSets", EnvelopeRange(.interval(0, 1), source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
-         "the fraction of the app's sets that should have moved the volume and never did"),
+        Rule(
+            "step",
+            EnvelopeRange(
+                .interval(0.0625, 0.0625), source: "envelope.md: 1/16, \"no evidence of step counts other than 16\""),
+            "how far one press moves the volume"),
+        Rule(
+            "stepQuantization",
+            EnvelopeRange(
+                .variants(["exact", "grid", "rounded"]),
+                source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
+            "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
+        Rule(
+            "setToKVOLatency",
+            EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
+            "from the app's set to the KVO of the value set"),
+        Rule(
+            "kvoDelay", EnvelopeRange(.interval(0, 0.03), source: "envelope.md: no source, 0–30 ms"),
+            "from a change to its KVO, read at route changes: the KVO delay plus any gap the system leaves after the route notification (a trace cannot tell them apart)"
+        ),
+        Rule(
+            "sliderLatency",
+            EnvelopeRange(.interval(0.005, 0.15), source: "envelope.md: decompiled MediaPlayer (iOS 18.2), 5–150 ms"),
+            "from the app's set to the change: set → KVO latency minus kvoDelay (so less any gap after the route notification)"
+        ),
+        Rule(
+            "volumeViewReadyDelay",
+            EnvelopeRange(.interval(0.05, 1.0), source: "envelope.md: JPSVolumeButtonHandler waits 1 s"),
+            "from installing the volume view to its readiness"),
+        Rule(
+            "firstRepeatDelay",
+            EnvelopeRange(
+                .interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
+            "from a held press to its first auto-repeat"),
+        Rule(
+            "repeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
+            "between later auto-repeats"),
+        Rule(
+            "routeNotification",
+            EnvelopeRange(
+                .variants(["beforeKVO", "afterKVO"]), source: "envelope.md: RBVolumeButtons #18, openradar 35432156"),
+            "whether the route-change notification comes before the new route's KVO"),
+        Rule(
+            "routeKVOGap",
+            EnvelopeRange(
+                .interval(0, 0.05),
+                source: "envelope.md: gap 0–20 ms, after the KVO delay 0–30 ms when the notification comes first"),
+            "the time between the route-change notification and the new route's KVO"),
+        Rule(
+            "droppedSets",
+            EnvelopeRange(
+                .interval(0, 1),
+                source: "envelope.md: decompiled MPVolumeControllerSystemDataSource drops sets equal to its cache"),
+            "the fraction of the app's sets that should have moved the volume and never did"),
         Rule("tapLength", nil, "how long a single press is held (capture events only)"),
-        Rule("soundSkippedDelay", EnvelopeRange(.interval(0.0002, 0.05), source: "mute-switch.md §4: < 1 ms (sindresorhus/Actions) to 50 ms (iPhone 8, Actions #101)"),
-         "a skipped system sound's completion delay (switch on silent)"),
-        Rule("soundPlayedDelay", nil, "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"),
+        Rule(
+            "soundSkippedDelay",
+            EnvelopeRange(
+                .interval(0.0002, 0.05),
+                source: "mute-switch.md §4: < 1 ms (sindresorhus/Actions) to 50 ms (iPhone 8, Actions #101)"),
+            "a skipped system sound's completion delay (switch on silent)"),
+        Rule(
+            "soundPlayedDelay", nil,
+            "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"
+        ),
     ]
 
     /// The envelope range of `rule`.
@@ -89,21 +127,27 @@ public enum TraceFit {
     }
 
     private static func kvoDelay(_ route: [RuleEstimate]) -> RuleEstimate {
-        guard let order = route.first(where: { $0.rule == "routeNotification" }), let gap = route.first(where: { $0.rule == "routeKVOGap" }),
-              case .variant("beforeKVO")? = order.value, let value = gap.value else {
+        guard let order = route.first(where: { $0.rule == "routeNotification" }),
+            let gap = route.first(where: { $0.rule == "routeKVOGap" }),
+            case .variant("beforeKVO")? = order.value, let value = gap.value
+        else {
             return .notObserved("kvoDelay", "needs a route change whose notification comes before the new route's KVO")
         }
-        return RuleEstimate(rule: "kvoDelay", value: value, tolerance: gap.tolerance, samples: gap.samples,
-                            how: "the route-change notification to the new route's KVO: the KVO delay, plus any gap after the notification")
+        return RuleEstimate(
+            rule: "kvoDelay", value: value, tolerance: gap.tolerance, samples: gap.samples,
+            how:
+                "the route-change notification to the new route's KVO: the KVO delay, plus any gap after the notification"
+        )
     }
 
     private static func sliderLatency(setToKVO: RuleEstimate, kvoDelay: RuleEstimate) -> RuleEstimate {
         guard let total = setToKVO.value?.number, let kvo = kvoDelay.value?.number else {
             return .notObserved("sliderLatency", "needs both the set → KVO latency and the KVO delay (a route change)")
         }
-        return RuleEstimate(rule: "sliderLatency", value: .seconds(total - kvo),
-                            tolerance: (setToKVO.tolerance ?? 0) + (kvoDelay.tolerance ?? 0),
-                            samples: min(setToKVO.samples, kvoDelay.samples), how: "set → KVO latency minus the KVO delay")
+        return RuleEstimate(
+            rule: "sliderLatency", value: .seconds(total - kvo),
+            tolerance: (setToKVO.tolerance ?? 0) + (kvoDelay.tolerance ?? 0),
+            samples: min(setToKVO.samples, kvoDelay.samples), how: "set → KVO latency minus the KVO delay")
     }
 }
 
@@ -139,7 +183,9 @@ public struct TraceFitReport: Sendable, Equatable {
     /// "verdict":…, "how":…}`.
     public var jsonLines: [String] {
         var out: [String] = estimates.map { estimate in
-            var members: [TraceJSON.Member] = [.init("rule", .string(estimate.rule)), .init("observed", .bool(estimate.isObserved))]
+            var members: [TraceJSON.Member] = [
+                .init("rule", .string(estimate.rule)), .init("observed", .bool(estimate.isObserved)),
+            ]
             switch estimate.value {
             case .seconds(let value)?: members += [.init("value", .number(value)), .init("unit", .string("s"))]
             case .number(let value)?: members += [.init("value", .number(value)), .init("unit", .string("volume"))]
@@ -150,7 +196,8 @@ public struct TraceFitReport: Sendable, Equatable {
             members.append(.init("tolerance", estimate.tolerance.map(TraceJSON.number) ?? .null))
             members.append(.init("samples", .number(Double(estimate.samples))))
             switch ranges[estimate.rule]?.kind {
-            case .interval(let lower, let upper)?: members.append(.init("range", .array([.number(lower), .number(upper)])))
+            case .interval(let lower, let upper)?:
+                members.append(.init("range", .array([.number(lower), .number(upper)])))
             case .variants(let names)?: members.append(.init("range", .array(names.map(TraceJSON.string))))
             case nil: members.append(.init("range", .null))
             }
@@ -160,11 +207,13 @@ public struct TraceFitReport: Sendable, Equatable {
             return TraceJSON.object(members).text
         }
         let counts = Dictionary(grouping: estimates, by: { verdict($0).rawValue }).mapValues(\.count)
-        out.append(TraceJSON.object([
-            .init("type", .string("summary")), .init("source", .string(source.rawValue)),
-            .init("inside", .number(Double(counts["inside"] ?? 0))), .init("outside", .number(Double(counts["outside"] ?? 0))),
-            .init("notObserved", .number(Double(counts["notObserved"] ?? 0))),
-        ]).text)
+        out.append(
+            TraceJSON.object([
+                .init("type", .string("summary")), .init("source", .string(source.rawValue)),
+                .init("inside", .number(Double(counts["inside"] ?? 0))),
+                .init("outside", .number(Double(counts["outside"] ?? 0))),
+                .init("notObserved", .number(Double(counts["notObserved"] ?? 0))),
+            ]).text)
         return out
     }
 
@@ -174,27 +223,33 @@ public struct TraceFitReport: Sendable, Equatable {
         for estimate in estimates {
             let value: String
             switch estimate.value {
-            case .seconds(let seconds)?: value = String(format: "%.1f ms ± %.1f", seconds * 1000, (estimate.tolerance ?? 0) * 1000)
+            case .seconds(let seconds)?:
+                value = String(format: "%.1f ms ± %.1f", seconds * 1000, (estimate.tolerance ?? 0) * 1000)
             case .number(let number)?: value = String(format: "%.5f ± %.5f", number, estimate.tolerance ?? 0)
             case .fraction(let fraction)?:
-                value = "\(Int((fraction * Double(estimate.samples)).rounded())) of \(estimate.samples)" + String(format: " (%.0f%%)", fraction * 100)
+                value =
+                    "\(Int((fraction * Double(estimate.samples)).rounded())) of \(estimate.samples)"
+                    + String(format: " (%.0f%%)", fraction * 100)
             case .variant(let name)?: value = name
             case nil: value = "—"
             }
             let range: String
             switch ranges[estimate.rule]?.kind {
             case .interval(let lower, let upper)?:
-                range = estimate.rule == "step" || estimate.rule == "droppedSets"
+                range =
+                    estimate.rule == "step" || estimate.rule == "droppedSets"
                     ? "\(Self.number(lower))…\(Self.number(upper))"
                     : String(format: "%.0f–%.0f ms", lower * 1000, upper * 1000)
             case .variants(let names)?: range = names.joined(separator: "|")
             case nil: range = "—"
             }
             let verdict = verdict(estimate)
-            let verdictText = verdict == .notObserved ? "not observed" : verdict == .noRange ? "no range" : verdict.rawValue
-            out.append(estimate.rule.padding(toLength: 21, withPad: " ", startingAt: 0)
-                + value.padding(toLength: 23, withPad: " ", startingAt: 0)
-                + range.padding(toLength: 33, withPad: " ", startingAt: 0) + verdictText)
+            let verdictText =
+                verdict == .notObserved ? "not observed" : verdict == .noRange ? "no range" : verdict.rawValue
+            out.append(
+                estimate.rule.padding(toLength: 21, withPad: " ", startingAt: 0)
+                    + value.padding(toLength: 23, withPad: " ", startingAt: 0)
+                    + range.padding(toLength: 33, withPad: " ", startingAt: 0) + verdictText)
         }
         let unseen = estimates.filter { !$0.isObserved }
         if !unseen.isEmpty {
@@ -202,7 +257,9 @@ public struct TraceFitReport: Sendable, Equatable {
             out.append("not observed:")
             for estimate in unseen { out.append("  \(estimate.rule): \(estimate.how)") }
         }
-        if source == .simulator { out.append("this trace is synthetic (recorded by the simulator): it shows the simulator's rules, not iOS's") }
+        if source == .simulator {
+            out.append("this trace is synthetic (recorded by the simulator): it shows the simulator's rules, not iOS's")
+        }
         return out
     }
 }

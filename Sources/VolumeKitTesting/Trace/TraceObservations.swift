@@ -54,7 +54,8 @@ struct TraceObservations {
             let listening = subscribers > 0 && sessionActive && state != .background
             if listening, !wasListening { epoch += 1 }
             wasListening = listening
-            snapshots.append(Snapshot(time: time, listening: listening, active: (state ?? .active) == .active, epoch: epoch))
+            snapshots.append(
+                Snapshot(time: time, listening: listening, active: (state ?? .active) == .active, epoch: epoch))
         }
         for record in trace.records {
             let time = record.time
@@ -64,7 +65,8 @@ struct TraceObservations {
                 if seen.insert(sample).inserted { stream.append(sample) }
             case .systemNotification(let notification, _) where !usesKVO:
                 guard let parsed = try? notification.parse(),
-                      parsed.reason == .explicitVolumeChange || parsed.reason == .routeChange else { break }
+                    parsed.reason == .explicitVolumeChange || parsed.reason == .routeChange
+                else { break }
                 let sample = Sample(time: time, value: parsed.volume)
                 if seen.insert(sample).inserted { stream.append(sample) }
             case .setVolume(let value, _):
@@ -99,14 +101,17 @@ struct TraceObservations {
             case .soundStarted(_, _, let play): playStarts[play] = time
             case .soundCompleted(let play): playEnds[play] = playEnds[play] ?? time
             case .captureEvent(let event, _):
-                if seenCaptures.insert("\(time) \(event.source.rawValue) \(event.phase.rawValue)").inserted { captures.append((time, event)) }
+                if seenCaptures.insert("\(time) \(event.source.rawValue) \(event.phase.rawValue)").inserted {
+                    captures.append((time, event))
+                }
             default: break
             }
         }
     }
 
     private func state(at time: Double) -> Snapshot? {
-        var low = 0, high = snapshots.count
+        var low = 0
+        var high = snapshots.count
         while low < high {
             let middle = (low + high) / 2
             if snapshots[middle].time <= time { low = middle + 1 } else { high = middle }
@@ -116,7 +121,8 @@ struct TraceObservations {
 
     /// The last stream value strictly before `time`.
     private func volume(before time: Double) -> Float? {
-        var low = 0, high = stream.count
+        var low = 0
+        var high = stream.count
         while low < high {
             let middle = (low + high) / 2
             if stream[middle].time < time { low = middle + 1 } else { high = middle }
@@ -155,16 +161,21 @@ struct TraceObservations {
         guard let mode = TraceStatistics.mode(candidates.flatMap { $0.map(\.delay) }, width: 0.004) else {
             return SetFit(
                 latency: .notObserved("setToKVOLatency", "no set was followed by the KVO of its value"),
-                dropped: sets.isEmpty ? .notObserved("droppedSets", "the app made no sets") : .notObserved("droppedSets", "no set could be matched to a KVO"),
+                dropped: sets.isEmpty
+                    ? .notObserved("droppedSets", "the app made no sets")
+                    : .notObserved("droppedSets", "no set could be matched to a KVO"),
                 claimed: []
             )
         }
         let window = (lower: mode * 0.5 - 0.005, upper: mode * 2 + 0.01)
         var claimed = Set<Int>()
         var delays: [Double] = []
-        var landed = 0, dropped = 0
+        var landed = 0
+        var dropped = 0
         for (set, list) in zip(sets, candidates) {
-            let fitting = list.filter { !claimed.contains($0.index) && $0.delay >= window.lower && $0.delay <= window.upper }
+            let fitting = list.filter {
+                !claimed.contains($0.index) && $0.delay >= window.lower && $0.delay <= window.upper
+            }
             if let best = fitting.min(by: { abs($0.delay - mode) < abs($1.delay - mode) }) {
                 claimed.insert(best.index)
                 delays.append(best.delay)
@@ -173,15 +184,19 @@ struct TraceObservations {
             }
             let landing = set.time + mode
             guard let snapshot = state(at: landing), snapshot.listening, state(at: landing + mode)?.listening == true,
-                  let before = volume(before: landing), !same(before, set.value) else { continue }
+                let before = volume(before: landing), !same(before, set.value)
+            else { continue }
             dropped += 1
         }
-        let latency = RuleEstimate.seconds("setToKVOLatency", delays, how: "each set to the KVO of its value (the mode of the delays, then the median)")
+        let latency = RuleEstimate.seconds(
+            "setToKVOLatency", delays, how: "each set to the KVO of its value (the mode of the delays, then the median)"
+        )
         let total = landed + dropped
         let droppedEstimate = RuleEstimate(
             rule: "droppedSets", value: .fraction(Double(dropped) / Double(max(total, 1))),
             tolerance: 0, samples: total,
-            how: "\(dropped) of \(total) sets that should have moved the volume (app listening, value not already there) never reached KVO"
+            how:
+                "\(dropped) of \(total) sets that should have moved the volume (app listening, value not already there) never reached KVO"
         )
         return SetFit(latency: latency, dropped: droppedEstimate, claimed: claimed)
     }
@@ -204,7 +219,8 @@ struct TraceObservations {
     }
 
     private func firstStreamIndex(atOrAfter time: Double) -> Int {
-        var low = 0, high = stream.count
+        var low = 0
+        var high = stream.count
         while low < high {
             let middle = (low + high) / 2
             if stream[middle].time < time { low = middle + 1 } else { high = middle }
@@ -219,11 +235,13 @@ struct TraceObservations {
     func buttonMoves(claimed: Set<Int>) -> [Move] {
         var moves: [Move] = []
         for index in stream.indices.dropFirst() where !claimed.contains(index) {
-            let sample = stream[index], previous = stream[index - 1]
+            let sample = stream[index]
+            let previous = stream[index - 1]
             guard let now = state(at: sample.time), now.listening, now.active,
-                  let before = state(at: previous.time), before.epoch == now.epoch,
-                  !routes.contains(where: { abs($0 - sample.time) <= 0.1 }),
-                  sample.value != previous.value else { continue }
+                let before = state(at: previous.time), before.epoch == now.epoch,
+                !routes.contains(where: { abs($0 - sample.time) <= 0.1 }),
+                sample.value != previous.value
+            else { continue }
             moves.append(Move(time: sample.time, previous: previous.value, value: sample.value))
         }
         return moves
@@ -242,8 +260,10 @@ struct TraceObservations {
         }
         let usable = moves.filter { !$0.clamped && abs($0.delta) >= 0.005 && abs($0.delta) <= 0.25 }
         guard !usable.isEmpty else {
-            return [.notObserved("step", "no press moved the volume while the app was listening"),
-                    .notObserved("stepQuantization", "no press moved the volume while the app was listening")]
+            return [
+                .notObserved("step", "no press moved the volume while the app was listening"),
+                .notObserved("stepQuantization", "no press moved the volume while the app was listening"),
+            ]
         }
         let fromGrid = usable.filter { onGrid($0.previous) }.map { abs($0.delta) }
         let all = usable.map { abs($0.delta) }
@@ -251,7 +271,10 @@ struct TraceObservations {
         // Exactness is judged against 1/16 unless presses from the grid show another step, so that neither a
         // rounded read nor a snapped press can pass as exact.
         let reference = fromGrid.isEmpty || abs(provisional - nominal) <= nominal * 0.1 ? nominal : provisional
-        var fromValue = 0, grid = 0, rounded = 0, ambiguous = 0
+        var fromValue = 0
+        var grid = 0
+        var rounded = 0
+        var ambiguous = 0
         for move in usable {
             let error = abs(abs(move.delta) - reference)
             let exact = error <= 1e-5
@@ -267,18 +290,30 @@ struct TraceObservations {
         }
         let counts = [("exact", fromValue), ("grid", grid), ("rounded", rounded)]
         let best = counts.max { $0.1 < $1.1 }!
-        let quantization = best.1 == 0
-            ? RuleEstimate.notObserved("stepQuantization", "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same")
-            : RuleEstimate(rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded,
-                           how: "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding")
+        let quantization =
+            best.1 == 0
+            ? RuleEstimate.notObserved(
+                "stepQuantization",
+                "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same"
+            )
+            : RuleEstimate(
+                rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded,
+                how:
+                    "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding"
+            )
         let sizes = fromGrid.isEmpty ? all : fromGrid
         if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
-            return [.notObserved("step", "every press started off the grid and snapped to it, so none shows a whole step"), quantization]
+            return [
+                .notObserved("step", "every press started off the grid and snapped to it, so none shows a whole step"),
+                quantization,
+            ]
         }
         let near = sizes.filter { abs($0 - provisional) <= provisional * 0.2 }
         let tolerance = max(1e-5, ((near.max() ?? provisional) - (near.min() ?? provisional)) / 2)
-        let step = RuleEstimate(rule: "step", value: .number(provisional), tolerance: tolerance, samples: sizes.count,
-                                how: "the median size of the volume changes no set explains" + (fromGrid.isEmpty ? "" : ", from values on the grid"))
+        let step = RuleEstimate(
+            rule: "step", value: .number(provisional), tolerance: tolerance, samples: sizes.count,
+            how: "the median size of the volume changes no set explains"
+                + (fromGrid.isEmpty ? "" : ", from values on the grid"))
         return [step, quantization]
     }
 
@@ -286,7 +321,8 @@ struct TraceObservations {
     /// moves in the held direction. Without hold gestures, a run of same-direction moves whose later gaps
     /// agree and are shorter than the first is taken as a hold.
     func holdRhythm(_ moves: [Move]) -> [RuleEstimate] {
-        var first: [Double] = [], later: [Double] = []
+        var first: [Double] = []
+        var later: [Double] = []
         let holds = gestures.enumerated().compactMap { offset, item -> (Double, VolumeButton, Double, Double)? in
             guard case .hold(let button, let seconds)? = item.gesture else { return nil }
             let next = gestures.dropFirst(offset + 1).first { $0.time > item.time }?.time ?? .infinity
@@ -295,7 +331,8 @@ struct TraceObservations {
         var how = "the gaps between moves within each hold gesture"
         if !holds.isEmpty {
             for (start, button, _, end) in holds {
-                let times = moves.filter { $0.time > start && $0.time <= end && ($0.delta > 0) == (button == .up) }.map(\.time)
+                let times = moves.filter { $0.time > start && $0.time <= end && ($0.delta > 0) == (button == .up) }.map(
+                    \.time)
                 add(times, &first, &later)
             }
         } else {
@@ -308,7 +345,9 @@ struct TraceObservations {
                 }
                 let gaps = zip(run.dropFirst(), run).map { $0.time - $1.time }
                 if gaps.count >= 2, let interval = TraceStatistics.median(Array(gaps.dropFirst())),
-                   gaps[0] > interval * 1.2, gaps.dropFirst().allSatisfy({ abs($0 - interval) <= max(0.01, interval * 0.15) }) {
+                    gaps[0] > interval * 1.2,
+                    gaps.dropFirst().allSatisfy({ abs($0 - interval) <= max(0.01, interval * 0.15) })
+                {
                     add(run.map(\.time), &first, &later)
                 }
                 run = [move]
@@ -332,30 +371,42 @@ struct TraceObservations {
     /// how far apart.
     func routeOrder(claimed: Set<Int>) -> [RuleEstimate] {
         var gaps: [Double] = []
-        var beforeKVO = 0, afterKVO = 0
+        var beforeKVO = 0
+        var afterKVO = 0
         for route in routes {
             let nearby = stream.indices.filter {
-                !claimed.contains($0) && abs(stream[$0].time - route) <= 0.1 && ($0 == 0 || stream[$0 - 1].value != stream[$0].value)
+                !claimed.contains($0) && abs(stream[$0].time - route) <= 0.1
+                    && ($0 == 0 || stream[$0 - 1].value != stream[$0].value)
             }
-            guard let index = nearby.min(by: { abs(stream[$0].time - route) < abs(stream[$1].time - route) }) else { continue }
+            guard let index = nearby.min(by: { abs(stream[$0].time - route) < abs(stream[$1].time - route) }) else {
+                continue
+            }
             let gap = stream[index].time - route
             if gap >= 0 { beforeKVO += 1 } else { afterKVO += 1 }
             gaps.append(abs(gap))
         }
         guard !gaps.isEmpty else {
-            let why = routes.isEmpty ? "the trace has no route change" : "no route change moved the volume (same volume on both routes)"
+            let why =
+                routes.isEmpty
+                ? "the trace has no route change" : "no route change moved the volume (same volume on both routes)"
             return [.notObserved("routeNotification", why), .notObserved("routeKVOGap", why)]
         }
         let order = RuleEstimate(
             rule: "routeNotification", value: .variant(beforeKVO >= afterKVO ? "beforeKVO" : "afterKVO"),
             samples: gaps.count, how: "\(beforeKVO) route changes notified before the KVO, \(afterKVO) after"
         )
-        return [order, .seconds("routeKVOGap", gaps, how: "the route-change notification to the nearest volume jump no set explains")]
+        return [
+            order,
+            .seconds(
+                "routeKVOGap", gaps, how: "the route-change notification to the nearest volume jump no set explains"),
+        ]
     }
 
     func viewReadyDelay() -> RuleEstimate {
         let delays = installs.compactMap { view, time in readies[view].map { $0 - time } }
-        return .seconds("volumeViewReadyDelay", delays, how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
+        return .seconds(
+            "volumeViewReadyDelay", delays,
+            how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
     }
 
     /// The sound probe's completion delays in two groups — skipped sounds (switch on silent) complete almost
@@ -364,8 +415,10 @@ struct TraceObservations {
     func soundCompletions() -> [RuleEstimate] {
         let delays = playStarts.compactMap { play, start in playEnds[play].map { $0 - start } }.sorted()
         guard !delays.isEmpty else {
-            return [.notObserved("soundSkippedDelay", "no system sound was played (the mute probe did not run)"),
-                    .notObserved("soundPlayedDelay", "no system sound was played (the mute probe did not run)")]
+            return [
+                .notObserved("soundSkippedDelay", "no system sound was played (the mute probe did not run)"),
+                .notObserved("soundPlayedDelay", "no system sound was played (the mute probe did not run)"),
+            ]
         }
         let logs = delays.map { log(max($0, 1e-6)) }
         func spread(_ part: ArraySlice<Double>) -> Double {
@@ -379,7 +432,8 @@ struct TraceObservations {
             let within = spread(logs[..<index]) + spread(logs[index...])
             if within < best { best = within; split = index }
         }
-        var skipped = Array(delays[..<split]), played = Array(delays[split...])
+        var skipped = Array(delays[..<split])
+        var played = Array(delays[split...])
         // One group only: short delays are skips, long ones plays (50 ms: the longest skip reported).
         if skipped.isEmpty || played.isEmpty {
             let all = skipped + played
@@ -387,10 +441,17 @@ struct TraceObservations {
             played = all.filter { $0 > 0.05 }
         }
         return [
-            .seconds("soundSkippedDelay", skipped, floor: 0.0001,
-                     how: skipped.isEmpty ? "no sound completed early (the switch never on silent)" : "the short group of the probe's play-to-completion delays (max \(String(format: "%.1f", (skipped.max() ?? 0) * 1000)) ms)"),
-            .seconds("soundPlayedDelay", played, floor: 0.0001,
-                     how: played.isEmpty ? "no sound played out (the switch always on silent)" : "the long group of the probe's play-to-completion delays: the sound's length plus output latency"),
+            .seconds(
+                "soundSkippedDelay", skipped, floor: 0.0001,
+                how: skipped.isEmpty
+                    ? "no sound completed early (the switch never on silent)"
+                    : "the short group of the probe's play-to-completion delays (max \(String(format: "%.1f", (skipped.max() ?? 0) * 1000)) ms)"
+            ),
+            .seconds(
+                "soundPlayedDelay", played, floor: 0.0001,
+                how: played.isEmpty
+                    ? "no sound played out (the switch always on silent)"
+                    : "the long group of the probe's play-to-completion delays: the sound's length plus output latency"),
         ]
     }
 
@@ -402,9 +463,15 @@ struct TraceObservations {
             case .began: began[event.source] = time
             case .ended, .cancelled:
                 // Presses held longer than half a second are holds, not taps.
-                if let start = began.removeValue(forKey: event.source), time - start <= 0.5 { lengths.append(time - start) }
+                if let start = began.removeValue(forKey: event.source), time - start <= 0.5 {
+                    lengths.append(time - start)
+                }
             }
         }
-        return .seconds("tapLength", lengths, how: lengths.isEmpty ? "needs capture events (strategy captureEvents)" : "each capture event's began to its end, up to 0.5 s")
+        return .seconds(
+            "tapLength", lengths,
+            how: lengths.isEmpty
+                ? "needs capture events (strategy captureEvents)" : "each capture event's began to its end, up to 0.5 s"
+        )
     }
 }

@@ -15,7 +15,8 @@ public enum TraceReplayError: Error, Sendable, Equatable, CustomStringConvertibl
             return "the recorded device failed this call: \(message)"
         case .unsupportedStrategy(let strategy):
             return "the trace's strategy \"\(strategy)\" is not one of VolumeKit's engines ("
-                + ButtonStrategy.allCases.map(\.rawValue).joined(separator: ", ") + "), so there is nothing to replay it with."
+                + ButtonStrategy.allCases.map(\.rawValue).joined(separator: ", ")
+                + "), so there is nothing to replay it with."
         }
     }
 }
@@ -79,7 +80,9 @@ public enum TraceReplay {
         var inferred: Bool
     }
 
-    private static func replayButtons(_ trace: Trace, strategy: ButtonStrategy, settle: TimeInterval, diagnostics: Locked<[String]>) -> ButtonsReplay {
+    private static func replayButtons(
+        _ trace: Trace, strategy: ButtonStrategy, settle: TimeInterval, diagnostics: Locked<[String]>
+    ) -> ButtonsReplay {
         let header = trace.header
         let configuration = VolumeButtonsConfiguration(
             strategy: strategy, mode: header.buttonMode, session: header.session,
@@ -113,25 +116,31 @@ public enum TraceReplay {
             }
         }
         world.run(until: world.endTime + settle)
-        return ButtonsReplay(events: events.current, sets: world.sets.map { .init(time: $0.time, value: $0.value) },
-                             undelivered: world.undelivered, inferred: inferred)
+        return ButtonsReplay(
+            events: events.current, sets: world.sets.map { .init(time: $0.time, value: $0.value) },
+            undelivered: world.undelivered, inferred: inferred)
     }
 
-    private static func replayMute(_ trace: Trace, settle: TimeInterval) -> (changes: [TraceReplayReport.MuteChange], undelivered: Int) {
+    private static func replayMute(_ trace: Trace, settle: TimeInterval) -> (
+        changes: [TraceReplayReport.MuteChange], undelivered: Int
+    ) {
         let feature = "mute"
         let world = TraceReplayWorld(trace: trace, feature: feature)
         let mine = trace.records.filter { $0.feature == feature }
         let observesVolume = mine.contains { if case .subscribed(.outputVolume, _) = $0.event { true } else { false } }
-        let file = mine.lazy.compactMap { record -> String? in
-            if case .soundCreated(let file, _, _) = record.event { return file }
-            return nil
-        }.first ?? "mute-probe.caf"
+        let file =
+            mine.lazy.compactMap { record -> String? in
+                if case .soundCreated(let file, _, _) = record.event { return file }
+                return nil
+            }.first ?? "mute-probe.caf"
         let changes = Locked([TraceReplayReport.MuteChange]())
         let engine = MuteSwitchEngine(
             observesVolume: observesVolume,
             soundURL: URL(fileURLWithPath: "/replay/" + file),
             clients: world.makeClients(),
-            onChange: { [unowned world] change in changes.withLock { $0.append(.init(time: world.now, state: change.new)) } }
+            onChange: { [unowned world] change in
+                changes.withLock { $0.append(.init(time: world.now, state: change.new)) }
+            }
         )
         for (time, call) in appCalls(trace, feature) {
             world.at(world.origin + time) { if call == "start" { engine.start() } else { engine.stop() } }

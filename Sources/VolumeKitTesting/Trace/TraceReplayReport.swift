@@ -132,21 +132,26 @@ public struct TraceReplayReport: Sendable, Equatable {
     }
 
     /// The longest common subsequence, by table (for up to a few million pairs).
-    private static func lcsAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool) -> [SetDifference] {
+    private static func lcsAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool)
+        -> [SetDifference]
+    {
         var raw: [SetDifference] = []
-        let rows = recorded.count, columns = now.count
+        let rows = recorded.count
+        let columns = now.count
         var table = [Int32](repeating: 0, count: (rows + 1) * (columns + 1))
         let width = columns + 1
         if rows > 0, columns > 0 {
             for i in stride(from: rows - 1, through: 0, by: -1) {
                 for j in stride(from: columns - 1, through: 0, by: -1) {
-                    table[i * width + j] = same(recorded[i], now[j])
+                    table[i * width + j] =
+                        same(recorded[i], now[j])
                         ? table[(i + 1) * width + j + 1] + 1
                         : max(table[(i + 1) * width + j], table[i * width + j + 1])
                 }
             }
         }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < rows || j < columns {
             if i < rows, j < columns, same(recorded[i], now[j]) {
                 i += 1; j += 1
@@ -160,9 +165,12 @@ public struct TraceReplayReport: Sendable, Equatable {
     }
 
     /// For very long traces: walk both sequences, resynchronising within a few sets after a difference.
-    private static func greedyAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool) -> [SetDifference] {
+    private static func greedyAlignment(recorded: [TimedSet], now: [TimedSet], same: (TimedSet, TimedSet) -> Bool)
+        -> [SetDifference]
+    {
         var raw: [SetDifference] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         let window = 8
         while i < recorded.count || j < now.count {
             guard i < recorded.count else { raw.append(.extra(now: now[j])); j += 1; continue }
@@ -219,15 +227,20 @@ public struct TraceReplayReport: Sendable, Equatable {
             case .mute(let change):
                 return ScenarioRecord(time: change.time, kind: .mute(change.state)).json
             case .difference(.changed(let recorded, let now)):
-                return "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setChanged\", \"recorded\":\(Self.value(recorded.value)), \"now\":\(Self.value(now.value)), \"nowT\":\(ScenarioRecord.format(now.time))}"
+                return
+                    "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setChanged\", \"recorded\":\(Self.value(recorded.value)), \"now\":\(Self.value(now.value)), \"nowT\":\(ScenarioRecord.format(now.time))}"
             case .difference(.missing(let recorded)):
-                return "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setMissing\", \"recorded\":\(Self.value(recorded.value))}"
+                return
+                    "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setMissing\", \"recorded\":\(Self.value(recorded.value))}"
             case .difference(.extra(let now)):
-                return "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"setExtra\", \"now\":\(Self.value(now.value))}"
+                return
+                    "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"setExtra\", \"now\":\(Self.value(now.value))}"
             }
         }
         let match = eventsMatchRecording.map { "\($0)" } ?? "null"
-        out.append("{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"muteChanges\":\(muteChanges.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred)}")
+        out.append(
+            "{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"muteChanges\":\(muteChanges.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred)}"
+        )
         return out
     }
 
@@ -240,7 +253,8 @@ public struct TraceReplayReport: Sendable, Equatable {
             case .mute(let change):
                 return ScenarioRecord(time: change.time, kind: .mute(change.state)).text
             case .difference(.changed(let recorded, let now)):
-                return Self.pad(recorded.time) + "! set differs: recorded \(Self.value(recorded.value)), now \(Self.value(now.value)) at \(ScenarioRecord.format(now.time))"
+                return Self.pad(recorded.time)
+                    + "! set differs: recorded \(Self.value(recorded.value)), now \(Self.value(now.value)) at \(ScenarioRecord.format(now.time))"
             case .difference(.missing(let recorded)):
                 return Self.pad(recorded.time) + "! set \(Self.value(recorded.value)) recorded, not made now"
             case .difference(.extra(let now)):
@@ -248,11 +262,24 @@ public struct TraceReplayReport: Sendable, Equatable {
             }
         }
         out.append("")
-        out.append("\(events.count) button events now" + (recordedEvents.map { ", \($0.count) recorded: " + (eventsMatchRecording == true ? "the same" : "DIFFERENT") } ?? " (the trace recorded none)"))
-        out.append("\(sets.count) sets now, \(recordedSets.count) recorded: " + (setDifferences.isEmpty ? "the same" : "\(setDifferences.count) differences (marked !)"))
-        if undeliveredInputs > 0 { out.append("\(undeliveredInputs) recorded inputs found no subscriber now (VolumeKit subscribes differently)") }
-        if startInferred { out.append("the trace has no app start/stop records: the engine was started at its first record") }
-        if source == .simulator { out.append("this trace is synthetic (recorded by the simulator), not evidence of how iOS behaves") }
+        out.append(
+            "\(events.count) button events now"
+                + (recordedEvents.map {
+                    ", \($0.count) recorded: " + (eventsMatchRecording == true ? "the same" : "DIFFERENT")
+                } ?? " (the trace recorded none)"))
+        out.append(
+            "\(sets.count) sets now, \(recordedSets.count) recorded: "
+                + (setDifferences.isEmpty ? "the same" : "\(setDifferences.count) differences (marked !)"))
+        if undeliveredInputs > 0 {
+            out.append(
+                "\(undeliveredInputs) recorded inputs found no subscriber now (VolumeKit subscribes differently)")
+        }
+        if startInferred {
+            out.append("the trace has no app start/stop records: the engine was started at its first record")
+        }
+        if source == .simulator {
+            out.append("this trace is synthetic (recorded by the simulator), not evidence of how iOS behaves")
+        }
         for diagnostic in diagnostics { out.append("diagnostic: \(diagnostic)") }
         return out
     }

@@ -150,11 +150,15 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .captureEvent(_, let observer):
                 return subscriber(.captureEvents, observer).map { deliver in { deliver(event) } }
             case .volumeViewReady(let view):
-                guard let index = recordedViews.firstIndex(of: view), index < views.count, views[index].installed else { return nil }
+                guard let index = recordedViews.firstIndex(of: view), index < views.count, views[index].installed else {
+                    return nil
+                }
                 let onReady = views[index].onReady
                 return { onReady() }
             case .soundCompleted(let play):
-                guard let index = recordedPlays.firstIndex(of: play), index < completions.count, let completion = completions[index] else { return nil }
+                guard let index = recordedPlays.firstIndex(of: play), index < completions.count,
+                    let completion = completions[index]
+                else { return nil }
                 completions[index] = nil
                 return { completion() }
             default:
@@ -166,7 +170,8 @@ final class TraceReplayWorld: @unchecked Sendable {
 
     private func subscriber(_ channel: TraceChannel, _ observer: Int) -> Delivery? {
         guard let index = recordedObservers[channel]?.firstIndex(of: observer),
-              let subscription = subscriptions[channel]?[safe: index], subscription.active else { return nil }
+            let subscription = subscriptions[channel]?[safe: index], subscription.active
+        else { return nil }
         return subscription.deliver
     }
 
@@ -175,7 +180,8 @@ final class TraceReplayWorld: @unchecked Sendable {
             subscriptions[channel, default: []].append(Subscription(deliver: deliver))
             return subscriptions[channel]!.count - 1
         }
-        return CancellationHandle { [unowned self] in self.locked { self.subscriptions[channel]?[index].active = false } }
+        return CancellationHandle { [unowned self] in self.locked { self.subscriptions[channel]?[index].active = false }
+        }
     }
 
     // MARK: - Reads
@@ -223,7 +229,9 @@ final class TraceReplayWorld: @unchecked Sendable {
                     self.subscribe(.outputVolume) { if case .outputVolume(let value, _) = $0 { handler(value) } }
                 },
                 observeSystemNotifications: { [unowned self] handler in
-                    self.subscribe(.systemNotifications) { if case .systemNotification(let value, _) = $0 { handler(value) } }
+                    self.subscribe(.systemNotifications) {
+                        if case .systemNotification(let value, _) = $0 { handler(value) }
+                    }
                 },
                 setVolume: { [unowned self] value in self.locked { self.sets.append((self.currentTime, value)) } },
                 installVolumeView: { [unowned self] onReady in
@@ -308,6 +316,6 @@ final class TraceReplayWorld: @unchecked Sendable {
     }
 }
 
-fileprivate extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

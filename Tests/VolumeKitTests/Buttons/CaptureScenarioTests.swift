@@ -8,9 +8,13 @@ struct CaptureSetup: Sendable, CustomTestStringConvertible {
     var version: OSVersion
     var testDescription: String { "\(strategy.rawValue) on iOS \(version)" }
 
-    static let all: [CaptureSetup] = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)].flatMap { version in
-        [CaptureSetup(strategy: .outputVolume, version: version), CaptureSetup(strategy: .systemNotification, version: version)]
-    } + [CaptureSetup(strategy: .captureEvents, version: OSVersion(17, 4))]
+    static let all: [CaptureSetup] =
+        [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)].flatMap { version in
+            [
+                CaptureSetup(strategy: .outputVolume, version: version),
+                CaptureSetup(strategy: .systemNotification, version: version),
+            ]
+        } + [CaptureSetup(strategy: .captureEvents, version: OSVersion(17, 4))]
 }
 
 /// A scenario with the presses the app must receive and the volume the user must get back.
@@ -23,44 +27,65 @@ struct CaptureCase: Sendable, CustomTestStringConvertible {
     var userVolume: Float
     var testDescription: String { name }
 
-    static func repeated(_ button: VolumeButton, _ count: Int) -> [VolumeButton] { Array(repeating: button, count: count) }
+    static func repeated(_ button: VolumeButton, _ count: Int) -> [VolumeButton] {
+        Array(repeating: button, count: count)
+    }
 
     static let all: [CaptureCase] = [
-        CaptureCase(name: "single presses", volume: 0.5, body: "press up\nwait 0.5\npress down\nwait 0.5\npress up",
-                    presses: [.up, .down, .up], userVolume: 0.5),
-        CaptureCase(name: "20 up presses 50 ms apart", volume: 0.5, body: "press up x20 every 0.05",
-                    presses: repeated(.up, 20), userVolume: 0.5),
-        CaptureCase(name: "20 down presses 50 ms apart", volume: 0.5, body: "press down x20 every 0.05",
-                    presses: repeated(.down, 20), userVolume: 0.5),
-        CaptureCase(name: "presses at volume 0", volume: 0, body: "press down x3\npress up x2\npress down",
-                    presses: repeated(.down, 3) + repeated(.up, 2) + [.down], userVolume: 0),
-        CaptureCase(name: "presses at volume 1", volume: 1, body: "press up x3\npress down\npress up",
-                    presses: repeated(.up, 3) + [.down, .up], userVolume: 1),
-        CaptureCase(name: "16 down presses 50 ms apart at 0", volume: 0, body: "press down x16 every 0.05",
-                    presses: repeated(.down, 16), userVolume: 0),
-        CaptureCase(name: "16 up presses 50 ms apart at 1", volume: 1, body: "press up x16 every 0.05",
-                    presses: repeated(.up, 16), userVolume: 1),
-        CaptureCase(name: "start off the grid at 0.1", volume: 0.1, body: "press down x2\npress up",
-                    presses: [.down, .down, .up], userVolume: 0.1),
-        CaptureCase(name: "a slider change between presses", volume: 0.5, body: "press up\nslider 0.3\npress down",
-                    presses: [.up, .down], userVolume: 0.3),
-        CaptureCase(name: "background and foreground", volume: 0.5, body: "press up\nbackground\nwait 1\nforeground\npress down",
-                    presses: [.up, .down], userVolume: 0.5),
-        CaptureCase(name: "an interruption with an end", volume: 0.5, body: "press up\ninterrupt begin\nwait 1\ninterrupt end\npress down",
-                    presses: [.up, .down], userVolume: 0.5),
-        CaptureCase(name: "an interruption without an end", volume: 0.5,
-                    body: "press up\ninterrupt begin\nwait 1\nbackground\nwait 1\nforeground\npress down",
-                    presses: [.up, .down], userVolume: 0.5),
-        CaptureCase(name: "a phone call", volume: 0.5, body: "press up\ncall begin\npress up x2\ncall end\npress down",
-                    presses: [.up, .down], userVolume: 0.5),
-        CaptureCase(name: "headphones connected mid-session", volume: 0.5, body: "press up\nroute headphones\nwait 0.1\npress down\npress up",
-                    presses: [.up, .down, .up], userVolume: 0.5),
+        CaptureCase(
+            name: "single presses", volume: 0.5, body: "press up\nwait 0.5\npress down\nwait 0.5\npress up",
+            presses: [.up, .down, .up], userVolume: 0.5),
+        CaptureCase(
+            name: "20 up presses 50 ms apart", volume: 0.5, body: "press up x20 every 0.05",
+            presses: repeated(.up, 20), userVolume: 0.5),
+        CaptureCase(
+            name: "20 down presses 50 ms apart", volume: 0.5, body: "press down x20 every 0.05",
+            presses: repeated(.down, 20), userVolume: 0.5),
+        CaptureCase(
+            name: "presses at volume 0", volume: 0, body: "press down x3\npress up x2\npress down",
+            presses: repeated(.down, 3) + repeated(.up, 2) + [.down], userVolume: 0),
+        CaptureCase(
+            name: "presses at volume 1", volume: 1, body: "press up x3\npress down\npress up",
+            presses: repeated(.up, 3) + [.down, .up], userVolume: 1),
+        CaptureCase(
+            name: "16 down presses 50 ms apart at 0", volume: 0, body: "press down x16 every 0.05",
+            presses: repeated(.down, 16), userVolume: 0),
+        CaptureCase(
+            name: "16 up presses 50 ms apart at 1", volume: 1, body: "press up x16 every 0.05",
+            presses: repeated(.up, 16), userVolume: 1),
+        CaptureCase(
+            name: "start off the grid at 0.1", volume: 0.1, body: "press down x2\npress up",
+            presses: [.down, .down, .up], userVolume: 0.1),
+        CaptureCase(
+            name: "a slider change between presses", volume: 0.5, body: "press up\nslider 0.3\npress down",
+            presses: [.up, .down], userVolume: 0.3),
+        CaptureCase(
+            name: "background and foreground", volume: 0.5,
+            body: "press up\nbackground\nwait 1\nforeground\npress down",
+            presses: [.up, .down], userVolume: 0.5),
+        CaptureCase(
+            name: "an interruption with an end", volume: 0.5,
+            body: "press up\ninterrupt begin\nwait 1\ninterrupt end\npress down",
+            presses: [.up, .down], userVolume: 0.5),
+        CaptureCase(
+            name: "an interruption without an end", volume: 0.5,
+            body: "press up\ninterrupt begin\nwait 1\nbackground\nwait 1\nforeground\npress down",
+            presses: [.up, .down], userVolume: 0.5),
+        CaptureCase(
+            name: "a phone call", volume: 0.5, body: "press up\ncall begin\npress up x2\ncall end\npress down",
+            presses: [.up, .down], userVolume: 0.5),
+        CaptureCase(
+            name: "headphones connected mid-session", volume: 0.5,
+            body: "press up\nroute headphones\nwait 0.1\npress down\npress up",
+            presses: [.up, .down, .up], userVolume: 0.5),
     ]
 }
 
 @Suite("Volume-button capture on the simulated device")
 struct CaptureScenarioTests {
-    static func run(_ setup: CaptureSetup, volume: Float, body: String) throws -> (records: [ScenarioRecord], runner: ScenarioRunner) {
+    static func run(_ setup: CaptureSetup, volume: Float, body: String) throws -> (
+        records: [ScenarioRecord], runner: ScenarioRunner
+    ) {
         let script = "ios \(setup.version)\nvolume \(volume)\nstart\n\(body)\nwait 1\nstop\n"
         let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: setup.strategy)
         return (runner.run(), runner)
@@ -70,8 +95,9 @@ struct CaptureScenarioTests {
         records.compactMap { if case .button(let b, let p) = $0.kind { return (b, p) } else { return nil } }
     }
 
-    @Test("Every press is reported once, none invented, the HUD stays hidden and the user's volume comes back",
-          arguments: CaptureSetup.all, CaptureCase.all)
+    @Test(
+        "Every press is reported once, none invented, the HUD stays hidden and the user's volume comes back",
+        arguments: CaptureSetup.all, CaptureCase.all)
     func scenario(setup: CaptureSetup, testCase: CaptureCase) throws {
         let (records, runner) = try Self.run(setup, volume: testCase.volume, body: testCase.body)
         let events = Self.buttonEvents(records)
@@ -93,15 +119,17 @@ struct CaptureScenarioTests {
         #expect(abs(device.volume(on: .headphones) - testCase.volume) < 1e-6)
         if setup.strategy == .captureEvents {
             // A camera app: its camera configured the session to record; VolumeKit only activated it.
-            #expect(device.isSessionActive && device.sessionConfiguration == SessionComponent.camera.configuration,
-                    "a recording session keeps its category and stays active")
+            #expect(
+                device.isSessionActive && device.sessionConfiguration == SessionComponent.camera.configuration,
+                "a recording session keeps its category and stays active")
         } else {
             #expect(!device.isSessionActive, "the session VolumeKit activated is deactivated on stop")
         }
         #expect(device.volumeViewCount == 0, "the volume view is removed on stop")
     }
 
-    @Test("A hold gives one pressed, repeated events and one released", arguments: CaptureSetup.all, [Float(0.5), 0, 1])
+    @Test(
+        "A hold gives one pressed, repeated events and one released", arguments: CaptureSetup.all, [Float(0.5), 0, 1])
     func hold(setup: CaptureSetup, volume: Float) throws {
         let button: VolumeButton = volume == 0 ? .down : .up
         let (records, runner) = try Self.run(setup, volume: volume, body: "hold \(button.rawValue) 1.5")
@@ -127,7 +155,9 @@ struct CaptureScenarioTests {
     @Test("The private strategy refuses to start without the explicit opt-in")
     func privateNeedsOptIn() {
         let device = SimulatedDevice()
-        let engine = VolumeButtonsEngine(configuration: .init(strategy: .systemNotification), clients: device.clients) { _ in }
+        let engine = VolumeButtonsEngine(configuration: .init(strategy: .systemNotification), clients: device.clients) {
+            _ in
+        }
         #expect(throws: VolumeButtonsError.privateAPINotAllowed) { try engine.start() }
         #expect(!device.isSessionActive)
     }
@@ -135,13 +165,15 @@ struct CaptureScenarioTests {
     @Test("Capture events need iOS 17.2")
     func captureEventsNeedRecentOS() {
         let device = SimulatedDevice(.init(osVersion: OSVersion(17, 1)))
-        let engine = VolumeButtonsEngine(configuration: .init(strategy: .captureEvents), clients: device.clients) { _ in }
+        let engine = VolumeButtonsEngine(configuration: .init(strategy: .captureEvents), clients: device.clients) { _ in
+        }
         #expect(throws: VolumeButtonsError.strategyUnavailable(.captureEvents)) { try engine.start() }
     }
 
     @Test("Passive mode reports presses and lets the volume change")
     func passiveMode() throws {
-        let (records, runner) = try Self.run(CaptureSetup(strategy: .passive, version: OSVersion(17, 4)), volume: 0.5, body: "press up x2\npress down")
+        let (records, runner) = try Self.run(
+            CaptureSetup(strategy: .passive, version: OSVersion(17, 4)), volume: 0.5, body: "press up x2\npress down")
         #expect(Self.buttonEvents(records).filter { $0.1 == .pressed }.map(\.0) == [.up, .up, .down])
         #expect(try #require(runner.device).volume == 0.5625)
         // The volume moves as usual; the app's custom HUD (started with the buttons) shows it instead of iOS's.
@@ -154,7 +186,8 @@ struct CaptureScenarioTests {
 
     @Test("The baseline loses presses that VolumeKit reports (the comparison README shows)")
     func baselineLosesPresses() throws {
-        let (records, _) = try Self.run(CaptureSetup(strategy: .baseline, version: OSVersion(17, 4)), volume: 0.0625, body: "press down x4")
+        let (records, _) = try Self.run(
+            CaptureSetup(strategy: .baseline, version: OSVersion(17, 4)), volume: 0.0625, body: "press down x4")
         #expect(Self.buttonEvents(records).filter { $0.1 == .pressed }.count < 4)
     }
 }

@@ -11,10 +11,16 @@ struct DetectionMachineTests {
         #expect(phases(classifier.step(.up, at: 0)) == ["up pressed"])
         #expect(phases(classifier.step(.up, at: 0.65)) == ["up repeated"])
         #expect(phases(classifier.step(.up, at: 0.85)) == ["up repeated"])
-        #expect(phases(classifier.step(.up, at: 0.9)) == ["up repeated"], "a faster rhythm is still the hold (timeouts are upper bounds)")
-        #expect(phases(classifier.step(.up, at: 1.2)) == ["up released", "up pressed"], "past the 0.25 s timeout: a new press")
+        #expect(
+            phases(classifier.step(.up, at: 0.9)) == ["up repeated"],
+            "a faster rhythm is still the hold (timeouts are upper bounds)")
+        #expect(
+            phases(classifier.step(.up, at: 1.2)) == ["up released", "up pressed"],
+            "past the 0.25 s timeout: a new press")
         #expect(classifier.nextDeadline == 1.2 + ButtonTiming.standard.releaseAfterPress)
-        #expect(phases(classifier.step(.up, at: 1.3)) == ["up released", "up pressed"], "0.1 s after a press: a tap, not a repeat")
+        #expect(
+            phases(classifier.step(.up, at: 1.3)) == ["up released", "up pressed"],
+            "0.1 s after a press: a tap, not a repeat")
         #expect(phases(classifier.step(.up, at: 1.6)) == ["up repeated"], "a first repeat as early as 0.3 s")
         #expect(phases(classifier.tick(at: 3)) == ["up released"])
         #expect(classifier.heldButton == nil)
@@ -70,18 +76,38 @@ struct DetectionMachineTests {
         #expect(Array(machine.tick(at: 0.62)) == [.setFailed(0.125)])
     }
 
-    @Test("Odd notification payloads give typed errors", arguments: [
-        (SystemVolumeNotification(name: "Other", userInfo: [:]), VolumeNotificationError.unknownName("Other")),
-        (SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Volume": .number(0.5)]), .missingValue(key: "Reason")),
-        (SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Reason": .number(1), "Volume": .number(0.5)]),
-         .wrongType(key: "Reason", found: .number(1))),
-        (SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .string("loud")]),
-         .wrongType(key: "Volume", found: .string("loud"))),
-        (SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .number(3)]),
-         .volumeOutOfRange(3)),
-        (SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .number(.nan)]),
-         .volumeOutOfRange(.nan)),
-    ])
+    @Test(
+        "Odd notification payloads give typed errors",
+        arguments: [
+            (SystemVolumeNotification(name: "Other", userInfo: [:]), VolumeNotificationError.unknownName("Other")),
+            (
+                SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: ["Volume": .number(0.5)]),
+                .missingValue(key: "Reason")
+            ),
+            (
+                SystemVolumeNotification(
+                    name: "SystemVolumeDidChange", userInfo: ["Reason": .number(1), "Volume": .number(0.5)]),
+                .wrongType(key: "Reason", found: .number(1))
+            ),
+            (
+                SystemVolumeNotification(
+                    name: "SystemVolumeDidChange",
+                    userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .string("loud")]),
+                .wrongType(key: "Volume", found: .string("loud"))
+            ),
+            (
+                SystemVolumeNotification(
+                    name: "SystemVolumeDidChange",
+                    userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .number(3)]),
+                .volumeOutOfRange(3)
+            ),
+            (
+                SystemVolumeNotification(
+                    name: "SystemVolumeDidChange",
+                    userInfo: ["Reason": .string("ExplicitVolumeChange"), "Volume": .number(.nan)]),
+                .volumeOutOfRange(.nan)
+            ),
+        ])
     func oddPayloads(notification: SystemVolumeNotification, expected: VolumeNotificationError) {
         do {
             _ = try notification.parse()
@@ -100,16 +126,23 @@ struct DetectionMachineTests {
 
     @Test("Both notification generations parse to the same meaning")
     func parsesBothNames() throws {
-        let legacy = SystemVolumeNotification(name: VolumeChangeNotification.legacyName, userInfo: [
-            "AVSystemController_AudioVolumeChangeReasonNotificationParameter": .string("RouteChange"),
-            "AVSystemController_AudioVolumeNotificationParameter": .number(0.25),
-        ])
+        let legacy = SystemVolumeNotification(
+            name: VolumeChangeNotification.legacyName,
+            userInfo: [
+                "AVSystemController_AudioVolumeChangeReasonNotificationParameter": .string("RouteChange"),
+                "AVSystemController_AudioVolumeNotificationParameter": .number(0.25),
+            ])
         #expect(try legacy.parse() == VolumeChangeNotification(reason: .routeChange, volume: 0.25))
-        let modern = SystemVolumeNotification(name: VolumeChangeNotification.modernName, userInfo: [
-            "Reason": .string("ExplicitVolumeChange"), "Volume": .number(0.125),
-            "AudioCategory": .string("PhoneCall"), "SequenceNumber": .number(1498),
-        ])
-        #expect(try modern.parse() == VolumeChangeNotification(reason: .explicitVolumeChange, volume: 0.125, category: "PhoneCall", sequenceNumber: 1498))
+        let modern = SystemVolumeNotification(
+            name: VolumeChangeNotification.modernName,
+            userInfo: [
+                "Reason": .string("ExplicitVolumeChange"), "Volume": .number(0.125),
+                "AudioCategory": .string("PhoneCall"), "SequenceNumber": .number(1498),
+            ])
+        #expect(
+            try modern.parse()
+                == VolumeChangeNotification(
+                    reason: .explicitVolumeChange, volume: 0.125, category: "PhoneCall", sequenceNumber: 1498))
     }
 
     @Test("SmallList keeps order through removals and traps past its capacity only by contract")

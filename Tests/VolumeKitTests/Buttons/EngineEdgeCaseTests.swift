@@ -28,7 +28,8 @@ struct EngineEdgeCaseTests {
     func restartDuringStop() throws {
         let device = SimulatedDevice(.init(volume: 0.05))
         let events = Events()
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { event in events.list.withLock { $0.append(event) } })
+        let engine = VolumeButtonsEngine(
+            clients: device.clients, onEvent: { event in events.list.withLock { $0.append(event) } })
         try engine.start()
         device.advance(by: 0.5)
         engine.stop()

@@ -13,17 +13,21 @@ struct EnvelopeRegressionTests {
         let events = Locked([VolumeButtonEvent]())
         let diagnostics = Locked([VolumeButtonsDiagnostic]())
 
-        init(_ rules: [String], volume: Float = 0.5, headphones: Float = 0.5, kind: DeviceKind = .iphone,
-             configuration: VolumeButtonsConfiguration = .init(), camera: Bool = false) throws {
+        init(
+            _ rules: [String], volume: Float = 0.5, headphones: Float = 0.5, kind: DeviceKind = .iphone,
+            configuration: VolumeButtonsConfiguration = .init(), camera: Bool = false
+        ) throws {
             var behaviour = DeviceBehaviour()
             for rule in rules { try behaviour.set(rule) }
-            device = SimulatedDevice(.init(kind: kind, volume: volume, headphonesVolume: headphones, behaviour: behaviour))
+            device = SimulatedDevice(
+                .init(kind: kind, volume: volume, headphonesVolume: headphones, behaviour: behaviour))
             if camera { device.startCamera() }
             let events = self.events
             let diagnostics = self.diagnostics
-            engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients,
-                                         onEvent: { event in events.withLock { $0.append(event) } },
-                                         onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
+            engine = VolumeButtonsEngine(
+                configuration: configuration, clients: device.clients,
+                onEvent: { event in events.withLock { $0.append(event) } },
+                onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
             try engine.start()
             device.advance(by: 1.2)
         }
@@ -38,8 +42,9 @@ struct EnvelopeRegressionTests {
         }
     }
 
-    @Test("Route KVO before the route notification (or none): no phantom presses, each route keeps the user's volume",
-          arguments: ["afterKVO", "missing"])
+    @Test(
+        "Route KVO before the route notification (or none): no phantom presses, each route keeps the user's volume",
+        arguments: ["afterKVO", "missing"])
     func routeKVOFirst(order: String) throws {
         let run = try Run(["routeNotification=\(order)"], volume: 0.875, headphones: 0.5)
         run.device.connect(.headphones)
@@ -91,7 +96,9 @@ struct EnvelopeRegressionTests {
         #expect(run.device.volume == 0.5)
     }
 
-    @Test("A home gesture and straight back at 0 or 1: no phantom presses, the user's volume kept", arguments: [Float(0), 1])
+    @Test(
+        "A home gesture and straight back at 0 or 1: no phantom presses, the user's volume kept",
+        arguments: [Float(0), 1])
     func homeAndBack(volume: Float) throws {
         let run = try Run([], volume: volume)
         run.device.background()
@@ -166,8 +173,9 @@ struct EnvelopeRegressionTests {
         #expect(run.device.volume == 0.5)
     }
 
-    @Test("An interruption that never ends while the app stays in front: capture comes back by itself",
-          arguments: ["idleButtons=media", "idleButtons=ringer"])
+    @Test(
+        "An interruption that never ends while the app stays in front: capture comes back by itself",
+        arguments: ["idleButtons=media", "idleButtons=ringer"])
     func interruptionWithoutEnd(rule: String) throws {
         let run = try Run([rule])
         run.device.alarm(for: 2, sendsEnd: false)
@@ -180,7 +188,9 @@ struct EnvelopeRegressionTests {
         #expect(run.device.volume == 0.5)
     }
 
-    @Test("Another component takes the session over: VolumeKit re-takes it and says so", arguments: SessionComponent.allCases)
+    @Test(
+        "Another component takes the session over: VolumeKit re-takes it and says so",
+        arguments: SessionComponent.allCases)
     func takeover(component: SessionComponent) throws {
         let run = try Run([])
         run.device.takeOverSession(by: component)

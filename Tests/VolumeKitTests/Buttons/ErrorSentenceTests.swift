@@ -6,9 +6,12 @@ import VolumeKitCore
 struct ErrorSentenceTests {
     @Test("capture errors and diagnostics read as sentences that say what to do, never as enum text")
     func sentences() {
-        let errors: [VolumeButtonsError] = [.privateAPINotAllowed, .strategyUnavailable(.captureEvents), .audioSession("busy")]
+        let errors: [VolumeButtonsError] = [
+            .privateAPINotAllowed, .strategyUnavailable(.captureEvents), .audioSession("busy"),
+        ]
         let diagnostics: [VolumeButtonsDiagnostic] = [
-            .unreadableNotification(.missingValue(key: "Reason")), .volumeSetFailed(0.5), .sessionActivationFailed("busy"),
+            .unreadableNotification(.missingValue(key: "Reason")), .volumeSetFailed(0.5),
+            .sessionActivationFailed("busy"),
             .sessionTakenOver(.playAndRecord), .captureEventsNotDelivered, .headroomExhausted,
         ]
         for text in errors.map(String.init(describing:)) + diagnostics.map(String.init(describing:)) {
@@ -24,7 +27,9 @@ struct ErrorSentenceTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        let released = changelog.split(separator: "\n").first {
+            $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]")
+        }
         #expect(released?.hasPrefix("## [\(VolumeKitVersion.current)]") == true, "\(released ?? "none")")
     }
 }

@@ -6,11 +6,14 @@ import VolumeKitTesting
 /// One test per uncertain rule: what an app or the user sees under each of its values.
 @Suite("Simulated device: the uncertain rules")
 struct DeviceBehaviourRuleTests {
-    private func device(_ volume: Float = 0.5, _ os: OSVersion = OSVersion(17, 4), kind: DeviceKind = .iphone,
-                        _ change: (inout DeviceBehaviour) -> Void = { _ in }) -> SimulatedDevice {
+    private func device(
+        _ volume: Float = 0.5, _ os: OSVersion = OSVersion(17, 4), kind: DeviceKind = .iphone,
+        _ change: (inout DeviceBehaviour) -> Void = { _ in }
+    ) -> SimulatedDevice {
         var behaviour = DeviceBehaviour()
         change(&behaviour)
-        return SimulatedDevice(.init(osVersion: os, kind: kind, volume: volume, headphonesVolume: 0.25, behaviour: behaviour))
+        return SimulatedDevice(
+            .init(osVersion: os, kind: kind, volume: volume, headphonesVolume: 0.25, behaviour: behaviour))
     }
 
     private func buttonTimes(_ device: SimulatedDevice) -> [Double] {
@@ -19,14 +22,16 @@ struct DeviceBehaviourRuleTests {
 
     /// A volume view that is ready, so the app's sets take effect.
     private func readyView(_ device: SimulatedDevice) -> CancellationHandle {
-        let view = device.clients.systemVolume.installVolumeView { }
+        let view = device.clients.systemVolume.installVolumeView {}
         device.advance(by: 1.1)
         return view
     }
 
     @Test("The hold rhythm: first repeat and later interval come from the behaviour")
     func holdRhythm() {
-        let device = device { $0.firstRepeatDelay = 0.3; $0.repeatInterval = 0.06 }
+        let device = device {
+            $0.firstRepeatDelay = 0.3; $0.repeatInterval = 0.06
+        }
         device.hold(.up, for: 0.5)
         device.advance(by: 1)
         let times = buttonTimes(device)
@@ -77,8 +82,12 @@ struct DeviceBehaviourRuleTests {
     @Test("Down-press refusal: seed shape, cached-equal-set drop, or none")
     func downPressRefusal() {
         // Seed shape: during a held down press, a set back to the pre-press value is refused.
-        for (rule, held) in [(DeviceBehaviour.DownPressRefusal.seedShape, Float(0.4375)), (.none, 0.5), (.cachedEqualSetDrop, 0.5)] {
-            let device = device { $0.downPressRefusal = rule; $0.volumeCacheDelay = 0.005 }
+        for (rule, held) in [
+            (DeviceBehaviour.DownPressRefusal.seedShape, Float(0.4375)), (.none, 0.5), (.cachedEqualSetDrop, 0.5),
+        ] {
+            let device = device {
+                $0.downPressRefusal = rule; $0.volumeCacheDelay = 0.005
+            }
             let view = readyView(device)
             device.hold(.down, for: 0.5)
             device.advance(by: 0.02)
@@ -88,7 +97,9 @@ struct DeviceBehaviourRuleTests {
             view.cancel()
         }
         // Cached-equal-set drop: a set equal to the slider's stale cache is dropped, up presses included.
-        let device = device { $0.downPressRefusal = .cachedEqualSetDrop; $0.volumeCacheDelay = 0.05 }
+        let device = device {
+            $0.downPressRefusal = .cachedEqualSetDrop; $0.volumeCacheDelay = 0.05
+        }
         let view = readyView(device)
         device.press(.up)
         device.advance(by: 0.01)
@@ -103,7 +114,9 @@ struct DeviceBehaviourRuleTests {
 
     @Test("KVO latency and slider latency delay what the app sees and what its sets do")
     func latencies() throws {
-        let device = device { $0.kvoLatency = 0.03; $0.sliderLatency = 0.15 }
+        let device = device {
+            $0.kvoLatency = 0.03; $0.sliderLatency = 0.15
+        }
         let probe = try AppProbe.listening(on: device)
         let view = readyView(device)
         device.press(.up)
@@ -153,7 +166,7 @@ struct DeviceBehaviourRuleTests {
     func volumeViewReadyDelay() throws {
         let device = device { $0.volumeViewReadyDelay = 1 }
         try device.clients.audioSession.setActive(true, false)
-        let view = device.clients.systemVolume.installVolumeView { }
+        let view = device.clients.systemVolume.installVolumeView {}
         device.advance(by: 0.5)
         device.press(.up)
         device.clients.systemVolume.setVolume(0.1)
@@ -187,7 +200,9 @@ struct DeviceBehaviourRuleTests {
     @Test("Route notification: before the KVO, after it, or missing")
     func routeNotificationOrder() throws {
         for rule in DeviceBehaviour.RouteNotification.allCases {
-            let device = device { $0.routeNotification = rule; $0.routeNotificationGap = 0.01 }
+            let device = device {
+                $0.routeNotification = rule; $0.routeNotificationGap = 0.01
+            }
             let order = Locked([String]())
             let clients = device.clients
             try clients.audioSession.setActive(true, false)
@@ -244,7 +259,9 @@ struct DeviceBehaviourRuleTests {
             let device = device()
             let probe = try AppProbe.listening(on: device)
             device.alarm(for: 2, sendsEnd: sendsEnd)
-            #expect(throws: SimulatedDeviceError.insufficientPriority) { try device.clients.audioSession.setActive(true, false) }
+            #expect(throws: SimulatedDeviceError.insufficientPriority) {
+                try device.clients.audioSession.setActive(true, false)
+            }
             device.advance(by: 2.1)
             try device.clients.audioSession.setActive(true, false)
             #expect(device.isSessionActive)
@@ -310,16 +327,17 @@ struct DeviceBehaviourRuleTests {
         }
     }
 
-    @Test("iPad Silent mode silences system sounds under controlCenterToggle; the iPhone switch does nothing on an iPad")
+    @Test(
+        "iPad Silent mode silences system sounds under controlCenterToggle; the iPhone switch does nothing on an iPad")
     func iPadSilent() throws {
         for (rule, silenced) in [(DeviceBehaviour.IPadSilent.controlCenterToggle, true), (.none, false)] {
             let device = device(kind: .ipad) { $0.iPadSilent = rule }
             let sounds = device.clients.systemSounds
             let id = try sounds.create(URL(fileURLWithPath: "/probe.caf"))
             device.setMuteSwitch(on: true)
-            sounds.play(id, false) { }
+            sounds.play(id, false) {}
             device.setSilentMode(on: true)
-            sounds.play(id, false) { }
+            sounds.play(id, false) {}
             #expect(device.systemSoundPlays.map(\.played) == [true, !silenced], "\(rule)")
         }
     }

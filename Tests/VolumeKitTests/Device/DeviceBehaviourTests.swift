@@ -51,7 +51,9 @@ struct DeviceBehaviourTests {
             }
         }
         for rule in DeviceBehaviour.rules {
-            if case .variants(let names) = rule.values { #expect(seen[rule.name] == Set(names), "\(rule.name) reaches every variant") }
+            if case .variants(let names) = rule.values {
+                #expect(seen[rule.name] == Set(names), "\(rule.name) reaches every variant")
+            }
         }
     }
 
@@ -67,8 +69,9 @@ struct DeviceBehaviourTests {
             try behaviour.set("kvoLatency=0.5")
         }
         #expect(throws: DeviceBehaviourError.notAnAssignment("kvoLatency")) { try behaviour.set("kvoLatency") }
-        #expect(DeviceBehaviourError.badValue(rule: "siriShape", value: "loud", expected: "a | b").description
-            == "'loud' is not a value of siriShape, which takes a | b.")
+        #expect(
+            DeviceBehaviourError.badValue(rule: "siriShape", value: "loud", expected: "a | b").description
+                == "'loud' is not a value of siriShape, which takes a | b.")
         #expect(try DeviceBehaviour(profile: "sample:5") == .sample(5))
         #expect(throws: DeviceBehaviourError.unknownProfile("turbo")) { try DeviceBehaviour(profile: "turbo") }
         #expect(try DeviceBehaviour(profile: "slow").volumeViewReadyDelay == 1)

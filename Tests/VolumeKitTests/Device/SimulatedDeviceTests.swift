@@ -70,12 +70,15 @@ struct SimulatedDeviceTests {
         #expect(notes.count == 2)
         #expect(notes.allSatisfy { $0.name == "AVSystemController_SystemVolumeDidChangeNotification" })
         let first = try #require(notes.first).userInfo
-        #expect(first["AVSystemController_AudioVolumeChangeReasonNotificationParameter"] == .string("ExplicitVolumeChange"))
+        #expect(
+            first["AVSystemController_AudioVolumeChangeReasonNotificationParameter"] == .string("ExplicitVolumeChange"))
         #expect(first["AVSystemController_AudioVolumeNotificationParameter"] == .number(0))
         #expect(probe.kvo.current == [0.0625])
     }
 
-    @Test("iOS 15+: SystemVolumeDidChange with Reason/Volume/AudioCategory/SequenceNumber, only while an MPVolumeView exists")
+    @Test(
+        "iOS 15+: SystemVolumeDidChange with Reason/Volume/AudioCategory/SequenceNumber, only while an MPVolumeView exists"
+    )
     func modernNotificationNeedsVolumeView() throws {
         let device = SimulatedDevice(.init(osVersion: OSVersion(15, 0), volume: 1))
         let probe = try AppProbe.listening(on: device)
@@ -111,7 +114,9 @@ struct SimulatedDeviceTests {
         view.cancel()
     }
 
-    @Test("The system HUD shows on a press unless a visible, ready MPVolumeView is in the active scene and the session is active")
+    @Test(
+        "The system HUD shows on a press unless a visible, ready MPVolumeView is in the active scene and the session is active"
+    )
     func hudSuppressionRule() throws {
         func huds(_ setup: (SimulatedDevice) throws -> Void) rethrows -> Int {
             let device = SimulatedDevice(.init(volume: 0.5))
@@ -123,10 +128,22 @@ struct SimulatedDeviceTests {
         }
         #expect(huds { _ in } == 1)
         let active: (SimulatedDevice) throws -> Void = { try $0.clients.audioSession.setActive(true, false) }
-        #expect(try huds { try active($0); $0.addVolumeView(alpha: 0.0001) } == 0, "tiny alpha still counts; frame does not matter")
-        #expect(try huds { try active($0); $0.addVolumeView(alpha: 0) } == 1, "alpha 0 does not hide the HUD")
-        #expect(try huds { try active($0); $0.addVolumeView(hidden: true) } == 1, "a hidden view does not hide the HUD")
-        #expect(try huds { try active($0); $0.addVolumeView(inActiveSceneWindow: false) } == 1)
+        #expect(
+            try huds {
+                try active($0); $0.addVolumeView(alpha: 0.0001)
+            } == 0, "tiny alpha still counts; frame does not matter")
+        #expect(
+            try huds {
+                try active($0); $0.addVolumeView(alpha: 0)
+            } == 1, "alpha 0 does not hide the HUD")
+        #expect(
+            try huds {
+                try active($0); $0.addVolumeView(hidden: true)
+            } == 1, "a hidden view does not hide the HUD")
+        #expect(
+            try huds {
+                try active($0); $0.addVolumeView(inActiveSceneWindow: false)
+            } == 1)
         #expect(huds { $0.addVolumeView() } == 1, "the session must be active")
         // Not ready yet: a press right after creating the view still shows the HUD.
         let device = SimulatedDevice(.init(volume: 0.5))
@@ -145,7 +162,7 @@ struct SimulatedDeviceTests {
         device.advance(by: 0.2)
         #expect(device.volume == 0.5)
         var ready = false
-        let view = clients.systemVolume.installVolumeView { }
+        let view = clients.systemVolume.installVolumeView {}
         clients.systemVolume.setVolume(0.3)
         device.advance(by: 0.05)
         #expect(device.volume == 0.5, "not ready yet: lost")
@@ -157,11 +174,13 @@ struct SimulatedDeviceTests {
         view.cancel()
     }
 
-    @Test("From iOS 11, a set ≥ the pre-press value during a down press is refused; below it or 0 is accepted", arguments: [OSVersion(10, 3), OSVersion(14, 8), OSVersion(17, 4)])
+    @Test(
+        "From iOS 11, a set ≥ the pre-press value during a down press is refused; below it or 0 is accepted",
+        arguments: [OSVersion(10, 3), OSVersion(14, 8), OSVersion(17, 4)])
     func downPressRefusal(version: OSVersion) {
         let device = SimulatedDevice(.init(osVersion: version, volume: 0.5))
         let clients = device.clients
-        let view = clients.systemVolume.installVolumeView { }
+        let view = clients.systemVolume.installVolumeView {}
         device.advance(by: 0.2)
         device.hold(.down, for: 0.5)
         clients.systemVolume.setVolume(0.5)
@@ -230,7 +249,9 @@ struct SimulatedDeviceTests {
         #expect(device.volume == 0.5)
         #expect(device.callVolume == callBefore + 0.0625)
         #expect(probe.kvo.current.isEmpty && probe.notifications.current.isEmpty)
-        #expect(throws: SimulatedDeviceError.insufficientPriority) { try device.clients.audioSession.setActive(true, false) }
+        #expect(throws: SimulatedDeviceError.insufficientPriority) {
+            try device.clients.audioSession.setActive(true, false)
+        }
     }
 
     @Test("Headphones and speaker keep separate volumes")
@@ -267,7 +288,7 @@ struct SimulatedDeviceTests {
     func crashKeepsVolume() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
         let old = device.clients
-        _ = old.systemVolume.installVolumeView { }
+        _ = old.systemVolume.installVolumeView {}
         device.advance(by: 0.2)
         old.systemVolume.setVolume(0.8)
         device.advance(by: 0.1)

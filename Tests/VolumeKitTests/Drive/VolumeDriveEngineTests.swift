@@ -170,10 +170,13 @@ struct VolumeDriveEngineTests {
         let drive = VolumeDriveEngine(target: speaker, hud: hud, clients: device.clients) { diagnostic in
             diagnostics.withLock { $0.append(diagnostic) }
         }
-        return Setup(device: device, speaker: speaker, recorder: recorder, hud: hud, diagnostics: diagnostics, drive: drive)
+        return Setup(
+            device: device, speaker: speaker, recorder: recorder, hud: hud, diagnostics: diagnostics, drive: drive)
     }
 
-    @Test("presses move the speaker one step each and the HUD shows its level; the phone's volume stays and no system HUD shows")
+    @Test(
+        "presses move the speaker one step each and the HUD shows its level; the phone's volume stays and no system HUD shows"
+    )
     func pressesDriveSpeaker() async throws {
         let s = setup(level: 8)
         try s.drive.start()
@@ -192,7 +195,9 @@ struct VolumeDriveEngineTests {
         s.device.press(.down)
         await pass(0.3, on: s.device)
         #expect(await eventually(s.device) { s.speaker.wanted == 10 })
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(10) / 16) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(10) / 16) },
+            "\(String(describing: s.recorder.last))")
         #expect(s.device.systemHUDTimes.isEmpty)
         s.drive.stop()
         // The HUD hides at once; capture gives the user's own volume back.
@@ -211,17 +216,27 @@ struct VolumeDriveEngineTests {
         s.device.press(.up)
         await pass(0.3, on: s.device)
         #expect(s.speaker.wanted == 16)
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) {
+                s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)
+            }, "\(String(describing: s.recorder.last))")
         // Down, then back up to the rail: the press that reaches it is no bump, the next one is.
         s.device.press(.down)
         await pass(0.3, on: s.device)
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(15) / 16) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(15) / 16) },
+            "\(String(describing: s.recorder.last))")
         s.device.press(.up)
         await pass(0.3, on: s.device)
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1) },
+            "\(String(describing: s.recorder.last))")
         s.device.press(.up)
         await pass(0.3, on: s.device)
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) {
+                s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)
+            }, "\(String(describing: s.recorder.last))")
         s.drive.stop()
         await pass(0.5, on: s.device)
     }
@@ -234,7 +249,10 @@ struct VolumeDriveEngineTests {
         #expect(await eventually(s.device) { s.drive.targetLevel != nil })
         s.device.press(.down)
         await pass(0.3, on: s.device)
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 0, bump: .minimum) }, "\(String(describing: s.recorder.last))")
+        #expect(
+            await eventually(s.device) {
+                s.recorder.last == VolumeHUDDisplay(isVisible: true, level: 0, bump: .minimum)
+            }, "\(String(describing: s.recorder.last))")
         #expect(s.recorder.announcements.current.last == "Volume 0 percent, minimum")
         s.drive.stop()
         await pass(0.5, on: s.device)
@@ -378,17 +396,21 @@ struct VolumeDriveEngineTests {
     func captureFails() async throws {
         let s = setup(level: 8)
         let drive = VolumeDriveEngine(
-            target: s.speaker, configuration: VolumeButtonsConfiguration(strategy: .systemNotification), hud: s.hud, clients: s.device.clients
+            target: s.speaker, configuration: VolumeButtonsConfiguration(strategy: .systemNotification), hud: s.hud,
+            clients: s.device.clients
         )
         #expect(throws: VolumeButtonsError.privateAPINotAllowed) { try drive.start() }
         #expect(!drive.isRunning)
         await pass(0.5, on: s.device)
         #expect(s.speaker.calls.isEmpty)
         #expect(s.device.volumeViewCount == 0)
-        #expect(VolumeDriveDiagnostic.captureUnavailable(.privateAPINotAllowed).description.contains("allowsPrivateAPI"))
+        #expect(
+            VolumeDriveDiagnostic.captureUnavailable(.privateAPINotAllowed).description.contains("allowsPrivateAPI"))
     }
 
-    @Test("in the background the buttons are the phone's (the user's volume is back); back in front they drive the speaker again")
+    @Test(
+        "in the background the buttons are the phone's (the user's volume is back); back in front they drive the speaker again"
+    )
     func backgroundAndBack() async throws {
         let s = setup(level: 8)
         try s.drive.start()
@@ -410,7 +432,8 @@ struct VolumeDriveEngineTests {
         s.device.press(.up)
         await pass(0.3, on: s.device)
         #expect(await eventually(s.device) { s.speaker.wanted == 10 })
-        #expect(await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(10) / 16) })
+        #expect(
+            await eventually(s.device) { s.recorder.last == VolumeHUDDisplay(isVisible: true, level: Float(10) / 16) })
         s.drive.stop()
         await pass(1, on: s.device)
         #expect(s.device.volume == 0.4375)
@@ -420,7 +443,8 @@ struct VolumeDriveEngineTests {
     func holdIsReported() async throws {
         let s = setup(level: 8)
         let phoneHUD = HUDRecorder()
-        let systemHUD = phoneHUD.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: s.device.clients)
+        let systemHUD = phoneHUD.engine(
+            VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: s.device.clients)
         systemHUD.start()
         try s.drive.start()
         await pass(0.5, on: s.device)

@@ -8,9 +8,10 @@ import VolumeKitTesting
 /// (passive mode).
 private func userChosenLevels(_ device: SimulatedDevice, strategy: SimulatedStrategy) -> Set<Float> {
     var levels: Set<Float> = [device.configuration.volume, device.configuration.headphonesVolume]
-    let systemHUD = Set(device.log.compactMap { entry -> Float? in
-        if case .systemHUD(_, let value) = entry { return value } else { return nil }
-    })
+    let systemHUD = Set(
+        device.log.compactMap { entry -> Float? in
+            if case .systemHUD(_, let value) = entry { return value } else { return nil }
+        })
     for entry in device.log {
         guard case .volume(_, _, let value, let cause) = entry else { continue }
         switch cause {
@@ -42,8 +43,9 @@ struct HUDScenarioCorpusTests {
         #expect(Self.scenarioFiles.count >= 10)
     }
 
-    @Test("with buttons and the HUD started together, the HUD never shows a level the user did not choose",
-          arguments: scenarioFiles, strategies)
+    @Test(
+        "with buttons and the HUD started together, the HUD never shows a level the user did not choose",
+        arguments: scenarioFiles, strategies)
     func onlyUserLevels(file: URL, strategy: SimulatedStrategy) throws {
         let scenario = try Scenario(parsing: String(contentsOf: file, encoding: .utf8))
         // The runner `volumekit simulate` uses: buttons and the HUD engine started together on one app.

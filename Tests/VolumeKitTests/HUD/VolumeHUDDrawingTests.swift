@@ -15,7 +15,9 @@ struct VolumeHUDDrawingTests {
         }
         let half = VolumeHUDDrawing(style: .classic, size: size, axis: .horizontal, level: 0.5)
         let tracks = half.shapes(.track)
-        #expect(half.shapes(.fill).map(\.rect) == Array(tracks.prefix(8)).map(\.rect), "lit segments cover the first 8 tracks exactly")
+        #expect(
+            half.shapes(.fill).map(\.rect) == Array(tracks.prefix(8)).map(\.rect),
+            "lit segments cover the first 8 tracks exactly")
     }
 
     @Test("segments fill the bar between the paddings with equal spacing")
@@ -37,7 +39,8 @@ struct VolumeHUDDrawingTests {
         #expect(fills.count == 9)
         #expect(abs(fills[8].rect.width - fills[0].rect.width / 2) < 0.001)
 
-        let vertical = VolumeHUDDrawing(style: .edge, size: CGSize(width: 18, height: 150), axis: .vertical, level: 0.25)
+        let vertical = VolumeHUDDrawing(
+            style: .edge, size: CGSize(width: 18, height: 150), axis: .vertical, level: 0.25)
         let track = vertical.shapes(.track)[0].rect
         let fill = vertical.shapes(.fill)[0].rect
         #expect(fill.maxY == track.maxY)

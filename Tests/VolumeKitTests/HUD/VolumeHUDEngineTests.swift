@@ -13,7 +13,9 @@ final class HUDRecorder: Sendable {
     var shownLevels: [Float] { displays.current.filter(\.display.isVisible).map(\.display.level) }
     var last: VolumeHUDDisplay? { displays.current.last?.display }
 
-    func engine(_ options: VolumeHUDOptions = VolumeHUDOptions(language: .english), clients: VolumeKitClients) -> VolumeHUDEngine {
+    func engine(_ options: VolumeHUDOptions = VolumeHUDOptions(language: .english), clients: VolumeKitClients)
+        -> VolumeHUDEngine
+    {
         VolumeHUDEngine(
             options: options,
             clients: clients,
@@ -30,7 +32,10 @@ final class CaptureApp: Sendable {
     let reporter: VolumeHoldReporter
     let events = Locked([VolumeButtonEvent]())
 
-    init(_ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), clients: VolumeKitClients, hud: VolumeHUDEngine? = nil) {
+    init(
+        _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), clients: VolumeKitClients,
+        hud: VolumeHUDEngine? = nil
+    ) {
         let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
         let events = self.events
         self.reporter = reporter
@@ -66,7 +71,8 @@ struct VolumeHUDEngineTests {
     func followsPresses() {
         let device = SimulatedDevice()
         let recorder = HUDRecorder()
-        let hud = recorder.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
+        let hud = recorder.engine(
+            VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
         hud.start()
         device.advance(by: 0.5)
         #expect(hud.isSystemHUDSuppressed)
@@ -89,7 +95,8 @@ struct VolumeHUDEngineTests {
     func captureHidesAnchor() throws {
         let device = SimulatedDevice()
         let recorder = HUDRecorder()
-        let hud = recorder.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
+        let hud = recorder.engine(
+            VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
         hud.start()
         let app = CaptureApp(clients: device.clients, hud: hud)
         try app.start()
@@ -166,7 +173,8 @@ struct VolumeHUDEngineTests {
         device.advance(by: 0.5)
         #expect(device.volume < 1)
         let recorder = HUDRecorder()
-        let hud = recorder.engine(VolumeHUDOptions(levelSource: .systemVolume, language: .english), clients: device.clients)
+        let hud = recorder.engine(
+            VolumeHUDOptions(levelSource: .systemVolume, language: .english), clients: device.clients)
         hud.start()
         #expect(hud.display.level == 1)
         app.stop()
@@ -200,7 +208,9 @@ struct VolumeHUDEngineTests {
     func externalSource() {
         let device = SimulatedDevice()
         let recorder = HUDRecorder()
-        let hud = recorder.engine(VolumeHUDOptions(levelSource: .external, activatesAudioSession: true, language: .korean), clients: device.clients)
+        let hud = recorder.engine(
+            VolumeHUDOptions(levelSource: .external, activatesAudioSession: true, language: .korean),
+            clients: device.clients)
         hud.start()
         device.advance(by: 0.5)
         device.press(.up)
@@ -341,12 +351,14 @@ struct VolumeHoldTests {
         #expect(seen.current.count == 5)
     }
 
-    @Test("only configurations that move the volume report a hold", arguments: [
-        (VolumeButtonsConfiguration(), true),
-        (VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true), true),
-        (VolumeButtonsConfiguration(mode: .passive), false),
-        (VolumeButtonsConfiguration(strategy: .captureEvents), false),
-    ])
+    @Test(
+        "only configurations that move the volume report a hold",
+        arguments: [
+            (VolumeButtonsConfiguration(), true),
+            (VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true), true),
+            (VolumeButtonsConfiguration(mode: .passive), false),
+            (VolumeButtonsConfiguration(strategy: .captureEvents), false),
+        ])
     func whichConfigurationsHold(configuration: VolumeButtonsConfiguration, holds: Bool) {
         let device = SimulatedDevice()
         let reporter = VolumeHoldReporter(configuration: configuration, clients: device.clients)
@@ -364,9 +376,10 @@ struct VolumeHoldTests {
     func captureEventsNoBump() throws {
         let device = SimulatedDevice(.init(volume: 1))
         let recorder = HUDRecorder()
-        let hud = recorder.engine(VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
+        let hud = recorder.engine(
+            VolumeHUDOptions(activatesAudioSession: true, language: .english), clients: device.clients)
         hud.start()
-        device.startCamera()   // capture events reach only an app whose camera runs
+        device.startCamera()  // capture events reach only an app whose camera runs
         let app = CaptureApp(VolumeButtonsConfiguration(strategy: .captureEvents), clients: device.clients, hud: hud)
         try app.start()
         device.advance(by: 0.5)

@@ -6,7 +6,9 @@ import VolumeKitCore
 struct VolumeHUDLayoutTests {
     static let orientations: [VolumeHUDOrientation] = [.portrait, .landscapeLeft, .landscapeRight]
 
-    private func layout(_ style: VolumeHUDStyle, _ deviceID: String, _ orientation: VolumeHUDOrientation) -> (VolumeHUDLayout, VolumeHUDScreen) {
+    private func layout(_ style: VolumeHUDStyle, _ deviceID: String, _ orientation: VolumeHUDOrientation) -> (
+        VolumeHUDLayout, VolumeHUDScreen
+    ) {
         let screen = VolumeHUDDevice.named(deviceID)!.screen(orientation)
         return (VolumeHUDLayout(style: style, screen: screen), screen)
     }
@@ -16,18 +18,22 @@ struct VolumeHUDLayoutTests {
         for device in VolumeHUDDevice.all {
             for orientation in Self.orientations {
                 let screen = device.screen(orientation)
-                let inferred = VolumeHUDCutout.inferred(from: screen.safeArea, orientation: orientation, isPad: device.kind == .pad)
+                let inferred = VolumeHUDCutout.inferred(
+                    from: screen.safeArea, orientation: orientation, isPad: device.kind == .pad)
                 #expect(inferred == device.cutout, "\(device.id) \(orientation)")
             }
         }
         #expect(VolumeHUDCutout.inferred(from: VolumeHUDInsets(top: 59), orientation: .portrait) == .dynamicIsland)
         #expect(VolumeHUDCutout.inferred(from: VolumeHUDInsets(top: 47), orientation: .portrait) == .notch)
         #expect(VolumeHUDCutout.inferred(from: VolumeHUDInsets(top: 20), orientation: .portrait) == .none)
-        #expect(VolumeHUDCutout.inferred(from: VolumeHUDInsets(left: 59), orientation: .landscapeRight) == .dynamicIsland)
+        #expect(
+            VolumeHUDCutout.inferred(from: VolumeHUDInsets(left: 59), orientation: .landscapeRight) == .dynamicIsland)
         #expect(VolumeHUDCutout.inferred(from: VolumeHUDInsets(left: 59), orientation: .landscapeLeft) == .none)
     }
 
-    @Test("every preset on every device and orientation: on screen, clear of the cutout, inside the safe area except beside the island")
+    @Test(
+        "every preset on every device and orientation: on screen, clear of the cutout, inside the safe area except beside the island"
+    )
     func everyShape() {
         for device in VolumeHUDDevice.all {
             for orientation in Self.orientations {
@@ -47,7 +53,9 @@ struct VolumeHUDLayoutTests {
                     if result.placement != .besideIsland {
                         #expect(!bounds.intersects(hidden), "\(name): the slide starts off screen")
                     } else {
-                        #expect(screen.cutoutRect!.contains(CGPoint(x: hidden.midX, y: hidden.midY)), "\(name): the slide starts in the island")
+                        #expect(
+                            screen.cutoutRect!.contains(CGPoint(x: hidden.midX, y: hidden.midY)),
+                            "\(name): the slide starts in the island")
                     }
                 }
             }
@@ -122,7 +130,8 @@ struct VolumeHUDLayoutTests {
         let (right, rightScreen) = layout(trailing, "ipad-pro-11", .landscapeLeft)
         #expect(right.frame.maxX == rightScreen.size.width - style.margin)
 
-        let rtl = VolumeHUDLayout(style: style, screen: VolumeHUDDevice.named("iphone-15")!.screen(.portrait, isRightToLeft: true))
+        let rtl = VolumeHUDLayout(
+            style: style, screen: VolumeHUDDevice.named("iphone-15")!.screen(.portrait, isRightToLeft: true))
         #expect(rtl.frame.maxX == 393 - style.margin, "leading is the right edge in right-to-left")
     }
 
@@ -132,7 +141,8 @@ struct VolumeHUDLayoutTests {
         style.length = 5000
         let (result, screen) = layout(style, "iphone-se", .portrait)
         #expect(result.frame.width == screen.size.width - 2 * style.margin)
-        let tiny = VolumeHUDLayout(style: style, screen: VolumeHUDScreen(size: .zero, safeArea: .zero, orientation: .portrait, cutout: .none))
+        let tiny = VolumeHUDLayout(
+            style: style, screen: VolumeHUDScreen(size: .zero, safeArea: .zero, orientation: .portrait, cutout: .none))
         #expect(tiny.frame.width >= 0 && tiny.frame.height >= 0, "a zero screen gives a degenerate frame, not a crash")
     }
 }

@@ -45,11 +45,12 @@ struct VolumeHUDModelTests {
     func showsOnChange() {
         var model = VolumeHUDModel(level: 0.5)
         let actions = model.levelChanged(0.5625, at: 10)
-        #expect(actions == [
-            .display(VolumeHUDDisplay(isVisible: true, level: 0.5625)),
-            .announce("Volume 56 percent"),
-            .scheduleTick(at: 11.5),
-        ])
+        #expect(
+            actions == [
+                .display(VolumeHUDDisplay(isVisible: true, level: 0.5625)),
+                .announce("Volume 56 percent"),
+                .scheduleTick(at: 11.5),
+            ])
         #expect(model.display.isVisible)
         #expect(model.deadline == 11.5)
     }
@@ -62,11 +63,12 @@ struct VolumeHUDModelTests {
         timeline.advance(to: 12.4)
         #expect(timeline.model.display.isVisible, "1.4 s after the last change it is still up")
         timeline.advance(to: 13)
-        #expect(timeline.log == [
-            #"{"t":10,"type":"hud","level":0.5625,"visible":true}"#,
-            #"{"t":11,"type":"hud","level":0.625,"visible":true}"#,
-            #"{"t":12.5,"type":"hud","level":0.625,"visible":false}"#,
-        ])
+        #expect(
+            timeline.log == [
+                #"{"t":10,"type":"hud","level":0.5625,"visible":true}"#,
+                #"{"t":11,"type":"hud","level":0.625,"visible":true}"#,
+                #"{"t":12.5,"type":"hud","level":0.625,"visible":false}"#,
+            ])
         #expect(timeline.pendingTick == nil)
     }
 
@@ -98,12 +100,13 @@ struct VolumeHUDModelTests {
         timeline.run(at: 2) { $0.levelChanged(0.0625, at: $1) }
         #expect(timeline.model.display == VolumeHUDDisplay(isVisible: true, level: 0.0625))
         timeline.advance(to: 5)
-        #expect(timeline.log == [
-            #"{"t":1,"type":"hud","level":0,"visible":true,"bump":"minimum"}"#,
-            #"{"t":1.2,"type":"hud","level":0,"visible":true,"bump":"minimum"}"#,
-            #"{"t":2,"type":"hud","level":0.0625,"visible":true}"#,
-            #"{"t":3.5,"type":"hud","level":0.0625,"visible":false}"#,
-        ])
+        #expect(
+            timeline.log == [
+                #"{"t":1,"type":"hud","level":0,"visible":true,"bump":"minimum"}"#,
+                #"{"t":1.2,"type":"hud","level":0,"visible":true,"bump":"minimum"}"#,
+                #"{"t":2,"type":"hud","level":0.0625,"visible":true}"#,
+                #"{"t":3.5,"type":"hud","level":0.0625,"visible":false}"#,
+            ])
     }
 
     @Test("up at 1 shows a maximum bump; presses that can move the level wait for the change")
@@ -123,7 +126,9 @@ struct VolumeHUDModelTests {
         var model = VolumeHUDModel()
         #expect(model.buttonPressed(.down, at: 0) == [])
         _ = model.levelChanged(0, at: 1)
-        #expect(model.buttonPressed(.down, at: 1.1).first == .display(VolumeHUDDisplay(isVisible: true, level: 0, bump: .minimum)))
+        #expect(
+            model.buttonPressed(.down, at: 1.1).first
+                == .display(VolumeHUDDisplay(isVisible: true, level: 0, bump: .minimum)))
     }
 
     @Test("button events: presses and repeats count, releases do not")
@@ -148,11 +153,12 @@ struct VolumeHUDModelTests {
         timeline.run(at: 3) { $0.buttonPressed(.up, at: $1) }
         #expect(timeline.model.display.isVisible == false, "0.875 read on activation is not a rail")
         timeline.run(at: 4) { $0.levelChanged(0.9375, at: $1) }
-        #expect(timeline.log == [
-            #"{"t":0,"type":"hud","level":0.5625,"visible":true}"#,
-            #"{"t":0.5,"type":"hud","level":0.5625,"visible":false}"#,
-            #"{"t":4,"type":"hud","level":0.9375,"visible":true}"#,
-        ])
+        #expect(
+            timeline.log == [
+                #"{"t":0,"type":"hud","level":0.5625,"visible":true}"#,
+                #"{"t":0.5,"type":"hud","level":0.5625,"visible":false}"#,
+                #"{"t":4,"type":"hud","level":0.9375,"visible":true}"#,
+            ])
     }
 
     @Test("a level equal to the one drawn is not a change; showLevel forces it")
@@ -170,7 +176,9 @@ struct VolumeHUDModelTests {
         #expect(model.levelChanged(.nan, at: 0) == [])
         #expect(model.levelChanged(.infinity, at: 0) == [])
         #expect(model.levelChanged(1.7, at: 0).first == .display(VolumeHUDDisplay(isVisible: true, level: 1)))
-        #expect(model.buttonPressed(.up, at: 0.1).first == .display(VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)))
+        #expect(
+            model.buttonPressed(.up, at: 0.1).first
+                == .display(VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)))
         #expect(VolumeHUDModel(level: -3).display.level == 0)
     }
 
@@ -198,12 +206,13 @@ struct VolumeHUDModelTests {
             emit(hud.levelChanged(level, at: t), at: t)
         }
         flush(until: .infinity)
-        #expect(lines == [
-            #"{"t":1,"type":"hud","level":0.5625,"visible":true}"#,
-            #"{"t":1.5,"type":"hud","level":0.625,"visible":true}"#,
-            #"{"t":3,"type":"hud","level":0.625,"visible":false}"#,
-            #"{"t":5,"type":"hud","level":0.5625,"visible":true}"#,
-            #"{"t":6.5,"type":"hud","level":0.5625,"visible":false}"#,
-        ])
+        #expect(
+            lines == [
+                #"{"t":1,"type":"hud","level":0.5625,"visible":true}"#,
+                #"{"t":1.5,"type":"hud","level":0.625,"visible":true}"#,
+                #"{"t":3,"type":"hud","level":0.625,"visible":false}"#,
+                #"{"t":5,"type":"hud","level":0.5625,"visible":true}"#,
+                #"{"t":6.5,"type":"hud","level":0.5625,"visible":false}"#,
+            ])
     }
 }

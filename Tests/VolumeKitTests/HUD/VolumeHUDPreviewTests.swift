@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VolumeKitCore
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -8,7 +9,10 @@ import FoundationXML
 /// Collects every element's name and attributes.
 private final class ElementCollector: NSObject, XMLParserDelegate {
     var elements: [(name: String, attributes: [String: String])] = []
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append((name, attributes))
     }
     func elements(class className: String) -> [[String: String]] {
@@ -35,7 +39,8 @@ struct VolumeHUDPreviewTests {
                     let svg = VolumeHUDPreview.svg(style: style, device: device, orientation: orientation, level: 0.5)
                     let xml = try parse(svg)
                     #expect(xml.elements.first?.name == "svg")
-                    #expect(xml.elements(class: "segment").count == style.fill.segmentCount, "\(style.name) \(device.id)")
+                    #expect(
+                        xml.elements(class: "segment").count == style.fill.segmentCount, "\(style.name) \(device.id)")
                     #expect(xml.elements(class: "plate").count == 1)
                 }
             }
@@ -50,14 +55,18 @@ struct VolumeHUDPreviewTests {
         #expect(xml.elements(class: "fill").count == 8)
         let frame = VolumeHUDLayout(style: .classic, screen: device.screen(.portrait)).frame
         let hud = try #require(xml.elements(class: "hud").first)
-        #expect(hud["transform"] == "translate(\(frame.minX) \(frame.minY))".replacingOccurrences(of: ".0 ", with: " ").replacingOccurrences(of: ".0)", with: ")"))
+        #expect(
+            hud["transform"]
+                == "translate(\(frame.minX) \(frame.minY))".replacingOccurrences(of: ".0 ", with: " ")
+                .replacingOccurrences(of: ".0)", with: ")"))
         #expect(xml.elements(class: "cutout").count == 1)
     }
 
     @Test("bump and Increase Contrast show up in the drawing")
     func bumpAndContrast() throws {
         let device = VolumeHUDDevice.named("ipad-air")!
-        let bumped = try parse(VolumeHUDPreview.svg(style: .classic, device: device, level: 1, bump: .maximum, increaseContrast: true))
+        let bumped = try parse(
+            VolumeHUDPreview.svg(style: .classic, device: device, level: 1, bump: .maximum, increaseContrast: true))
         #expect(bumped.elements(class: "bump").count == 1)
         let plate = try #require(bumped.elements(class: "plate").first)
         #expect(plate["stroke"] == "#FFFFFF", "Increase Contrast outlines the plate")

@@ -47,7 +47,9 @@ struct VolumeHUDStyleTests {
     func cleaning() {
         let style = VolumeHUDStyle(
             name: "bad", autoHideDelay: .nan,
-            colors: VolumeHUDPalette(background: VolumeHUDColor(red: 2, green: -1, blue: .nan, alpha: 0.5), track: .clear, fill: .white, bump: .white),
+            colors: VolumeHUDPalette(
+                background: VolumeHUDColor(red: 2, green: -1, blue: .nan, alpha: 0.5), track: .clear, fill: .white,
+                bump: .white),
             length: -5, thickness: .infinity, padding: -1, segmentSpacing: .nan
         )
         #expect(style.autoHideDelay == 1.5)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 /// What VoiceOver says, in each language VolumeKit ships a table for (issue 16 item 4).
@@ -17,22 +18,26 @@ struct LanguageCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { language.rawValue }
 
     static let all: [LanguageCase] = [
-        LanguageCase(language: .english, volume50: "Volume 50 percent", maximum: "Volume 100 percent, maximum",
-                     minimum: "Volume 0 percent, minimum", value25: "25 percent", label: "Volume",
-                     silent: "Silent mode on", ringing: "Silent mode off", unknown: "Silent mode unknown",
-                     unavailable: "No Ring/Silent switch"),
-        LanguageCase(language: .simplifiedChinese, volume50: "音量 50%", maximum: "音量 100%，已是最大",
-                     minimum: "音量 0%，已是最小", value25: "25%", label: "音量",
-                     silent: "静音模式已开启", ringing: "静音模式已关闭", unknown: "无法判断静音模式",
-                     unavailable: "没有响铃/静音开关"),
-        LanguageCase(language: .traditionalChinese, volume50: "音量 50%", maximum: "音量 100%，已是最大",
-                     minimum: "音量 0%，已是最小", value25: "25%", label: "音量",
-                     silent: "靜音模式已開啟", ringing: "靜音模式已關閉", unknown: "無法判斷靜音模式",
-                     unavailable: "沒有響鈴/靜音切換開關"),
-        LanguageCase(language: .korean, volume50: "음량 50%", maximum: "음량 100%, 최대",
-                     minimum: "음량 0%, 최소", value25: "25%", label: "음량",
-                     silent: "무음 모드 켬", ringing: "무음 모드 끔", unknown: "무음 모드를 알 수 없음",
-                     unavailable: "벨소리/무음 스위치 없음"),
+        LanguageCase(
+            language: .english, volume50: "Volume 50 percent", maximum: "Volume 100 percent, maximum",
+            minimum: "Volume 0 percent, minimum", value25: "25 percent", label: "Volume",
+            silent: "Silent mode on", ringing: "Silent mode off", unknown: "Silent mode unknown",
+            unavailable: "No Ring/Silent switch"),
+        LanguageCase(
+            language: .simplifiedChinese, volume50: "音量 50%", maximum: "音量 100%，已是最大",
+            minimum: "音量 0%，已是最小", value25: "25%", label: "音量",
+            silent: "静音模式已开启", ringing: "静音模式已关闭", unknown: "无法判断静音模式",
+            unavailable: "没有响铃/静音开关"),
+        LanguageCase(
+            language: .traditionalChinese, volume50: "音量 50%", maximum: "音量 100%，已是最大",
+            minimum: "音量 0%，已是最小", value25: "25%", label: "音量",
+            silent: "靜音模式已開啟", ringing: "靜音模式已關閉", unknown: "無法判斷靜音模式",
+            unavailable: "沒有響鈴/靜音切換開關"),
+        LanguageCase(
+            language: .korean, volume50: "음량 50%", maximum: "음량 100%, 최대",
+            minimum: "음량 0%, 최소", value25: "25%", label: "음량",
+            silent: "무음 모드 켬", ringing: "무음 모드 끔", unknown: "무음 모드를 알 수 없음",
+            unavailable: "벨소리/무음 스위치 없음"),
     ]
 }
 
@@ -64,20 +69,22 @@ struct VolumeKitStringsTests {
         }
     }
 
-    @Test("the language follows the user's preferred languages, first supported one wins", arguments: [
-        (["ko-KR"], VolumeKitStrings.Language.korean),
-        (["zh-Hans-CN"], .simplifiedChinese),
-        (["zh-Hant-TW"], .traditionalChinese),
-        (["zh-HK"], .traditionalChinese),
-        (["zh-TW"], .traditionalChinese),
-        (["zh-CN"], .simplifiedChinese),
-        (["zh"], .simplifiedChinese),
-        (["zh_Hant_HK"], .traditionalChinese),
-        (["fr-FR", "ko"], .korean),
-        (["fr-FR", "de"], .english),
-        ([], .english),
-        (["en-GB", "ko"], .english),
-    ])
+    @Test(
+        "the language follows the user's preferred languages, first supported one wins",
+        arguments: [
+            (["ko-KR"], VolumeKitStrings.Language.korean),
+            (["zh-Hans-CN"], .simplifiedChinese),
+            (["zh-Hant-TW"], .traditionalChinese),
+            (["zh-HK"], .traditionalChinese),
+            (["zh-TW"], .traditionalChinese),
+            (["zh-CN"], .simplifiedChinese),
+            (["zh"], .simplifiedChinese),
+            (["zh_Hant_HK"], .traditionalChinese),
+            (["fr-FR", "ko"], .korean),
+            (["fr-FR", "de"], .english),
+            ([], .english),
+            (["en-GB", "ko"], .english),
+        ])
     func languageChoice(preferred: [String], expected: VolumeKitStrings.Language) {
         #expect(VolumeKitStrings(preferredLanguages: preferred).language == expected)
     }
@@ -96,11 +103,11 @@ struct VolumeKitStringsTests {
     @Test("a .strings table in text form parses with comments, escapes and UTF-16")
     func parser() throws {
         let text = """
-        /* a comment */ "a" = "one";
-        // a line comment
-        "b"="two \\"quoted\\" \\U00e9";
-        "c" = "50%%";
-        """
+            /* a comment */ "a" = "one";
+            // a line comment
+            "b"="two \\"quoted\\" \\U00e9";
+            "c" = "50%%";
+            """
         #expect(StringsTable.parse(text) == ["a": "one", "b": "two \"quoted\" é", "c": "50%%"])
         var utf16 = Data([0xFF, 0xFE])
         utf16.append(try #require("\"k\" = \"음량\";".data(using: .utf16LittleEndian)))
@@ -120,7 +127,9 @@ struct CausingPressTests {
         #expect(model.buttonPressed(.up, at: 1.005).isEmpty)
         #expect(model.display.bump == nil)
         // The next press at the top is a real one.
-        #expect(model.buttonPressed(.up, at: 1.3).contains(.display(VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum))))
+        #expect(
+            model.buttonPressed(.up, at: 1.3).contains(
+                .display(VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum))))
 
         var reversed = VolumeHUDModel(level: 0.9375)
         #expect(reversed.buttonPressed(.up, at: 1).isEmpty)
@@ -132,8 +141,9 @@ struct CausingPressTests {
     func otherPresses() {
         var model = VolumeHUDModel(level: 0.0625)
         _ = model.levelChanged(0, at: 1)
-        #expect(model.buttonPressed(.down, at: 1 + VolumeHUDModel.causingPressWindow + 0.01).contains {
-            if case .display(let display) = $0 { return display.bump == .minimum } else { return false }
-        })
+        #expect(
+            model.buttonPressed(.down, at: 1 + VolumeHUDModel.causingPressWindow + 0.01).contains {
+                if case .display(let display) = $0 { return display.bump == .minimum } else { return false }
+            })
     }
 }

@@ -9,9 +9,13 @@ struct MuteMonitorTests {
     func startedMonitor(at time: Instant = 0) -> (MuteMonitor, probeID: Int) {
         var monitor = MuteMonitor()
         let start = monitor.start(at: time, conditions: phone)
-        guard case .prime(let primeID) = start.first else { Issue.record("no priming play: \(start)"); return (monitor, 0) }
+        guard case .prime(let primeID) = start.first else {
+            Issue.record("no priming play: \(start)"); return (monitor, 0)
+        }
         let afterPrime = monitor.completed(primeID, at: time + 0.01, conditions: phone)
-        guard case .play(let probeID) = afterPrime.first else { Issue.record("no probe: \(afterPrime)"); return (monitor, 0) }
+        guard case .play(let probeID) = afterPrime.first else {
+            Issue.record("no probe: \(afterPrime)"); return (monitor, 0)
+        }
         return (monitor, probeID)
     }
 
@@ -33,8 +37,9 @@ struct MuteMonitorTests {
         #expect(monitor.completed(second, at: 1.02, conditions: phone).isEmpty)
         actions = monitor.tick(at: 2.01, conditions: phone)
         guard case .play(let third) = actions.first else { Issue.record("\(actions)"); return }
-        #expect(monitor.tick(at: 2.11, conditions: phone)
-            == [.report(MuteStateChange(old: .silent, new: .ringing, isInitial: false))])
+        #expect(
+            monitor.tick(at: 2.11, conditions: phone)
+                == [.report(MuteStateChange(old: .silent, new: .ringing, isInitial: false))])
         _ = third
     }
 
@@ -77,12 +82,14 @@ struct MuteMonitorTests {
     @Test("Without a switch or with system sounds suppressed, nothing plays and the state says why")
     func answersWithoutProbe() {
         var ipad = MuteMonitor()
-        #expect(ipad.start(at: 0, conditions: MuteProbeConditions(hasSwitch: false))
-            == [.report(MuteStateChange(old: nil, new: .unavailable, isInitial: true))])
+        #expect(
+            ipad.start(at: 0, conditions: MuteProbeConditions(hasSwitch: false))
+                == [.report(MuteStateChange(old: nil, new: .unavailable, isInitial: true))])
         var recording = MuteMonitor()
         let suppressed = MuteProbeConditions(hasSwitch: true, suppressesSystemSounds: true)
-        #expect(recording.request(7, at: 0, conditions: suppressed)
-            == [.answer([7], .unknown(.systemSoundsSuppressed))])
+        #expect(
+            recording.request(7, at: 0, conditions: suppressed)
+                == [.answer([7], .unknown(.systemSoundsSuppressed))])
     }
 
     @Test("A lost priming completion does not stall the monitor")

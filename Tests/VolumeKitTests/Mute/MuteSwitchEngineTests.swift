@@ -59,11 +59,12 @@ struct MuteSwitchEngineTests {
         device.advance(by: 1.2)
         device.setMuteSwitch(on: true)
         device.advance(by: 1.2)
-        #expect(observer.changes.current == [
-            MuteStateChange(old: nil, new: .silent, isInitial: true),
-            MuteStateChange(old: .silent, new: .ringing, isInitial: false),
-            MuteStateChange(old: .ringing, new: .silent, isInitial: false),
-        ])
+        #expect(
+            observer.changes.current == [
+                MuteStateChange(old: nil, new: .silent, isInitial: true),
+                MuteStateChange(old: .silent, new: .ringing, isInitial: false),
+                MuteStateChange(old: .ringing, new: .silent, isInitial: false),
+            ])
         #expect(engine.muteState == .silent)
     }
 
@@ -134,8 +135,9 @@ struct MuteSwitchEngineTests {
         #expect(observer.states == [.unknown(.systemSoundsSuppressed)])
         #expect(device.systemSoundPlays.isEmpty, "a probe would have completed at once and read as silent")
         // With the opt-in, system sounds play again and the probe can tell.
-        try device.clients.audioSession.setConfiguration(AudioSessionConfiguration(
-            category: .playAndRecord, allowsSystemSoundsDuringRecording: true))
+        try device.clients.audioSession.setConfiguration(
+            AudioSessionConfiguration(
+                category: .playAndRecord, allowsSystemSoundsDuringRecording: true))
         device.advance(by: 2)
         #expect(observer.states == [.unknown(.systemSoundsSuppressed), .ringing])
     }
@@ -201,11 +203,12 @@ struct MuteSwitchEngineTests {
         device.press(.down)
         device.press(.down)
         device.advance(by: 0.5)
-        #expect(observer.volumeChanges == [
-            .volumeChanged(old: 0.5, new: 0.5625),
-            .volumeChanged(old: 0.5625, new: 0.5),
-            .volumeChanged(old: 0.5, new: 0.4375),
-        ])
+        #expect(
+            observer.volumeChanges == [
+                .volumeChanged(old: 0.5, new: 0.5625),
+                .volumeChanged(old: 0.5625, new: 0.5),
+                .volumeChanged(old: 0.5, new: 0.4375),
+            ])
         #expect(engine.realVolume == 0)
     }
 

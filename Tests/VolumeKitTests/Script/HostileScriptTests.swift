@@ -56,10 +56,16 @@ struct HostileScriptTests {
     @Test("A script asking for more than a day of virtual time is refused before it runs")
     func virtualTimeIsCapped() throws {
         let script = "start\n" + String(repeating: "wait 86400\n", count: 150)
-        #expect(throws: ScenarioError(line: 3, message: "the script asks for more than 86400 s (one day) of virtual time, the limit; split it into shorter scripts")) {
+        #expect(
+            throws: ScenarioError(
+                line: 3,
+                message:
+                    "the script asks for more than 86400 s (one day) of virtual time, the limit; split it into shorter scripts"
+            )
+        ) {
             try Scenario(parsing: script)
         }
-        _ = try Scenario(parsing: "start\nwait 43200\nhold up 43000\npress up x10 every 1")   // a day fits
+        _ = try Scenario(parsing: "start\nwait 43200\nhold up 43000\npress up x10 every 1")  // a day fits
         let presses = "start\n" + String(repeating: "press up x10000 every 0.01\n", count: 11)
         #expect(throws: ScenarioError(line: 12, message: "the script asks for more than 100000 presses, the limit")) {
             try Scenario(parsing: presses)
@@ -80,13 +86,16 @@ struct HostileScriptTests {
             }
         }
         #expect(count == 2_000)
-        #expect(runner.device.now < 1_000)   // stopped early, not after simulating the whole day
-        #expect(try #require(clockAtFirstRecord) < 120)   // delivered within minutes of virtual time, not at the end
+        #expect(runner.device.now < 1_000)  // stopped early, not after simulating the whole day
+        #expect(try #require(clockAtFirstRecord) < 120)  // delivered within minutes of virtual time, not at the end
         let collecting = ScenarioRunner(scenario: try Scenario(parsing: "start\nhold up 86400"))
         collecting.recordLimit = 2_000
         let records = collecting.run()
         #expect(records.count == 2_001)
-        #expect(records.last?.kind == .error("stopped after 2000 records, the limit for one run; shorten the script's holds, presses or waits"))
+        #expect(
+            records.last?.kind
+                == .error(
+                    "stopped after 2000 records, the limit for one run; shorten the script's holds, presses or waits"))
         #expect(ScenarioRunner.maximumRecords == 100_000)
     }
 

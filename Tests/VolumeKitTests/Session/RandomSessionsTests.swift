@@ -28,12 +28,16 @@ final class RandomSession {
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
         let version = versions.randomElement(using: &rng)!
-        let device = SimulatedDevice(.init(osVersion: version, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
+        let device = SimulatedDevice(
+            .init(osVersion: version, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
         self.device = device
-        let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(using: &rng)!
+        let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(
+            using: &rng)!
         self.strategy = strategy ?? drawn
         truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
-        script.append("ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)")
+        script.append(
+            "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
+        )
     }
 
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
@@ -55,7 +59,8 @@ final class RandomSession {
 
     private func start() {
         act("start") { [self] device in
-            let engine = VolumeButtonsEngine(configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in })
+            let engine = VolumeButtonsEngine(
+                configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in })
             self.engine = engine
             try? engine.start()
             device.advance(by: 0.4)
@@ -65,7 +70,9 @@ final class RandomSession {
     private func crashAndLaunch() {
         // People act a human moment after anything happens (0.1 s): not within the 10 ms in which a set the
         // app issued just before dying still reaches the system.
-        act("crash") { $0.crash(); $0.advance(by: 0.1) }
+        act("crash") {
+            $0.crash(); $0.advance(by: 0.1)
+        }
         engine = nil
         interrupted = false
         if Bool.random(using: &rng) { userPresses() }
@@ -95,25 +102,39 @@ final class RandomSession {
             }
         case 45..<55:
             let value = Float(Int.random(in: 0...100, using: &rng)) / 100
-            act("slider \(value)") { $0.controlCenterSlider(value); $0.advance(by: 0.7) }
+            act("slider \(value)") {
+                $0.controlCenterSlider(value); $0.advance(by: 0.7)
+            }
         case 55..<65:
-            act("background") { $0.background(); $0.advance(by: 0.2) }
+            act("background") {
+                $0.background(); $0.advance(by: 0.2)
+            }
             if Bool.random(using: &rng) { userPresses() }
-            act("foreground") { $0.foreground(); $0.advance(by: 0.2) }
+            act("foreground") {
+                $0.foreground(); $0.advance(by: 0.2)
+            }
         case 65..<72:
             if interrupted {
-                act("interrupt end") { $0.interruption(began: false); $0.advance(by: 0.2) }
+                act("interrupt end") {
+                    $0.interruption(began: false); $0.advance(by: 0.2)
+                }
                 interrupted = false
             } else {
-                act("interrupt begin") { $0.interruption(began: true); $0.advance(by: 0.2) }
+                act("interrupt begin") {
+                    $0.interruption(began: true); $0.advance(by: 0.2)
+                }
                 interrupted = true
             }
         case 72..<78:
-            act(inCall ? "call end" : "call begin") { [inCall] in $0.phoneCall(began: !inCall); $0.advance(by: 0.2) }
+            act(inCall ? "call end" : "call begin") { [inCall] in
+                $0.phoneCall(began: !inCall); $0.advance(by: 0.2)
+            }
             inCall.toggle()
         case 78..<88:
             let route: AudioRoute = device.route == .speaker ? .headphones : .speaker
-            act("route \(route)") { $0.connect(route); $0.advance(by: 0.3) }
+            act("route \(route)") {
+                $0.connect(route); $0.advance(by: 0.3)
+            }
         case 88..<94:
             crashAndLaunch()
             if Bool.random(using: &rng) { start() }
@@ -169,8 +190,9 @@ final class RandomSession {
             if abs(actual - wanted) < 1e-4 { continue }
             let reached = route == device.route && route == lastRunRoute
             if !reached, let record = records[route], abs(record.userVolume - wanted) < 1e-4,
-               case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now),
-               abs(restored - wanted) < 1e-4 {
+                case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now),
+                abs(restored - wanted) < 1e-4
+            {
                 continue
             }
             problems.append("\(route): volume \(actual), user's \(wanted)")
@@ -185,17 +207,19 @@ struct RandomSessionsTests {
     func randomSessions() async {
         let sessions = 2_000
         let violations = await offThePool { () -> [String] in
-        var violations = [String]()
-        for seed in 0..<UInt64(sessions) {
-            let session = RandomSession(seed: seed)
-            session.run(length: 14)
-            let problems = session.violations()
-            if !problems.isEmpty {
-                violations.append("seed \(seed): \(problems.joined(separator: "; "))\n  " + session.script.joined(separator: "\n  "))
+            var violations = [String]()
+            for seed in 0..<UInt64(sessions) {
+                let session = RandomSession(seed: seed)
+                session.run(length: 14)
+                let problems = session.violations()
+                if !problems.isEmpty {
+                    violations.append(
+                        "seed \(seed): \(problems.joined(separator: "; "))\n  "
+                            + session.script.joined(separator: "\n  "))
+                }
             }
-        }
-        print("random sessions: \(sessions), violations: \(violations.count)")
-        return violations
+            print("random sessions: \(sessions), violations: \(violations.count)")
+            return violations
         }
         #expect(violations.count == 0, "\(violations.prefix(2).joined(separator: "\n"))")
     }

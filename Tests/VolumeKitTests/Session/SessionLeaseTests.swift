@@ -5,7 +5,8 @@ import VolumeKitTesting
 
 @Suite("One audio session shared by VolumeKit's features")
 struct SessionLeaseTests {
-    @Test("Stopping the buttons while the Ring/Silent monitor runs leaves the session active; the last one gives it back")
+    @Test(
+        "Stopping the buttons while the Ring/Silent monitor runs leaves the session active; the last one gives it back")
     func buttonsAndMuteShareTheSession() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
         let clients = device.clients

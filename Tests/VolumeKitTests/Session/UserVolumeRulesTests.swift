@@ -6,7 +6,9 @@ import VolumeKitTesting
 /// Each rule of "the user's volume is never lost", on the simulated device.
 @Suite("The user's volume: rules")
 struct UserVolumeRulesTests {
-    private func capture(_ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init()) throws -> VolumeButtonsEngine {
+    private func capture(_ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init()) throws
+        -> VolumeButtonsEngine
+    {
         let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 0.4)
@@ -29,9 +31,12 @@ struct UserVolumeRulesTests {
         let device = SimulatedDevice(.init(volume: 0))
         let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
         try engine.start()
-        device.advance(by: 0.105)   // the view is ready, the anchor set issued but not landed
+        device.advance(by: 0.105)  // the view is ready, the anchor set issued but not landed
         #expect(device.volume == 0)
-        #expect(records(device)[.speaker] == PendingRestore(userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1))
+        #expect(
+            records(device)[.speaker]
+                == PendingRestore(
+                    userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1))
         device.advance(by: 0.2)
         #expect(device.volume == 0.125)
         engine.stop()
@@ -52,7 +57,9 @@ struct UserVolumeRulesTests {
         #expect(abs(device.volume - 0.0625) < 1e-6)
     }
 
-    @Test("Resign-active gives the user's volume back; become-active re-applies the headroom; a Control Center change is the user's")
+    @Test(
+        "Resign-active gives the user's volume back; become-active re-applies the headroom; a Control Center change is the user's"
+    )
     func resignAndBecomeActive() throws {
         let device = SimulatedDevice(.init(volume: 1))
         let engine = try capture(device)
@@ -150,7 +157,10 @@ struct UserVolumeRulesTests {
         let before = device.log.count
         for _ in 0..<3 { device.press(.up); device.advance(by: 0.3) }
         device.advance(by: 2)
-        #expect(!device.log.dropFirst(before).contains { if case .programmaticSet = $0 { return true } else { return false } })
+        #expect(
+            !device.log.dropFirst(before).contains {
+                if case .programmaticSet = $0 { return true } else { return false }
+            })
         device.phoneCall(began: false)
         device.advance(by: 0.3)
         #expect(engine.isCapturing)
@@ -193,7 +203,8 @@ struct UserVolumeRulesTests {
 
     @Test("volumekit simulate: crash then launch ends at the user's volume")
     func scriptCrashLaunch() throws {
-        let records = ScenarioRunner(scenario: try Scenario(parsing: "volume 0\nstart\npress down x3\ncrash\nlaunch")).run()
+        let records = ScenarioRunner(scenario: try Scenario(parsing: "volume 0\nstart\npress down x3\ncrash\nlaunch"))
+            .run()
         #expect(records.last == ScenarioRecord(time: nil, kind: .end(volume: 0)))
     }
 }

@@ -1,16 +1,20 @@
 import Foundation
 import Testing
 import VolumeKitTesting
+
 @testable import VolumeKitCore
 
 @Suite("Malformed and unplayable sound files fail with the specific error")
 struct SoundFileErrorTests {
-    static let wav = try! SoundFileWriter.write(samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
-                                                format: .init(container: .wav, sampleRate: 8_000))
-    static let caf = try! SoundFileWriter.write(samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
-                                                format: .init(container: .caf, sampleRate: 8_000))
-    static let aiff = try! SoundFileWriter.write(samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
-                                                 format: .init(container: .aiff, sampleRate: 8_000))
+    static let wav = try! SoundFileWriter.write(
+        samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
+        format: .init(container: .wav, sampleRate: 8_000))
+    static let caf = try! SoundFileWriter.write(
+        samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
+        format: .init(container: .caf, sampleRate: 8_000))
+    static let aiff = try! SoundFileWriter.write(
+        samples: sineSamples(frames: 800, channels: 1, sampleRate: 8_000),
+        format: .init(container: .aiff, sampleRate: 8_000))
 
     @Test("an empty file")
     func empty() {
@@ -20,7 +24,9 @@ struct SoundFileErrorTests {
     @Test("wrong magic is an unrecognized format")
     func wrongMagic() {
         #expect(readResult(Data("hello, world".utf8)) == .failure(.unrecognizedFormat(magic: "'hell'")))
-        #expect(readResult(patched(Self.caf, at: 0, with: Array("cafe".utf8))) == .failure(.unrecognizedFormat(magic: "'cafe'")))
+        #expect(
+            readResult(patched(Self.caf, at: 0, with: Array("cafe".utf8)))
+                == .failure(.unrecognizedFormat(magic: "'cafe'")))
     }
 
     @Test("known containers AudioServices refuses are named")
@@ -41,8 +47,12 @@ struct SoundFileErrorTests {
 
     @Test("a file cut short inside the header")
     func truncatedHeader() {
-        #expect(readResult(Self.wav.prefix(6)) == .failure(.truncated(.init(chunk: "file header", offset: 0), needed: 12, available: 6)))
-        #expect(readResult(Self.caf.prefix(5)) == .failure(.truncated(.init(chunk: "file header", offset: 0), needed: 8, available: 5)))
+        #expect(
+            readResult(Self.wav.prefix(6))
+                == .failure(.truncated(.init(chunk: "file header", offset: 0), needed: 12, available: 6)))
+        #expect(
+            readResult(Self.caf.prefix(5))
+                == .failure(.truncated(.init(chunk: "file header", offset: 0), needed: 8, available: 5)))
     }
 
     @Test("a file cut short inside a chunk names that chunk")
@@ -50,55 +60,80 @@ struct SoundFileErrorTests {
         let dataOffset = Int64(try #require(offset(of: "data", in: Self.wav)))
         // Cut in the audio data: the 'data' chunk declares 1,600 bytes.
         let cut = Self.wav.prefix(Int(dataOffset) + 8 + 100)
-        #expect(readResult(cut) == .failure(.truncated(.init(chunk: "data", offset: dataOffset), needed: 1_600, available: 100)))
+        #expect(
+            readResult(cut)
+                == .failure(.truncated(.init(chunk: "data", offset: dataOffset), needed: 1_600, available: 100)))
         // Cut inside 'fmt ' (at byte 12, 16 bytes).
-        #expect(readResult(Self.wav.prefix(30)) == .failure(.truncated(.init(chunk: "fmt ", offset: 12), needed: 16, available: 10)))
+        #expect(
+            readResult(Self.wav.prefix(30))
+                == .failure(.truncated(.init(chunk: "fmt ", offset: 12), needed: 16, available: 10)))
         // CAF cut in 'data'.
         let cafData = Int64(try #require(offset(of: "data", in: Self.caf)))
-        #expect(readResult(Self.caf.prefix(Int(cafData) + 12 + 4 + 10))
+        #expect(
+            readResult(Self.caf.prefix(Int(cafData) + 12 + 4 + 10))
                 == .failure(.truncated(.init(chunk: "data", offset: cafData), needed: 1_604, available: 14)))
         // AIFF: COMM claims more frames than SSND holds.
         let comm = try #require(offset(of: "COMM", in: Self.aiff))
         let ssnd = Int64(try #require(offset(of: "SSND", in: Self.aiff)))
-        #expect(readResult(patched(Self.aiff, at: comm + 10, with: be32(900)))
+        #expect(
+            readResult(patched(Self.aiff, at: comm + 10, with: be32(900)))
                 == .failure(.truncated(.init(chunk: "SSND", offset: ssnd), needed: 1_800, available: 1_600)))
     }
 
     @Test("a chunk size past the end of its container")
     func oversizedChunk() throws {
-        #expect(readResult(patched(Self.wav, at: 16, with: le32(0xFFFF_FF00)))
-                == .failure(.chunkTooLarge(.init(chunk: "fmt ", offset: 12), size: 0xFFFF_FF00, limit: Int64(Self.wav.count) - 20)))
+        #expect(
+            readResult(patched(Self.wav, at: 16, with: le32(0xFFFF_FF00)))
+                == .failure(
+                    .chunkTooLarge(
+                        .init(chunk: "fmt ", offset: 12), size: 0xFFFF_FF00, limit: Int64(Self.wav.count) - 20)))
         let comm = Int64(try #require(offset(of: "COMM", in: Self.aiff)))
-        #expect(readResult(patched(Self.aiff, at: Int(comm) + 4, with: be32(0x7FFF_0000)))
-                == .failure(.chunkTooLarge(.init(chunk: "COMM", offset: comm), size: 0x7FFF_0000, limit: Int64(Self.aiff.count) - comm - 8)))
+        #expect(
+            readResult(patched(Self.aiff, at: Int(comm) + 4, with: be32(0x7FFF_0000)))
+                == .failure(
+                    .chunkTooLarge(
+                        .init(chunk: "COMM", offset: comm), size: 0x7FFF_0000, limit: Int64(Self.aiff.count) - comm - 8)
+                ))
         // CAF: a negative size, and one that overflows a 64-bit offset.
-        #expect(readResult(patched(Self.caf, at: 12, with: be64(UInt64(bitPattern: -5))))
-                == .failure(.chunkTooLarge(.init(chunk: "desc", offset: 8), size: -5, limit: Int64(Self.caf.count) - 20)))
-        #expect(readResult(patched(Self.caf, at: 12, with: be64(UInt64(Int64.max))))
-                == .failure(.chunkTooLarge(.init(chunk: "desc", offset: 8), size: .max, limit: Int64(Self.caf.count) - 20)))
+        #expect(
+            readResult(patched(Self.caf, at: 12, with: be64(UInt64(bitPattern: -5))))
+                == .failure(
+                    .chunkTooLarge(.init(chunk: "desc", offset: 8), size: -5, limit: Int64(Self.caf.count) - 20)))
+        #expect(
+            readResult(patched(Self.caf, at: 12, with: be64(UInt64(Int64.max))))
+                == .failure(
+                    .chunkTooLarge(.init(chunk: "desc", offset: 8), size: .max, limit: Int64(Self.caf.count) - 20)))
     }
 
     @Test("a zero sample rate in each container")
     func zeroSampleRate() throws {
-        #expect(readResult(patched(Self.wav, at: 24, with: le32(0)))
+        #expect(
+            readResult(patched(Self.wav, at: 24, with: le32(0)))
                 == .failure(.invalidField(.sampleRate, value: "0", at: .init(chunk: "fmt ", offset: 12))))
-        #expect(readResult(patched(Self.caf, at: 20, with: be64(0)))
+        #expect(
+            readResult(patched(Self.caf, at: 20, with: be64(0)))
                 == .failure(.invalidField(.sampleRate, value: "0.0", at: .init(chunk: "desc", offset: 8))))
         let comm = try #require(offset(of: "COMM", in: Self.aiff))
-        #expect(readResult(patched(Self.aiff, at: comm + 16, with: [UInt8](repeating: 0, count: 10)))
+        #expect(
+            readResult(patched(Self.aiff, at: comm + 16, with: [UInt8](repeating: 0, count: 10)))
                 == .failure(.invalidField(.sampleRate, value: "0.0", at: .init(chunk: "COMM", offset: Int64(comm)))))
     }
 
     @Test("other impossible fields")
     func invalidFields() throws {
-        #expect(readResult(patched(Self.wav, at: 22, with: [0, 0]))
+        #expect(
+            readResult(patched(Self.wav, at: 22, with: [0, 0]))
                 == .failure(.invalidField(.channelCount, value: "0", at: .init(chunk: "fmt ", offset: 12))))
-        #expect(readResult(patched(Self.wav, at: 32, with: [3, 0]))
+        #expect(
+            readResult(patched(Self.wav, at: 32, with: [3, 0]))
                 == .failure(.invalidField(.blockAlign, value: "3 (must be 2)", at: .init(chunk: "fmt ", offset: 12))))
-        #expect(readResult(patched(Self.caf, at: 4, with: [0, 2]))
+        #expect(
+            readResult(patched(Self.caf, at: 4, with: [0, 2]))
                 == .failure(.invalidField(.fileVersion, value: "2", at: .init(chunk: "file header", offset: 4))))
-        #expect(readResult(patched(Self.caf, at: 8, with: Array("free".utf8)))
-                == .failure(.invalidField(.chunkOrder, value: "'free' before 'desc'", at: .init(chunk: "free", offset: 8))))
+        #expect(
+            readResult(patched(Self.caf, at: 8, with: Array("free".utf8)))
+                == .failure(
+                    .invalidField(.chunkOrder, value: "'free' before 'desc'", at: .init(chunk: "free", offset: 8))))
     }
 
     @Test("an unknown codec is an unsupported encoding, named")
@@ -106,13 +141,17 @@ struct SoundFileErrorTests {
         let caf = patched(Self.caf, at: 28, with: Array("zzzz".utf8))
         #expect(try SoundFileReader.read(caf).encoding == .other("'zzzz'"))
         #expect(checkResult(caf) == .failure(.unsupportedEncoding(.other("'zzzz'"))))
-        #expect(checkResult(patched(Self.wav, at: 20, with: [0x34, 0x12])) == .failure(.unsupportedEncoding(.other("WAVE format 0x1234"))))
-        #expect(checkResult(patched(Self.caf, at: 28, with: Array("aac ".utf8))) == .failure(.unsupportedEncoding(.aac)))
+        #expect(
+            checkResult(patched(Self.wav, at: 20, with: [0x34, 0x12]))
+                == .failure(.unsupportedEncoding(.other("WAVE format 0x1234"))))
+        #expect(
+            checkResult(patched(Self.caf, at: 28, with: Array("aac ".utf8))) == .failure(.unsupportedEncoding(.aac)))
     }
 
     @Test("longer than 30 seconds is too long, with the length; exactly 30 passes")
     func tooLong() throws {
-        let format = SoundFileWriter.Format(container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000)
+        let format = SoundFileWriter.Format(
+            container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000)
         let long = try SoundFileWriter.write(samples: [Float](repeating: 0, count: 8_000 * 31 + 4_000), format: format)
         #expect(checkResult(long) == .failure(.tooLong(seconds: 31.5, limit: 30)))
         let thirty = try SoundFileWriter.write(samples: [Float](repeating: 0, count: 8_000 * 30), format: format)
@@ -151,4 +190,3 @@ struct SoundFileErrorTests {
         }
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 @Suite("Sound files the writer produces read back with their facts")
@@ -9,7 +10,9 @@ struct SoundFileRoundTripTests {
         var expected: SoundEncoding
         var bits: Int
         var container: SoundContainer
-        var description: String { "\(format.container) \(format.encoding) \(format.channels)ch \(Int(format.sampleRate))Hz LE=\(format.isLittleEndian)" }
+        var description: String {
+            "\(format.container) \(format.encoding) \(format.channels)ch \(Int(format.sampleRate))Hz LE=\(format.isLittleEndian)"
+        }
     }
 
     static let cases: [Case] = {
@@ -19,20 +22,36 @@ struct SoundFileRoundTripTests {
             for (bits, isFloat) in pcm {
                 let encoding = SoundFileWriter.Encoding.linearPCM(bits: bits, isFloat: isFloat)
                 for littleEndian in [false, true] {
-                    cases.append(Case(format: .init(container: .caf, encoding: encoding, sampleRate: rate, channels: channels, isLittleEndian: littleEndian),
-                                      expected: .linearPCM(isFloat: isFloat, isBigEndian: !littleEndian), bits: bits, container: .caf))
+                    cases.append(
+                        Case(
+                            format: .init(
+                                container: .caf, encoding: encoding, sampleRate: rate, channels: channels,
+                                isLittleEndian: littleEndian),
+                            expected: .linearPCM(isFloat: isFloat, isBigEndian: !littleEndian), bits: bits,
+                            container: .caf))
                 }
                 if !isFloat {
-                    cases.append(Case(format: .init(container: .aiff, encoding: encoding, sampleRate: rate, channels: channels),
-                                      expected: .linearPCM(isFloat: false, isBigEndian: true), bits: bits, container: .aiff))
-                    cases.append(Case(format: .init(container: .aiffc, encoding: encoding, sampleRate: rate, channels: channels, isLittleEndian: true),
-                                      expected: .linearPCM(isFloat: false, isBigEndian: false), bits: bits, container: .aiffc))
+                    cases.append(
+                        Case(
+                            format: .init(container: .aiff, encoding: encoding, sampleRate: rate, channels: channels),
+                            expected: .linearPCM(isFloat: false, isBigEndian: true), bits: bits, container: .aiff))
+                    cases.append(
+                        Case(
+                            format: .init(
+                                container: .aiffc, encoding: encoding, sampleRate: rate, channels: channels,
+                                isLittleEndian: true),
+                            expected: .linearPCM(isFloat: false, isBigEndian: false), bits: bits, container: .aiffc))
                 }
-                cases.append(Case(format: .init(container: .aiffc, encoding: encoding, sampleRate: rate, channels: channels),
-                                  expected: .linearPCM(isFloat: isFloat, isBigEndian: true), bits: bits, container: .aiffc))
+                cases.append(
+                    Case(
+                        format: .init(container: .aiffc, encoding: encoding, sampleRate: rate, channels: channels),
+                        expected: .linearPCM(isFloat: isFloat, isBigEndian: true), bits: bits, container: .aiffc))
                 for container in [SoundFileWriter.Container.wav, .wavExtensible] {
-                    cases.append(Case(format: .init(container: container, encoding: encoding, sampleRate: rate, channels: channels),
-                                      expected: .linearPCM(isFloat: isFloat, isBigEndian: false), bits: bits, container: .wav))
+                    cases.append(
+                        Case(
+                            format: .init(
+                                container: container, encoding: encoding, sampleRate: rate, channels: channels),
+                            expected: .linearPCM(isFloat: isFloat, isBigEndian: false), bits: bits, container: .wav))
                 }
             }
         }
@@ -43,7 +62,8 @@ struct SoundFileRoundTripTests {
     func linearPCM(_ c: Case) throws {
         let frames = 1_234
         let data = try SoundFileWriter.write(
-            samples: sineSamples(frames: frames, channels: c.format.channels, sampleRate: c.format.sampleRate), format: c.format)
+            samples: sineSamples(frames: frames, channels: c.format.channels, sampleRate: c.format.sampleRate),
+            format: c.format)
         let info = try SystemSoundValidator.check(data)
         #expect(info.container == c.container)
         #expect(info.encoding == c.expected)
@@ -59,7 +79,9 @@ struct SoundFileRoundTripTests {
     @Test("IMA4 in CAF carries the exact frame count in 'pakt'", arguments: [1, 2])
     func ima4CAF(channels: Int) throws {
         let samples = sineSamples(frames: 1_000, channels: channels, sampleRate: 22_050)
-        let data = try SoundFileWriter.write(samples: samples, format: .init(container: .caf, encoding: .appleIMA4, sampleRate: 22_050, channels: channels))
+        let data = try SoundFileWriter.write(
+            samples: samples,
+            format: .init(container: .caf, encoding: .appleIMA4, sampleRate: 22_050, channels: channels))
         let info = try SystemSoundValidator.check(data)
         #expect(info.encoding == .appleIMA4)
         #expect(info.frameCount == 1_000)  // not the 1,024 the 16 padded packets hold
@@ -69,8 +91,9 @@ struct SoundFileRoundTripTests {
 
     @Test("IMA4 in AIFF-C counts packets of 64 frames")
     func ima4AIFC() throws {
-        let data = try SoundFileWriter.write(samples: sineSamples(frames: 1_000, channels: 1, sampleRate: 8_000),
-                                             format: .init(container: .aiffc, encoding: .appleIMA4, sampleRate: 8_000))
+        let data = try SoundFileWriter.write(
+            samples: sineSamples(frames: 1_000, channels: 1, sampleRate: 8_000),
+            format: .init(container: .aiffc, encoding: .appleIMA4, sampleRate: 8_000))
         let info = try SystemSoundValidator.check(data)
         #expect(info.container == .aiffc)
         #expect(info.encoding == .appleIMA4)
@@ -82,28 +105,33 @@ struct SoundFileRoundTripTests {
     func ima4DecodesToTheTone() throws {
         let frames = 4_410
         let samples = sineSamples(frames: frames, channels: 2, sampleRate: 44_100, amplitude: 0.8)
-        let data = try SoundFileWriter.write(samples: samples, format: .init(container: .caf, encoding: .appleIMA4, sampleRate: 44_100, channels: 2))
+        let data = try SoundFileWriter.write(
+            samples: samples, format: .init(container: .caf, encoding: .appleIMA4, sampleRate: 44_100, channels: 2))
         let info = try SoundFileReader.read(data)
         let start = Int(info.audioDataOffset)
         let packets = [UInt8](data[start..<(start + Int(info.audioDataByteCount))])
         let decoded = decodeAppleIMA4(packets, channels: 2, frames: frames)
         let errors = zip(samples, decoded).map { abs(Double($0) * 32767 - Double($1)) }
-        let worst = errors.dropFirst(2 * 16).max() ?? .infinity  // once the step size has adapted (IMA starts at its smallest step)
+        // Once the step size has adapted (IMA starts at its smallest step).
+        let worst = errors.dropFirst(2 * 16).max() ?? .infinity
         #expect(worst < 1_500, "IMA4 is lossy, but a 440 Hz tone must stay within ~5% of full scale")
     }
 
     @Test("AIFF sample rates are written and read as the 80-bit floats the facts list")
     func extendedSampleRates() {
         // shared/facts/system-sounds.md §4: 44100 = 40 0E AC 44 00…, 22050 = 40 0D AC 44 …, 48000 = 40 0E BB 80 …, 8000 = 40 0B FA 00 …
-        let known: [(Double, [UInt8])] = [(44_100, [0x40, 0x0E, 0xAC, 0x44]), (22_050, [0x40, 0x0D, 0xAC, 0x44]),
-                                          (48_000, [0x40, 0x0E, 0xBB, 0x80]), (8_000, [0x40, 0x0B, 0xFA, 0x00])]
+        let known: [(Double, [UInt8])] = [
+            (44_100, [0x40, 0x0E, 0xAC, 0x44]), (22_050, [0x40, 0x0D, 0xAC, 0x44]),
+            (48_000, [0x40, 0x0E, 0xBB, 0x80]), (8_000, [0x40, 0x0B, 0xFA, 0x00]),
+        ]
         for (rate, prefix) in known {
             let bytes = SoundFileWriter.extended80(rate)
             #expect(bytes == prefix + [0, 0, 0, 0, 0, 0])
             let fields = ByteFields(bytes)
             #expect(AIFFReader<DataByteSource>.extended(exponent: fields.u16be(0), mantissa: fields.u64be(2)) == rate)
         }
-        #expect(AIFFReader<DataByteSource>.extended(exponent: 0x400D, mantissa: 0xAC44_0000_0000_0000 | 1 << 40) > 22_050)
+        #expect(
+            AIFFReader<DataByteSource>.extended(exponent: 0x400D, mantissa: 0xAC44_0000_0000_0000 | 1 << 40) > 22_050)
     }
 
     @Test("silence is all-zero samples of the requested length", arguments: SoundFileWriter.Container.allCases)
@@ -118,7 +146,9 @@ struct SoundFileRoundTripTests {
 
     @Test("8-bit WAV silence is 0x80, the unsigned midpoint")
     func silentUnsignedWAV() throws {
-        let data = try SoundFileWriter.write(samples: [0, 0, 0], format: .init(container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000))
+        let data = try SoundFileWriter.write(
+            samples: [0, 0, 0],
+            format: .init(container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000))
         let info = try SoundFileReader.read(data)
         #expect(data[Int(info.audioDataOffset)..<Int(info.audioDataOffset + 3)].elementsEqual([0x80, 0x80, 0x80]))
     }
@@ -129,7 +159,8 @@ struct SoundFileRoundTripTests {
             try SoundFileWriter.write(samples: [0], format: .init(container: .wav, encoding: .appleIMA4))
         }
         #expect(throws: SoundFileWriter.FormatError.self) {
-            try SoundFileWriter.write(samples: [0], format: .init(container: .aiff, encoding: .linearPCM(bits: 32, isFloat: true)))
+            try SoundFileWriter.write(
+                samples: [0], format: .init(container: .aiff, encoding: .linearPCM(bits: 32, isFloat: true)))
         }
         #expect(throws: SoundFileWriter.FormatError.self) { try SoundFileWriter.silence(duration: 1, channels: 0) }
         #expect(throws: SoundFileWriter.FormatError.self) { try SoundFileWriter.silence(duration: -1) }
@@ -142,8 +173,9 @@ struct SoundFileRoundTripTests {
     func readsHeadersOnly() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("volumekit-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: url) }
-        let data = try SoundFileWriter.write(samples: sineSamples(frames: 48_000 * 10, channels: 2, sampleRate: 48_000),
-                                             format: .init(container: .wav, sampleRate: 48_000, channels: 2))
+        let data = try SoundFileWriter.write(
+            samples: sineSamples(frames: 48_000 * 10, channels: 2, sampleRate: 48_000),
+            format: .init(container: .wav, sampleRate: 48_000, channels: 2))
         try data.write(to: url)
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 /// Files VolumeKit did not write: Python's `wave`/`aifc` modules and bytes laid out by hand
@@ -54,7 +55,8 @@ struct SoundFixtureTests {
     @Test("hand-made IMA ADPCM WAV: frames from 'fact'")
     func imaADPCMWAV() throws {
         let info = try Self.check("handmade-ima-adpcm.wav").get()
-        #expect(info.encoding == .imaADPCM && info.frameCount == 1_000 && info.duration == 0.125 && info.bitsPerSample == 4)
+        #expect(
+            info.encoding == .imaADPCM && info.frameCount == 1_000 && info.duration == 0.125 && info.bitsPerSample == 4)
     }
 
     @Test("hand-made WAVE_FORMAT_EXTENSIBLE: 24 valid bits, past an odd-sized chunk")

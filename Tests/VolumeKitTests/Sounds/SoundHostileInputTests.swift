@@ -1,13 +1,15 @@
+import Dispatch
+import Foundation
+import Testing
+import VolumeKitTesting
+
+@testable import VolumeKitCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import Testing
-import VolumeKitTesting
-@testable import VolumeKitCore
 
 /// Issue 12 defect 8 and issue 16's papercuts: hostile or odd files a user hands `sounds check`.
 @Suite("Hostile and odd sound files")
@@ -18,7 +20,8 @@ struct SoundHostileInputTests {
     @Test("a sample rate of 5e-324 (or anything below 1 Hz) is an invalid field, not an infinite duration")
     func tinySampleRate() throws {
         for rate in [Double.leastNonzeroMagnitude, Double.leastNormalMagnitude, 0.5] {
-            #expect(readResult(patched(Self.caf, at: 20, with: be64(rate.bitPattern)))
+            #expect(
+                readResult(patched(Self.caf, at: 20, with: be64(rate.bitPattern)))
                     == .failure(.invalidField(.sampleRate, value: "\(rate)", at: .init(chunk: "desc", offset: 8))))
         }
         // AIFF's 80-bit extended rate: the smallest denormal-ish exponent.
@@ -37,8 +40,11 @@ struct SoundHostileInputTests {
     func hugeBytesPerPacket() {
         // desc payload starts at 20: rate(8) formatID(4) flags(4) bytesPerPacket(4) at 36.
         for value: UInt32 in [0xFFFF_FFFE, 0xFFFF_FFFF, 9, 1_000] {
-            #expect(readResult(patched(Self.caf, at: 36, with: be32(value)))
-                    == .failure(.invalidField(.bytesPerPacket, value: "\(value) (must be 2…8)", at: .init(chunk: "desc", offset: 8))))
+            #expect(
+                readResult(patched(Self.caf, at: 36, with: be32(value)))
+                    == .failure(
+                        .invalidField(
+                            .bytesPerPacket, value: "\(value) (must be 2…8)", at: .init(chunk: "desc", offset: 8))))
         }
     }
 
@@ -123,6 +129,8 @@ struct SoundHostileInputTests {
         #expect(SoundContainer.wav.extensionWarning(for: URL(fileURLWithPath: "/a/b.WAV")) == nil)
         #expect(SoundContainer.aiff.extensionWarning(for: URL(fileURLWithPath: "/a/b.aif")) == nil)
         #expect(SoundContainer.aiffc.extensionWarning(for: URL(fileURLWithPath: "/a/b.aiff")) == nil)
-        #expect(SoundContainer.caf.extensionWarning(for: URL(fileURLWithPath: "/a/b"))?.contains("has no extension") == true)
+        #expect(
+            SoundContainer.caf.extensionWarning(for: URL(fileURLWithPath: "/a/b"))?.contains("has no extension") == true
+        )
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 /// Interleaved samples of a sine tone, for writing real files.
-func sineSamples(frames: Int, channels: Int, sampleRate: Double, frequency: Double = 440, amplitude: Float = 0.5) -> [Float] {
+func sineSamples(frames: Int, channels: Int, sampleRate: Double, frequency: Double = 440, amplitude: Float = 0.5)
+    -> [Float]
+{
     var samples = [Float]()
     samples.reserveCapacity(frames * channels)
     for frame in 0..<frames {

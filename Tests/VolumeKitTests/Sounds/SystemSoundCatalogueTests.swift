@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 @Suite("The system sound catalogue")

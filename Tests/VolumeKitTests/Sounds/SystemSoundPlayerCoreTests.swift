@@ -1,10 +1,16 @@
 import Foundation
 import Testing
+
 @testable import VolumeKitCore
 
 /// A fake AudioServices that records every call; plays finish when the test says so.
 final class FakeSystemSounds: Sendable {
-    enum Call: Equatable { case create(String), play(SystemSoundID, alert: Bool), setIsUISound(SystemSoundID, Bool), dispose(SystemSoundID) }
+    enum Call: Equatable {
+        case create(String)
+        case play(SystemSoundID, alert: Bool)
+        case setIsUISound(SystemSoundID, Bool)
+        case dispose(SystemSoundID)
+    }
     let calls = Locked<[Call]>([])
     let pending = Locked<[@Sendable () -> Void]>([])
     let nextID = Locked<SystemSoundID>(100)
@@ -18,7 +24,9 @@ final class FakeSystemSounds: Sendable {
             create: { url in
                 self.calls.withLock { $0.append(.create(url.lastPathComponent)) }
                 if let status = self.createStatus.current { throw SystemSoundError(status: status) }
-                return self.nextID.withLock { id in defer { id += 1 }; return id }
+                return self.nextID.withLock { id in
+                    defer { id += 1 }; return id
+                }
             },
             play: { id, alert, completion in
                 self.calls.withLock { $0.append(.play(id, alert: alert)) }
@@ -31,7 +39,9 @@ final class FakeSystemSounds: Sendable {
 
     /// Finishes every play started so far.
     func finishAll() {
-        for completion in pending.withLock({ list in defer { list.removeAll() }; return list }) { completion() }
+        for completion in pending.withLock({ list in
+            defer { list.removeAll() }; return list
+        }) { completion() }
     }
 }
 
@@ -48,8 +58,10 @@ struct SystemSoundPlayerCoreTests {
         good = folder.appendingPathComponent("ping.caf")
         try SoundFileWriter.silence(duration: 0.1, container: .caf).write(to: good)
         long = folder.appendingPathComponent("long.wav")
-        try SoundFileWriter.write(samples: [Float](repeating: 0, count: 8_000 * 31),
-                                  format: .init(container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000)).write(to: long)
+        try SoundFileWriter.write(
+            samples: [Float](repeating: 0, count: 8_000 * 31),
+            format: .init(container: .wav, encoding: .linearPCM(bits: 8, isFloat: false), sampleRate: 8_000)
+        ).write(to: long)
         mp3 = folder.appendingPathComponent("song.mp3")
         try Data(Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0]).write(to: mp3)
     }
@@ -97,12 +109,13 @@ struct SystemSoundPlayerCoreTests {
         try player.play(.system(.triTone), mode: .vibrateOnly)
         try player.play(.system(.triTone), mode: .soundAndVibrate)
         try player.play(.system(.triTone), mode: .alert)
-        #expect(fake.calls.current == [
-            .play(1007, alert: false),
-            .play(4095, alert: false),  // vibration through PlaySystemSound, never the alert API
-            .play(1007, alert: false), .play(4095, alert: false),
-            .play(1007, alert: true),
-        ])
+        #expect(
+            fake.calls.current == [
+                .play(1007, alert: false),
+                .play(4095, alert: false),  // vibration through PlaySystemSound, never the alert API
+                .play(1007, alert: false), .play(4095, alert: false),
+                .play(1007, alert: true),
+            ])
     }
 
     @Test("vibrate-only never opens the file")

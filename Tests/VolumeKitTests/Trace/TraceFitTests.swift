@@ -6,7 +6,10 @@ import VolumeKitTesting
 @Suite("Trace fit")
 struct TraceFitTests {
     /// The simulator's constants, which a fit of its trace must recover within the estimates' tolerances.
-    static func expectRecovers(_ report: TraceFitReport, _ configuration: SimulatedDevice.Configuration, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRecovers(
+        _ report: TraceFitReport, _ configuration: SimulatedDevice.Configuration,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let truth: [String: Double] = [
             "step": Double(SimulatedDevice.step),
             "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
@@ -18,11 +21,14 @@ struct TraceFitTests {
             "routeKVOGap": configuration.kvoLatency,
         ]
         for (rule, value) in truth {
-            guard let estimate = report[rule], let number = estimate.value?.number, let tolerance = estimate.tolerance else {
+            guard let estimate = report[rule], let number = estimate.value?.number, let tolerance = estimate.tolerance
+            else {
                 Issue.record("\(rule) not observed: \(report[rule]?.how ?? "missing")", sourceLocation: sourceLocation)
                 continue
             }
-            #expect(abs(number - value) <= tolerance, "\(rule): fitted \(number) ± \(tolerance), simulator \(value)", sourceLocation: sourceLocation)
+            #expect(
+                abs(number - value) <= tolerance, "\(rule): fitted \(number) ± \(tolerance), simulator \(value)",
+                sourceLocation: sourceLocation)
         }
         #expect(report["stepQuantization"]?.value == .variant("exact"), sourceLocation: sourceLocation)
         #expect(report["routeNotification"]?.value == .variant("beforeKVO"), sourceLocation: sourceLocation)
@@ -38,7 +44,9 @@ struct TraceFitTests {
         let refused = run.device.log.filter { if case .setRefused = $0 { true } else { false } }.count
         #expect(refused > 0)
         let dropped = try #require(report["droppedSets"])
-        #expect(dropped.samples == run.recorder.records.filter { if case .setVolume = $0.event { true } else { false } }.count)
+        #expect(
+            dropped.samples
+                == run.recorder.records.filter { if case .setVolume = $0.event { true } else { false } }.count)
         #expect(abs((dropped.value?.number ?? -1) * Double(dropped.samples) - Double(refused)) < 1e-9)
         #expect(report["tapLength"]?.isObserved == false)
         for estimate in report.estimates where estimate.isObserved && estimate.rule != "tapLength" {
@@ -46,7 +54,8 @@ struct TraceFitTests {
         }
     }
 
-    @Test("Delivery jitter, as on a device, widens the tolerances without losing the true values", arguments: [1, 2, 3])
+    @Test(
+        "Delivery jitter, as on a device, widens the tolerances without losing the true values", arguments: [1, 2, 3])
     func jitteredDeliveries(seed: Int) throws {
         let configuration = Self.sample(seed + 100)
         let run = try TraceRecording.standardSession(configuration)
@@ -58,7 +67,9 @@ struct TraceFitTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             trace.records[index].time += 0.004 * Double(state >> 11) / Double(1 << 53)
         }
-        trace.records = trace.records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        trace.records = trace.records.enumerated().sorted {
+            ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+        }.map(\.element)
         let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
         let truth: [String: Double] = [
             "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
@@ -70,7 +81,9 @@ struct TraceFitTests {
         // fit's error bound is its tolerance plus the jitter (docs/trace.md).
         for (rule, value) in truth {
             let estimate = try #require(report[rule])
-            #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0) + 0.004, "\(rule): \(estimate)")
+            #expect(
+                abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0) + 0.004, "\(rule): \(estimate)"
+            )
         }
         // The later KVO makes the route gap (the KVO delay) larger by at most the jitter.
         let gap = try #require(report["routeKVOGap"]?.value?.number)
@@ -81,8 +94,10 @@ struct TraceFitTests {
 
     @Test("With the private notification instead of KVO, the fit reads the notifications' volumes")
     func notificationStrategyFit() throws {
-        let configuration = SimulatedDevice.Configuration(kvoLatency: 0.02, sliderLatency: 0.07, volumeViewReadyDelay: 0.5)
-        let run = try TraceRecording.standardSession(configuration, buttons: VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true))
+        let configuration = SimulatedDevice.Configuration(
+            kvoLatency: 0.02, sliderLatency: 0.07, volumeViewReadyDelay: 0.5)
+        let run = try TraceRecording.standardSession(
+            configuration, buttons: VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true))
         #expect(!run.recorder.records.contains { if case .outputVolume = $0.event { true } else { false } })
         Self.expectRecovers(TraceFit.fit(run.recorder.trace), configuration)
     }
@@ -121,7 +136,9 @@ struct TraceFitTests {
         var trace = run.recorder.trace
         trace.records.removeAll { if case .gesture = $0.event { true } else { false } }
         let report = TraceFit.fit(trace)
-        for (rule, value) in ["firstRepeatDelay": SimulatedDevice.firstRepeatDelay, "repeatInterval": SimulatedDevice.repeatInterval] {
+        for (rule, value) in [
+            "firstRepeatDelay": SimulatedDevice.firstRepeatDelay, "repeatInterval": SimulatedDevice.repeatInterval,
+        ] {
             let estimate = try #require(report[rule])
             #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0), "\(rule): \(estimate)")
             #expect(estimate.how.contains("no hold gestures"))
@@ -174,7 +191,9 @@ struct TraceFitTests {
     func droppedSetsHandmade() {
         var trace = Self.handmade(start: 0.5, presses: [0.5625, 0.4375, 0.5625, 0.4375])
         // The second press's reset never lands (the cache variant: the slider drops it).
-        let kvos = trace.records.indices.filter { if case .outputVolume(0.5, _) = trace.records[$0].event { true } else { false } }
+        let kvos = trace.records.indices.filter {
+            if case .outputVolume(0.5, _) = trace.records[$0].event { true } else { false }
+        }
         trace.records.remove(at: kvos[1])
         // And a set to the value already there, which no KVO can show.
         trace.records.append(TraceRecord(time: 9, event: .setVolume(0.5, view: 1)))

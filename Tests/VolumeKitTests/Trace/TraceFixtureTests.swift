@@ -22,7 +22,10 @@ struct TraceFixtureTests {
         #expect(report.undeliveredInputs == 0)
         #expect(report.events.count > 10)
         let fit = TraceFit.fit(trace)
-        let truth = ["kvoDelay": 0.012, "sliderLatency": 0.04, "volumeViewReadyDelay": 0.3, "firstRepeatDelay": 0.65, "repeatInterval": 0.2]
+        let truth = [
+            "kvoDelay": 0.012, "sliderLatency": 0.04, "volumeViewReadyDelay": 0.3, "firstRepeatDelay": 0.65,
+            "repeatInterval": 0.2,
+        ]
         for (rule, value) in truth {
             let estimate = try #require(fit[rule])
             #expect(abs((estimate.value?.number ?? -1) - value) <= (estimate.tolerance ?? 0), "\(rule): \(estimate)")

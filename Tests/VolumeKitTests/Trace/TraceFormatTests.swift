@@ -7,17 +7,23 @@ import VolumeKitTesting
 struct TraceFormatTests {
     static let header = TraceHeader(
         source: .device, deviceModel: "iPhone15,2", deviceKind: .iphone, osVersion: OSVersion(17, 4),
-        volumeKitVersion: "1.0.0", session: AudioSessionConfiguration(category: .playAndRecord, options: [.mixWithOthers, .allowBluetoothA2DP]),
-        sessionMode: "videoRecording", strategy: "outputVolume", buttonMode: .passive, headroomSteps: 3, clockOrigin: 1234.5, note: "field check"
+        volumeKitVersion: "1.0.0",
+        session: AudioSessionConfiguration(category: .playAndRecord, options: [.mixWithOthers, .allowBluetoothA2DP]),
+        sessionMode: "videoRecording", strategy: "outputVolume", buttonMode: .passive, headroomSteps: 3,
+        clockOrigin: 1234.5, note: "field check"
     )
 
     /// One record of every kind, values chosen to catch lost precision.
     static let everyEvent: [TraceEvent] = [
         .outputVolume(Float(0.1), observer: 2),
         .outputVolume(0.4998779296875, observer: 2),
-        .systemNotification(SystemVolumeNotification(name: "SystemVolumeDidChange", userInfo: [
-            "Reason": .string("ExplicitVolumeChange"), "Volume": .number(0.5625), "SequenceNumber": .number(1001), "Odd": .other("<NSData 4 bytes>"),
-        ]), observer: 3),
+        .systemNotification(
+            SystemVolumeNotification(
+                name: "SystemVolumeDidChange",
+                userInfo: [
+                    "Reason": .string("ExplicitVolumeChange"), "Volume": .number(0.5625),
+                    "SequenceNumber": .number(1001), "Odd": .other("<NSData 4 bytes>"),
+                ]), observer: 3),
         .lifecycle(.didBecomeActive, observer: 1), .lifecycle(.willResignActive, observer: 1),
         .lifecycle(.didEnterBackground, observer: 1), .lifecycle(.willEnterForeground, observer: 1),
         .lifecycle(.interruptionBegan, observer: 1), .lifecycle(.interruptionEnded(shouldResume: false), observer: 1),
@@ -29,13 +35,16 @@ struct TraceFormatTests {
         .volumeViewInstalled(view: 1), .volumeViewRemoved(view: 1),
         .setCategory(.playbackMixing, error: nil), .setActive(true, notifyOthers: false, error: "insufficientPriority"),
         .primeOutput,
-        .soundCreated(file: "mute-probe.caf", sound: 4097, status: nil), .soundCreated(file: "bad.caf", sound: nil, status: -50),
-        .soundStarted(sound: 4097, alert: false, play: 7), .soundMarkedUISound(sound: 4097, isUISound: true), .soundDisposed(sound: 4097),
+        .soundCreated(file: "mute-probe.caf", sound: 4097, status: nil),
+        .soundCreated(file: "bad.caf", sound: nil, status: -50),
+        .soundStarted(sound: 4097, alert: false, play: 7), .soundMarkedUISound(sound: 4097, isUISound: true),
+        .soundDisposed(sound: 4097),
         .storeWrite(key: "VolumeKit.pendingRestores.v1", data: Data([0, 1, 2, 255])), .storeWrite(key: "k", data: nil),
         .read(.outputVolume(Float.leastNonzeroMagnitude)), .read(.route(.bluetooth)), .read(.appState(.inactive)),
         .read(.configuration(.systemDefault)), .read(.otherAudioPlaying(true)), .read(.captureAvailable(false)),
         .read(.stored(key: "k", data: nil)),
-        .mark("Did the system volume HUD appear?", answer: false), .mark("the user pressed up \"twice\"\n", answer: nil),
+        .mark("Did the system volume HUD appear?", answer: false),
+        .mark("the user pressed up \"twice\"\n", answer: nil),
         .mark("音量 🔊 \u{01}\t\\ /", answer: true),
         .gesture(.press(.down)), .gesture(.hold(.up, seconds: 3)), .gesture(.other("headphones in")),
         .app(feature: "buttons", call: "start"), .buttonEvent(.up, .repeated),
@@ -44,7 +53,10 @@ struct TraceFormatTests {
 
     @Test("Every record survives writing and strict reading, floats bit for bit")
     func roundTrip() throws {
-        let records = Self.everyEvent.enumerated().map { TraceRecord(time: Double($0.offset) * 0.0137, event: $0.element, feature: $0.offset % 2 == 0 ? "buttons" : nil) }
+        let records = Self.everyEvent.enumerated().map {
+            TraceRecord(
+                time: Double($0.offset) * 0.0137, event: $0.element, feature: $0.offset % 2 == 0 ? "buttons" : nil)
+        }
         let trace = Trace(header: Self.header, records: records)
         let read = try Trace(jsonLines: Data(trace.jsonLines.utf8))
         #expect(read == trace)
@@ -69,7 +81,9 @@ struct TraceFormatTests {
     func recorderStreams() throws {
         let device = SimulatedDevice()
         let lines = Locked([String]())
-        let recorder = TraceRecorder(header: .simulator(device), clock: device.clock) { line in lines.withLock { $0.append(line) } }
+        let recorder = TraceRecorder(header: .simulator(device), clock: device.clock) { line in
+            lines.withLock { $0.append(line) }
+        }
         let clients = device.clients.recording(to: recorder)
         _ = clients.systemVolume.outputVolume()
         device.advance(by: 0.25)
@@ -109,15 +123,19 @@ struct TraceFormatTests {
         try Trace(jsonLines: Data(lines.joined(separator: "\n").utf8), limits: limits)
     }
 
-    static func expectError(_ lines: [String], line: Int?, _ problem: TraceError.Problem, limits: Trace.Limits = .standard,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectError(
+        _ lines: [String], line: Int?, _ problem: TraceError.Problem, limits: Trace.Limits = .standard,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try read(lines, limits: limits)
             Issue.record("expected \(problem) at line \(line.map(String.init) ?? "-")", sourceLocation: sourceLocation)
         } catch let error as TraceError {
             #expect(error == TraceError(line: line, problem), sourceLocation: sourceLocation)
             if let line { #expect(error.description.hasPrefix("line \(line): "), sourceLocation: sourceLocation) }
-            #expect(!error.description.contains("Problem."), "a sentence, not enum text: \(error)", sourceLocation: sourceLocation)
+            #expect(
+                !error.description.contains("Problem."), "a sentence, not enum text: \(error)",
+                sourceLocation: sourceLocation)
         } catch {
             Issue.record("untyped error \(error)", sourceLocation: sourceLocation)
         }
@@ -125,7 +143,8 @@ struct TraceFormatTests {
 
     @Test("A truncated last line is reported as cut off, with its line number")
     func truncated() {
-        Self.expectError([Self.headerLine, #"{"t":0,"type":"prime"}"#, #"{"t":0.1,"type":"kvo","val"#], line: 3, .truncated)
+        Self.expectError(
+            [Self.headerLine, #"{"t":0,"type":"prime"}"#, #"{"t":0.1,"type":"kvo","val"#], line: 3, .truncated)
         // A complete last line without a newline is fine.
         #expect(throws: Never.self) { try Self.read([Self.headerLine, #"{"t":0,"type":"prime"}"#]) }
     }
@@ -140,9 +159,12 @@ struct TraceFormatTests {
             guard case .notJSON = error.problem else { Issue.record("\(error)"); return }
         }
         Self.expectError([Self.headerLine, "[1,2]"], line: 2, .notAnObject(found: "an array"))
-        for garbage in [#"{"t":0,"type":"prime"} x"#, #"{"t":01,"type":"prime"}"#, #"{"t":0,"type":"prime",}"#, #"{'t':0}"#,
-                        #"{"t":0,"type":"mark","text":"\q"}"#, #"{"t":0,"type":"mark","text":"\ud800"}"#, "{\"t\":0,\"type\":\"mark\",\"text\":\"a\u{01}\"}",
-                        #"{"t":-,"type":"prime"}"#, #"{"t":1.,"type":"prime"}"#, #"{"t":tru,"type":"prime"}"#] {
+        for garbage in [
+            #"{"t":0,"type":"prime"} x"#, #"{"t":01,"type":"prime"}"#, #"{"t":0,"type":"prime",}"#, #"{'t':0}"#,
+            #"{"t":0,"type":"mark","text":"\q"}"#, #"{"t":0,"type":"mark","text":"\ud800"}"#,
+            "{\"t\":0,\"type\":\"mark\",\"text\":\"a\u{01}\"}",
+            #"{"t":-,"type":"prime"}"#, #"{"t":1.,"type":"prime"}"#, #"{"t":tru,"type":"prime"}"#,
+        ] {
             do {
                 _ = try Self.read([Self.headerLine, garbage, #"{"t":0,"type":"prime"}"#])
                 Issue.record("accepted \(garbage)")
@@ -162,7 +184,8 @@ struct TraceFormatTests {
         let v2 = Self.headerLine.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
         Self.expectError([v2], line: 1, .unsupportedVersion("2", supported: 1))
         let textVersion = Self.headerLine.replacingOccurrences(of: "\"version\":1", with: "\"version\":\"1\"")
-        Self.expectError([textVersion], line: 1, .wrongType(field: "version", expected: "a whole number", found: "a string (\"1\")"))
+        Self.expectError(
+            [textVersion], line: 1, .wrongType(field: "version", expected: "a whole number", found: "a string (\"1\")"))
         Self.expectError([#"{"format":"other-trace","version":1}"#], line: 1, .notATrace(format: "other-trace"))
         Self.expectError([#"{"t":0,"type":"prime"}"#], line: 1, .notATrace(format: nil))
         Self.expectError([], line: nil, .empty)
@@ -172,23 +195,42 @@ struct TraceFormatTests {
     @Test("Wrong types, missing fields and bad values name the field and the line")
     func wrongTypes() {
         let h = Self.headerLine
-        Self.expectError([h, #"{"t":"0.5","type":"prime"}"#], line: 2, .wrongType(field: "t", expected: "a number", found: "a string (\"0.5\")"))
-        Self.expectError([h, #"{"t":0.5,"type":"kvo","value":true,"observer":1}"#], line: 2,
-                         .wrongType(field: "value", expected: "a number", found: "a boolean (true)"))
+        Self.expectError(
+            [h, #"{"t":"0.5","type":"prime"}"#], line: 2,
+            .wrongType(field: "t", expected: "a number", found: "a string (\"0.5\")"))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"kvo","value":true,"observer":1}"#], line: 2,
+            .wrongType(field: "value", expected: "a number", found: "a boolean (true)"))
         Self.expectError([h, #"{"t":0.5,"type":"kvo","observer":1}"#], line: 2, .missingField("value"))
-        Self.expectError([h, #"{"t":0.5,"type":"kvo","value":0.5,"observer":1.5}"#], line: 2,
-                         .invalidValue(field: "observer", value: "1.5", expected: "a whole number"))
-        Self.expectError([h, #"{"t":0.5,"type":"kvo","value":1e300,"observer":1}"#], line: 2,
-                         .invalidValue(field: "value", value: "1e+300", expected: "a finite number"))
-        Self.expectError([h, #"{"t":0.5,"type":"lifecycle","event":"didExplode","observer":1}"#], line: 2,
-                         .invalidValue(field: "event", value: "\"didExplode\"", expected: "one of " + ["didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground", "interruptionBegan", "interruptionEnded", "routeChanged"].map { "\"\($0)\"" }.joined(separator: ", ")))
-        Self.expectError([h, #"{"t":0.5,"type":"notification","name":"X","userInfo":{"Volume":[1]},"observer":1}"#], line: 2,
-                         .wrongType(field: "userInfo.Volume", expected: "a string, a number or {\"other\": …}", found: "an array"))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"kvo","value":0.5,"observer":1.5}"#], line: 2,
+            .invalidValue(field: "observer", value: "1.5", expected: "a whole number"))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"kvo","value":1e300,"observer":1}"#], line: 2,
+            .invalidValue(field: "value", value: "1e+300", expected: "a finite number"))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"lifecycle","event":"didExplode","observer":1}"#], line: 2,
+            .invalidValue(
+                field: "event", value: "\"didExplode\"",
+                expected: "one of "
+                    + [
+                        "didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground",
+                        "interruptionBegan", "interruptionEnded", "routeChanged",
+                    ].map { "\"\($0)\"" }.joined(separator: ", ")))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"notification","name":"X","userInfo":{"Volume":[1]},"observer":1}"#], line: 2,
+            .wrongType(field: "userInfo.Volume", expected: "a string, a number or {\"other\": …}", found: "an array"))
         Self.expectError([h, #"{"t":0.5,"type":"teleport"}"#], line: 2, .unknownRecordType("teleport"))
-        Self.expectError([h, #"{"t":0.5,"type":"prime"}"#, #"{"t":0.25,"type":"prime"}"#], line: 3, .timeWentBackwards(time: 0.25, previous: 0.5))
-        Self.expectError([h, #"{"t":-1,"type":"prime"}"#], line: 2, .invalidValue(field: "t", value: "-1.0", expected: "a number of seconds ≥ 0"))
+        Self.expectError(
+            [h, #"{"t":0.5,"type":"prime"}"#, #"{"t":0.25,"type":"prime"}"#], line: 3,
+            .timeWentBackwards(time: 0.25, previous: 0.5))
+        Self.expectError(
+            [h, #"{"t":-1,"type":"prime"}"#], line: 2,
+            .invalidValue(field: "t", value: "-1.0", expected: "a number of seconds ≥ 0"))
         let badOS = h.replacingOccurrences(of: "\"os\":\"17.4\"", with: "\"os\":\"seventeen\"")
-        Self.expectError([badOS], line: 1, .invalidValue(field: "device.os", value: "\"seventeen\"", expected: "an iOS version such as \"17.4\""))
+        Self.expectError(
+            [badOS], line: 1,
+            .invalidValue(field: "device.os", value: "\"seventeen\"", expected: "an iOS version such as \"17.4\""))
     }
 
     @Test("Huge files, huge lines, too many records, deep nesting and non-UTF-8 are refused, never a crash")
@@ -203,15 +245,22 @@ struct TraceFormatTests {
         let bytes = big.joined(separator: "\n").utf8.count
         Self.expectError(big, line: nil, .fileTooLarge(bytes: bytes, limit: 4096), limits: small)
         // From a file: refused before it is loaded whole.
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("volumekit-huge-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "volumekit-huge-\(UUID().uuidString).jsonl")
         try Data(big.joined(separator: "\n").utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(throws: TraceError(line: nil, .fileTooLarge(bytes: bytes, limit: 4096))) { try Trace(contentsOf: url, limits: small) }
+        #expect(throws: TraceError(line: nil, .fileTooLarge(bytes: bytes, limit: 4096))) {
+            try Trace(contentsOf: url, limits: small)
+        }
         #expect(throws: Never.self) { try Trace(contentsOf: url) }
         let missing = url.appendingPathExtension("absent")
-        #expect { try Trace(contentsOf: missing) } throws: { ($0 as? TraceError)?.line == nil && "\($0)".contains("cannot be read") }
+        #expect { try Trace(contentsOf: missing) } throws: {
+            ($0 as? TraceError)?.line == nil && "\($0)".contains("cannot be read")
+        }
         // Nesting deep enough to exhaust a decoder's stack.
-        let deep = #"{"t":0,"type":"mark","text":"x","extra":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let deep =
+            #"{"t":0,"type":"mark","text":"x","extra":"# + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}"
         do {
             _ = try Self.read([h, deep])
             Issue.record("expected an error")
@@ -229,13 +278,16 @@ struct TraceFormatTests {
 struct TraceFileTests {
     @Test("A trace streamed to a file as it is recorded reads back whole, and a cut-off copy says so")
     func streamedFile() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("volumekit-trace-\(UUID().uuidString).jsonl")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "volumekit-trace-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         let device = SimulatedDevice()
         let writer = try TraceFileWriter(url: url)
-        let recorder = TraceRecorder(header: .simulator(device, strategy: .passive), clock: device.clock, onLine: writer.write)
-        let engine = VolumeButtonsEngine(configuration: SimulatedStrategy.passive.configuration!,
-                                         clients: device.clients.recording(to: recorder, feature: "buttons"), onEvent: { _ in })
+        let recorder = TraceRecorder(
+            header: .simulator(device, strategy: .passive), clock: device.clock, onLine: writer.write)
+        let engine = VolumeButtonsEngine(
+            configuration: SimulatedStrategy.passive.configuration!,
+            clients: device.clients.recording(to: recorder, feature: "buttons"), onEvent: { _ in })
         try engine.start()
         device.advance(by: 1)
         device.press(.up)
@@ -248,7 +300,9 @@ struct TraceFileTests {
         #expect(read.header.buttonMode == .passive && read.header.strategy == "outputVolume")
         // The same file cut in the middle of its last line.
         let data = try Data(contentsOf: url)
-        #expect(throws: TraceError(line: recorder.records.count + 1, .truncated)) { try Trace(jsonLines: data.dropLast(5)) }
+        #expect(throws: TraceError(line: recorder.records.count + 1, .truncated)) {
+            try Trace(jsonLines: data.dropLast(5))
+        }
     }
 
     @Test("The baseline strategy is written as such, and replay refuses it with a sentence")

@@ -27,10 +27,13 @@ struct TraceReplayTests {
         // The same session on bare clients.
         let device = SimulatedDevice()
         let events = Locked([VolumeButtonEvent]())
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
+        let engine = VolumeButtonsEngine(
+            clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
         try engine.start()
         device.advance(by: 1.5)
-        for (button, wait) in [(VolumeButton.up, 0.5), (.up, 0.5), (.down, 0.5)] { device.press(button); device.advance(by: wait) }
+        for (button, wait) in [(VolumeButton.up, 0.5), (.up, 0.5), (.down, 0.5)] {
+            device.press(button); device.advance(by: wait)
+        }
         device.hold(.up, for: 1.6); device.advance(by: 2.4)
         device.hold(.down, for: 1.3); device.advance(by: 2.1)
         device.controlCenterSlider(0.3); device.advance(by: 1)
@@ -46,11 +49,13 @@ struct TraceReplayTests {
         #expect(device.log == recorded.device.log)
     }
 
-    @Test("Every VolumeKit strategy replays to the events it produced", arguments: [
-        VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true),
-        VolumeButtonsConfiguration(strategy: .captureEvents),
-        VolumeButtonsConfiguration(mode: .passive),
-    ])
+    @Test(
+        "Every VolumeKit strategy replays to the events it produced",
+        arguments: [
+            VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true),
+            VolumeButtonsConfiguration(strategy: .captureEvents),
+            VolumeButtonsConfiguration(mode: .passive),
+        ])
     func everyStrategyReplays(buttons: VolumeButtonsConfiguration) throws {
         let run = try TraceRecording.standardSession(buttons: buttons)
         #expect(run.events.count >= 10)
@@ -79,7 +84,9 @@ struct TraceReplayTests {
         let run = try TraceRecording.standardSession()
         var trace = run.recorder.trace
         // Pretend the recording VolumeKit set other values: the first set changes, the second disappears.
-        let setIndices = trace.records.indices.filter { if case .setVolume = trace.records[$0].event { true } else { false } }
+        let setIndices = trace.records.indices.filter {
+            if case .setVolume = trace.records[$0].event { true } else { false }
+        }
         try #require(setIndices.count > 3)
         trace.records[setIndices[0]].event = .setVolume(0.123, view: 1)
         trace.records.remove(at: setIndices[2])
@@ -96,20 +103,24 @@ struct TraceReplayTests {
         #expect(report.textLines.contains { $0.contains("! set differs") })
     }
 
-    @Test("Long recordings are compared too: one changed, one missing and one extra set among thousands", arguments: [300, 2500])
+    @Test(
+        "Long recordings are compared too: one changed, one missing and one extra set among thousands",
+        arguments: [300, 2500])
     func longComparisons(count: Int) {
         let recorded = (0..<count).map { TraceReplayReport.TimedSet(time: Double($0), value: Float($0 % 16) / 16) }
         var now = recorded
         now[100].value = 0.99
         now.remove(at: 200)
         now.insert(.init(time: 250.5, value: 0.5), at: 250)
-        let report = TraceReplayReport(source: .device, events: [], recordedEvents: nil, sets: now, recordedSets: recorded,
-                                       undeliveredInputs: 0, startInferred: false, diagnostics: [])
-        #expect(report.setDifferences == [
-            .changed(recorded: recorded[100], now: now[100]),
-            .missing(recorded: recorded[200]),
-            .extra(now: .init(time: 250.5, value: 0.5)),
-        ])
+        let report = TraceReplayReport(
+            source: .device, events: [], recordedEvents: nil, sets: now, recordedSets: recorded,
+            undeliveredInputs: 0, startInferred: false, diagnostics: [])
+        #expect(
+            report.setDifferences == [
+                .changed(recorded: recorded[100], now: now[100]),
+                .missing(recorded: recorded[200]),
+                .extra(now: .init(time: 250.5, value: 0.5)),
+            ])
     }
 
     @Test("A trace whose strategy is not a VolumeKit engine cannot be replayed, with a sentence")
@@ -165,7 +176,8 @@ struct MuteTraceReplayTests {
             return nil
         }
         let fit = TraceFit.fit(trace)
-        let skipped = try #require(fit["soundSkippedDelay"]), played = try #require(fit["soundPlayedDelay"])
+        let skipped = try #require(fit["soundSkippedDelay"])
+        let played = try #require(fit["soundPlayedDelay"])
         #expect(skipped.samples == plays.filter { !$0 }.count && skipped.samples > 0)
         #expect(played.samples == plays.filter { $0 }.count && played.samples > 0)
         #expect(fit.verdict(skipped) == .inside)
