@@ -3,37 +3,51 @@ import Foundation
 import RemoteVolume
 import VolumeKitCore
 
-/// Figures for issue 8 against a real UPnP renderer: SetVolume requests per 16-press / 400 ms burst (target ≤ 3)
-/// with the final level exact, and press-to-request latency p50 / p99.
+/// Figures against real servers, one protocol after another in one run: requests per 16-press / 400 ms burst
+/// (target ≤ 3) with the final level exact, press-to-request latency p50 / p99, the set round trip, and (UPnP)
+/// search → first renderer with streaming discovery.
 ///
-/// The renderer is `--upnp URL` or `VOLUMEKIT_UPNP_LOCATION`; without one the benchmark says so and skips.
-/// With `scripts/upnp-peer.sh up`: `ip netns exec vk-client env VOLUMEKIT_UPNP_LOCATION=http://10.77.0.1:49494/description.xml swift run -c release volumekit-bench`.
+/// Devices: `--upnp URL` or `VOLUMEKIT_UPNP_LOCATION` (a UPnP description URL), `VOLUMEKIT_MPD_URL`
+/// (`mpd://…`) and `VOLUMEKIT_SNAPCAST_URL` (`snapcast://…`); each one not given is skipped, saying so.
+/// With `scripts/upnp-peer.sh up` and, inside `vk-client`, `scripts/mpd-peer.sh up` and
+/// `scripts/snapcast-peer.sh up`: `ip netns exec vk-client env
+/// VOLUMEKIT_UPNP_LOCATION=http://10.77.0.1:49494/description.xml VOLUMEKIT_MPD_URL=mpd://vk-secret@127.0.0.1:16600
+/// VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:17705/<client id> swift run -c release volumekit-bench`.
 enum RemoteBenchmark {
     static func run(arguments: [String] = CommandLine.arguments) {
-        var location = ProcessInfo.processInfo.environment["VOLUMEKIT_UPNP_LOCATION"]
+        let environment = ProcessInfo.processInfo.environment
+        var upnp = environment["VOLUMEKIT_UPNP_LOCATION"]
         if let index = arguments.firstIndex(of: "--upnp"), index + 1 < arguments.count {
-            location = arguments[index + 1]
+            upnp = arguments[index + 1]
         }
-        guard let text = location, let url = try? UPnPURL.parse(text) else {
-            print(
-                "remote: skipped (no renderer: pass --upnp URL or set VOLUMEKIT_UPNP_LOCATION; see scripts/upnp-peer.sh)"
-            )
-            return
+        let devices: [(label: String, url: String?, hint: String)] = [
+            ("UPnP", upnp, "pass --upnp URL or set VOLUMEKIT_UPNP_LOCATION; see scripts/upnp-peer.sh"),
+            ("MPD", environment["VOLUMEKIT_MPD_URL"], "set VOLUMEKIT_MPD_URL; see scripts/mpd-peer.sh"),
+            (
+                "Snapcast", environment["VOLUMEKIT_SNAPCAST_URL"],
+                "set VOLUMEKIT_SNAPCAST_URL; see scripts/snapcast-peer.sh"
+            ),
+        ]
+        for (label, text, hint) in devices {
+            guard let text, let url = try? RemoteDeviceURL.parse(text) else {
+                print("remote \(label): skipped (no device: \(hint))")
+                continue
+            }
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do { try await measure(label, url) } catch { print("remote \(label): failed: \(error)") }
+                done.signal()
+            }
+            done.wait()
         }
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { try await measure(url) } catch { print("remote: failed: \(error)") }
-            done.signal()
-        }
-        done.wait()
     }
 
     /// Wraps a device and notes when each SetVolume leaves.
     final class Recording: RemoteVolumeDevice {
-        let inner: UPnPRenderer
+        let inner: any RemoteVolumeDevice
         let sends = Locked<[Instant]>([])
         let roundTrips = Locked<[Double]>([])
-        init(_ inner: UPnPRenderer) { self.inner = inner }
+        init(_ inner: any RemoteVolumeDevice) { self.inner = inner }
         var displayName: String { inner.displayName }
         var volumeRange: ClosedRange<Int> { inner.volumeRange }
         func volume() async throws -> Int { try await inner.volume() }
@@ -48,11 +62,11 @@ enum RemoteBenchmark {
         func setMuted(_ muted: Bool) async throws { try await inner.setMuted(muted) }
     }
 
-    static func measure(_ url: URL) async throws {
-        let renderer = try await UPnPRenderer.connect(to: url)
+    static func measure(_ label: String, _ url: RemoteDeviceURL) async throws {
+        let renderer = try await url.connect()
         let device = Recording(renderer)
         let clock = RemoteVolumeController.systemClock
-        print("remote: renderer '\(renderer.displayName)' at \(url.absoluteString), range \(renderer.volumeRange)")
+        print("remote \(label): '\(renderer.displayName)', range \(renderer.volumeRange)")
         let bursts = 10
         var perBurst: [Int] = []
         var exact = 0
@@ -93,18 +107,19 @@ enum RemoteBenchmark {
         let loneLatencies = latencies(presses: lonePresses, sends: device.sends.current)
         let sorted = perBurst.sorted()
         print(
-            "remote: 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 3); final level exact in \(exact)/\(bursts) bursts"
+            "remote \(label): 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 3); final level exact in \(exact)/\(bursts) bursts"
         )
         print(
-            "remote: press→request latency, burst presses: p50 \(ms(percentile(burstLatencies, 0.5))) p99 \(ms(percentile(burstLatencies, 0.99)))"
+            "remote \(label): press→request latency, burst presses: p50 \(ms(percentile(burstLatencies, 0.5))) p99 \(ms(percentile(burstLatencies, 0.99)))"
         )
         print(
-            "remote: press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))"
+            "remote \(label): press→request latency, lone presses: p50 \(ms(percentile(loneLatencies, 0.5))) p99 \(ms(percentile(loneLatencies, 0.99)))"
         )
         let trips = device.roundTrips.current
         print(
-            "remote: SetVolume round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests"
+            "remote \(label): set round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests"
         )
+        guard case .upnp = url else { return }
         // Streaming discovery (issue 15): time from the search to the first renderer with its description.
         var firsts: [Double] = []
         for _ in 0..<5 {
@@ -115,7 +130,7 @@ enum RemoteBenchmark {
             }
         }
         print(
-            "remote: search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches"
+            "remote \(label): search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches"
         )
     }
 

@@ -118,7 +118,7 @@ public final class UPnPRenderer: RemoteVolumeDevice {
     /// device announces over SSDP that it restarted (`ssdp:byebye` then `ssdp:alive`, or a new
     /// `BOOTID.UPNP.ORG` / `01-NLS`), or when an event's `SEQ` shows events were missed; an `ssdp:alive` that
     /// cannot tell triggers a renewal (which a restarted device refuses). Announcements of other devices are
-    /// ignored, and at most one such re-subscription happens per ``minimumResyncInterval``.
+    /// ignored, and at most one such re-subscription happens per second.
     /// Ending the stream unsubscribes. `nil` when the device offers no event URL.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         try await changes(announcements: SSDP.multicastGroup)
