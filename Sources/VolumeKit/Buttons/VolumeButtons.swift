@@ -26,7 +26,6 @@ public final class VolumeButtons {
     /// The configuration in force.
     public let configuration: VolumeButtonsConfiguration
     private let engine: VolumeButtonsEngine
-    private let reporter: VolumeHoldReporter
     private let readiness: ReadinessWatch
     private let hub = EventHub()
     private var handlers: [UUID: (VolumeButtonEvent) -> Void] = [:]
@@ -57,18 +56,12 @@ public final class VolumeButtons {
         self.configuration = configuration
         let hub = self.hub
         let clients = clients ?? .live(captureView: captureView)
-        // Tells a VolumeHUD on the same clients that `outputVolume` is VolumeKit's anchor while capture holds it.
-        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
-        self.reporter = reporter
         readiness = ReadinessWatch(clock: clients.clock)
         engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
             onEvent: { event in onMain { hub.send(event) } },
-            onUserVolume: { volume in
-                reporter.userVolumeChanged(volume)
-                onMain { hub.sendVolume(volume) }
-            },
+            onUserVolume: { volume in onMain { hub.sendVolume(volume) } },
             onDiagnostic: { diagnostic in onMain { hub.sendDiagnostic(diagnostic) } }
         )
         hub.onEvent = { [weak self] event in self?.handlers.values.forEach { $0(event) } }
@@ -81,7 +74,7 @@ public final class VolumeButtons {
     /// the system HUD returned (the engine finishes its stop on its own).
     deinit {
         readiness.cancel()
-        engine.stop(onStopped: { [reporter] in reporter.stopped() })
+        engine.stop()
     }
 
     /// Creates capture that calls `onEvent` for each event: the UIKit-friendly form.
@@ -105,19 +98,13 @@ public final class VolumeButtons {
     public func start() throws {
         guard !engine.isStarted else { return }
         let engine = self.engine
-        let reporter = self.reporter
         let readiness = self.readiness
         let timeout = readinessTimeout
         readiness.start(timeout: timeout) { [hub] in onMain { hub.sendNotReady(timeout) } }
         do {
-            try engine.start(onReady: {
-                readiness.ready()
-                reporter.ready(userVolume: engine.userVolume)
-            })
-            reporter.started()
+            try engine.start(onReady: { readiness.ready() })
         } catch {
             readiness.cancel()
-            reporter.stopped()
             throw error
         }
     }
@@ -126,7 +113,7 @@ public final class VolumeButtons {
     /// removed, the session deactivated if VolumeKit activated it.
     public func stop() {
         readiness.cancel()
-        engine.stop(onStopped: { [reporter] in reporter.stopped() })
+        engine.stop()
     }
 
     /// Every event from now on, until the task consuming it is cancelled.

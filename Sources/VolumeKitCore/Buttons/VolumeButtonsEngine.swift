@@ -88,6 +88,9 @@ public final class VolumeButtonsEngine: Sendable {
     private let onEvent: @Sendable (VolumeButtonEvent) -> Void
     private let onDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
     private let onUserVolume: @Sendable (Float) -> Void
+    /// Tells a HUD on the same clients that capture holds the volume, and the user's level meanwhile
+    /// (``VolumeHoldBoard``): started with capture, ready with the view, each user change, stopped at teardown.
+    private let holdReporter: VolumeHoldReporter
     private let state: Locked<State>
 
     /// Creates an engine. `onEvent` receives every button event; `onUserVolume` each change of the user's
@@ -105,6 +108,7 @@ public final class VolumeButtonsEngine: Sendable {
         self.onEvent = onEvent
         self.onUserVolume = onUserVolume
         self.onDiagnostic = onDiagnostic
+        holdReporter = VolumeHoldReporter(configuration: configuration, clients: clients)
         state = Locked(
             State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)))
     }
@@ -181,7 +185,10 @@ public final class VolumeButtonsEngine: Sendable {
             $0.isStarted = true
             $0.records = records
             $0.route = route
-            $0.onReady = onReady
+            $0.onReady = { [weak self] in
+                if let self { self.holdReporter.ready(userVolume: self.userVolume) }
+                onReady?()
+            }
             $0.holdsLease = true
             $0.isAppActive = appState == .active
             $0.isInterrupted = false
@@ -214,6 +221,7 @@ public final class VolumeButtonsEngine: Sendable {
                 clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
         }
         state.withLock { $0.subscriptions = subscriptions }
+        holdReporter.started()
         if needsVolumeView {
             let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
             state.withLock { $0.volumeView = view }
@@ -637,7 +645,9 @@ public final class VolumeButtonsEngine: Sendable {
             switch item {
             case .setVolume(let value): clients.systemVolume.setVolume(value)
             case .emit(let event): onEvent(event)
-            case .userVolume(let value): onUserVolume(value)
+            case .userVolume(let value):
+                holdReporter.userVolumeChanged(value)
+                onUserVolume(value)
             case .diagnose(let diagnostic): onDiagnostic(diagnostic)
             case .save(let records): records.save(to: clients.keyValueStore)
             case .ready(let action): action()
@@ -672,6 +682,7 @@ public final class VolumeButtonsEngine: Sendable {
         leftovers.timer?.cancel()
         // The last VolumeKit user gives the app's session back (see AudioSessionLease).
         if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+        holdReporter.stopped()
         leftovers.stopped?()
     }
 }

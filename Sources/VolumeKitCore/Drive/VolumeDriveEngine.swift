@@ -15,7 +15,7 @@ import Foundation
 ///   before the press), then to the target; the levels the target yields are shown, except the first one —
 ///   connecting is no change, the HUD does not pop up for it. It is still known: a first press toward the
 ///   rail the level sits at shows it with the bump;
-/// - capture reports its hold on the phone's volume (``VolumeHoldReporter``), so a HUD elsewhere in the app
+/// - capture reports its hold on the phone's volume (``VolumeButtonsEngine`` does, through ``VolumeHoldReporter``), so a HUD elsewhere in the app
 ///   that follows the phone's volume never shows capture's anchor;
 /// - ``stop(onStopped:)`` stops capture (the user's volume comes back) and the HUD at once, then waits until the target
 ///   has sent the last level it was asked for — at most ``stopTimeout`` on the clients' clock — and stops
@@ -52,7 +52,6 @@ public final class VolumeDriveEngine: Sendable {
     private let clients: VolumeKitClients
     private let hud: (any VolumeDriveHUD)?
     private let buttons: VolumeButtonsEngine
-    private let reporter: VolumeHoldReporter
     private let readiness: ReadinessWatch
     private let readinessTimeout: TimeInterval
     private let onDiagnostic: @Sendable (VolumeDriveDiagnostic) -> Void
@@ -90,14 +89,11 @@ public final class VolumeDriveEngine: Sendable {
         self.onDiagnostic = onDiagnostic
         let state = Locked(State())
         self.state = state
-        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
-        self.reporter = reporter
         readiness = ReadinessWatch(clock: clients.clock)
         buttons = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
             onEvent: { event in VolumeDriveEngine.route(event, state: state, hud: hud) },
-            onUserVolume: { reporter.userVolumeChanged($0) },
             onDiagnostic: { onDiagnostic(.capture($0)) }
         )
     }
@@ -127,14 +123,9 @@ public final class VolumeDriveEngine: Sendable {
         let onDiagnostic = self.onDiagnostic
         readiness.start(timeout: timeout) { onDiagnostic(.captureNotReady(after: timeout)) }
         do {
-            try buttons.start(onReady: { [readiness, reporter, buttons] in
-                readiness.ready()
-                reporter.ready(userVolume: buttons.userVolume)
-            })
-            reporter.started()
+            try buttons.start(onReady: { [readiness] in readiness.ready() })
         } catch {
             readiness.cancel()
-            reporter.stopped()
             state.withLock { $0.isRunning = false }
             throw error
         }
@@ -276,7 +267,7 @@ public final class VolumeDriveEngine: Sendable {
 
     private func stopCaptureAndHUD() {
         readiness.cancel()
-        buttons.stop(onStopped: { [reporter] in reporter.stopped() })
+        buttons.stop()
         hud?.stop()
     }
 }

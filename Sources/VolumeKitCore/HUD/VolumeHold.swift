@@ -110,9 +110,9 @@ public final class VolumeHoldBoard: Sendable {
 
 /// Reports one ``VolumeButtonsEngine``'s hold on the system volume to its process's ``VolumeHoldBoard``.
 ///
-/// Call ``started()`` after a successful `start`, ``ready(userVolume:)`` from its `onReady`,
-/// ``userVolumeChanged(_:)`` from its `onUserVolume`, and ``stopped(userVolume:)`` from its `onStopped` (or after a
-/// failed `start`). For configurations that never hold the volume (passive mode, capture events) it reports
+/// Every ``VolumeButtonsEngine`` owns one and calls it itself — ``started()`` once capture's subscriptions are in
+/// place, ``ready(userVolume:)`` when the volume view is ready, ``userVolumeChanged(_:)`` with each change of
+/// the user's volume, ``stopped(userVolume:)`` at teardown — so an app wires nothing. For configurations that never hold the volume (passive mode, capture events) it reports
 /// no hold, so a HUD keeps following `outputVolume` — there the user's own presses move it (passive mode) or
 /// nothing moves it (capture events); in capture mode it reports that presses are input
 /// (``VolumeHoldBoard/isCapturingPresses``), so a HUD on the user's volume shows no bump for them.

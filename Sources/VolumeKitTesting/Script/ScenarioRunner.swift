@@ -153,7 +153,6 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var baseline: BaselineApp?
     private var mute: MuteSwitchEngine?
     private var hud: VolumeHUDEngine?
-    private var holdReporter: VolumeHoldReporter?
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default)
@@ -373,7 +372,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     private func stopApp() {
         mute?.stop()
-        engine?.stop(onStopped: { [holdReporter] in holdReporter?.stopped() })
+        engine?.stop()
         baseline?.stop()
         hud?.stop()
         hud = nil
@@ -403,23 +402,18 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         self.hud = hud
         hud.start()
-        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
-        holdReporter = reporter
         let engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
             onEvent: { event in
                 onEvent(event)
                 hud.handle(event)
-            },
-            onUserVolume: { reporter.userVolumeChanged($0) }
+            }
         )
         self.engine = engine
         do {
-            try engine.start(onReady: { reporter.ready(userVolume: engine.userVolume) })
-            reporter.started()
+            try engine.start()
         } catch {
-            reporter.stopped()
             records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .error(String(describing: error)))) }
             return
         }

@@ -26,43 +26,29 @@ final class HUDRecorder: Sendable {
     }
 }
 
-/// Button capture as an app runs it next to the HUD: the engine plus its hold reporter.
+/// Button capture as an app runs it next to the HUD: the engine (which reports its hold to the HUD itself).
 final class CaptureApp: Sendable {
     let engine: VolumeButtonsEngine
-    let reporter: VolumeHoldReporter
     let events = Locked([VolumeButtonEvent]())
 
     init(
         _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(), clients: VolumeKitClients,
         hud: VolumeHUDEngine? = nil
     ) {
-        let reporter = VolumeHoldReporter(configuration: configuration, clients: clients)
         let events = self.events
-        self.reporter = reporter
         engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
             onEvent: { event in
                 events.withLock { $0.append(event) }
                 hud?.handle(event)
-            },
-            onUserVolume: { reporter.userVolumeChanged($0) }
+            }
         )
     }
 
-    func start() throws {
-        do {
-            try engine.start(onReady: { [engine, reporter] in reporter.ready(userVolume: engine.userVolume) })
-            reporter.started()
-        } catch {
-            reporter.stopped()
-            throw error
-        }
-    }
+    func start() throws { try engine.start() }
 
-    func stop() {
-        engine.stop(onStopped: { [reporter] in reporter.stopped() })
-    }
+    func stop() { engine.stop() }
 }
 
 @Suite("VolumeHUDEngine on the simulated device")
@@ -122,19 +108,19 @@ struct VolumeHUDEngineTests {
         hud.stop()
     }
 
-    @Test("the same run without the hold hand-off shows levels the user never chose (the bug)")
-    func withoutHandOff() throws {
+    @Test("a bare engine that the app wires to nothing still hands its hold to the HUD: no anchor level shows")
+    func handOffNeedsNoWiring() throws {
         let device = SimulatedDevice()
         let recorder = HUDRecorder()
         let hud = recorder.engine(clients: device.clients)
         hud.start()
-        // Capture whose hold nobody reports, as `VolumeHUD` and `VolumeButtons` ran before.
+        // Before the engine reported its own hold, this run showed the anchor (0.625) and its nudges.
         let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 0.5)
         device.press(.up)
         device.advance(by: 0.5)
-        #expect(recorder.shownLevels.contains { $0 != 0.5 }, "the anchor (0.625) and its nudges would show")
+        #expect(!recorder.shownLevels.contains { $0 != 0.5 }, "shown \(recorder.shownLevels); the user's level is 0.5")
         engine.stop()
         hud.stop()
     }
