@@ -69,23 +69,8 @@ final class HostilePeer: Sendable {
         self.listener = listener
         var on: Int32 = 1
         _ = setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else {
-            throw RemoteVolumeError.unreachable("test peer cannot listen")
-        }
-        var storage = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = UInt16(bigEndian: storage.sin_port)
+        port = try bindLoopback(listener, "the test peer")
+        guard listen(listener, 64) == 0 else { throw RemoteVolumeError.unreachable("test peer cannot listen") }
         let fd = listener
         Thread { [self] in
             while !self.stopped.current {

@@ -588,21 +588,7 @@ final class SSDPFloodPeer: Sendable {
     init(count: Int, location: @escaping @Sendable (Int) -> String) throws {
         let fd = socket(AF_INET, Socket.datagramType, 0)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw RemoteVolumeError.unreachable("test SSDP peer cannot bind") }
-        var storage = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: storage.sin_port)
+        port = try bindLoopback(fd, "the test SSDP peer")
         let socketFD = fd
         Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 2048)

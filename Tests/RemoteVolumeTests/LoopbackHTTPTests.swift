@@ -15,21 +15,8 @@ final class CannedServer: Sendable {
     let port: UInt16
     init(replies: [Data?]) throws {
         let fd = socket(AF_INET, Socket.streamType, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else { throw RemoteVolumeError.unreachable("bind") }
-        var storage = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: storage.sin_port)
+        port = try bindLoopback(fd, "the canned server")
+        guard listen(fd, 4) == 0 else { throw RemoteVolumeError.unreachable("the canned server cannot listen") }
         let listener = fd
         Thread {
             for reply in replies {

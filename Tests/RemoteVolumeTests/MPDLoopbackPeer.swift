@@ -33,21 +33,13 @@ final class LinePeer: @unchecked Sendable {
         let fd = socket(AF_INET, Socket.streamType, 0)
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        do {
+            port = try bindLoopback(fd, "the line peer")
+            guard listen(fd, 8) == 0 else { throw RemoteVolumeError.unreachable("the line peer cannot listen") }
+        } catch {
+            close(fd)
+            throw error
         }
-        guard bound == 0, listen(fd, 8) == 0 else { close(fd); throw RemoteVolumeError.unreachable("bind") }
-        var storage = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: storage.sin_port)
         listener = fd
         let stopped = self.stopped
         let accepted = self.accepted

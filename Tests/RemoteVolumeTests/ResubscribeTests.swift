@@ -97,17 +97,7 @@ final class RestartingRenderer: Sendable {
 func freeUDPPort() throws -> UInt16 {
     let fd = socket(AF_INET, Socket.datagramType, 0)
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-    }
-    guard bound else { throw RemoteVolumeError.unreachable("no UDP port") }
-    return UInt16(bigEndian: address.sin_port)
+    return try bindLoopback(fd, "a UDP probe")
 }
 
 /// Sends SSDP NOTIFY datagrams to 127.0.0.1:`port`.

@@ -19,17 +19,7 @@ final class ScriptedSSDPPeer: Sendable {
 
     init(answers: [(delay: Double, text: String)]) throws {
         let fd = socket(AF_INET, Socket.datagramType, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw RemoteVolumeError.unreachable("test SSDP peer cannot bind") }
-        port = UInt16(bigEndian: address.sin_port)
+        port = try bindLoopback(fd, "the test SSDP peer")
         let stopped = self.stopped
         let sentAt = self.sentAt
         Thread {
