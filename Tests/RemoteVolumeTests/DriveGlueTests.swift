@@ -82,6 +82,33 @@ struct DriveGlueTests {
         #expect(device.volume == 0.5625)
     }
 
+    @Test(
+        "leaving while a down press is still held: when the drive says it stopped, the phone is back at the user's volume",
+        arguments: [0.0, 0.01, 0.02, 0.04]
+    )
+    func stopDuringHeldDownPress(delay: TimeInterval) async throws {
+        let device = SimulatedDevice()
+        let speaker = FakeDevice(level: 60)
+        let controller = RemoteVolumeController(device: speaker, clock: device.clock)
+        let drive = VolumeDriveEngine(target: controller, hud: nil, clients: device.clients)
+        try drive.start()
+        await advance(device, by: 0.5)
+        #expect(await eventually(device) { drive.targetLevel == 0.6 })
+        // Three quick taps down: the last is still held when the view goes away, and iOS (11+) refuses the
+        // restore to the user's 0.5 until it is released.
+        for _ in 0..<3 {
+            device.press(.down)
+            await advance(device, by: 0.03)
+        }
+        await advance(device, by: delay)
+        let stopped = Locked(false)
+        drive.stop(onStopped: { stopped.withLock { $0 = true } })
+        // Small steps: the callback must not come before the restore has landed.
+        for _ in 0..<3000 where !stopped.current { await advance(device, by: 0.001) }
+        #expect(stopped.current)
+        #expect(device.volume == 0.5)
+    }
+
     @Test("at 100 the speaker does not move and the HUD shows the bump; a knob turned on the speaker shows")
     func railAndKnob() async throws {
         let device = SimulatedDevice()

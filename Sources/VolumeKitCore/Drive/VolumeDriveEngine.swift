@@ -19,7 +19,9 @@ import Foundation
 ///   that follows the phone's volume never shows capture's anchor;
 /// - ``stop(onStopped:)`` stops capture (the user's volume comes back) and the HUD at once, then waits until the target
 ///   has sent the last level it was asked for — at most ``stopTimeout`` on the clients' clock — and stops
-///   the target. A new ``start()`` waits for that to finish first.
+///   the target. A new ``start()`` waits for that to finish first. `onStopped` runs when both are done: the
+///   target stopped *and* capture's own stop finished (the user's volume is back even when iOS refused the
+///   first restore during a held press).
 public final class VolumeDriveEngine: Sendable {
     private struct State {
         var isRunning = false
@@ -27,6 +29,8 @@ public final class VolumeDriveEngine: Sendable {
         var generation = 0
         /// The latest run whose target is stopped.
         var finishedGeneration = 0
+        /// The latest run whose capture has finished stopping (the user's volume is back).
+        var captureStoppedGeneration = 0
         var events: AsyncStream<VolumeButtonEvent>.Continuation?
         /// The running run's bound on waiting for the target at stop.
         var deadline: StopDeadline?
@@ -38,6 +42,17 @@ public final class VolumeDriveEngine: Sendable {
         var hudHasLevel = false
         /// `stop` callbacks, with the run they wait for.
         var onStopped: [(generation: Int, callback: @Sendable () -> Void)] = []
+
+        /// Whether every run up to the latest has stopped both its target and its capture.
+        var isIdle: Bool { !isRunning && finishedGeneration == generation && captureStoppedGeneration == generation }
+
+        /// Removes and returns the callbacks of the runs that have stopped both their target and their capture.
+        mutating func takeDueCallbacks() -> [@Sendable () -> Void] {
+            let done = min(finishedGeneration, captureStoppedGeneration)
+            let due = onStopped.filter { $0.generation <= done }
+            onStopped.removeAll { $0.generation <= done }
+            return due.map(\.callback)
+        }
     }
 
     /// How often ``stop(onStopped:)`` checks whether the target is still busy while it waits.
@@ -126,7 +141,14 @@ public final class VolumeDriveEngine: Sendable {
             try buttons.start(onReady: { [readiness] in readiness.ready() })
         } catch {
             readiness.cancel()
-            state.withLock { $0.isRunning = false }
+            // Nothing of this run is left to finish: a later `stop(onStopped:)` calls back at once.
+            let due = state.withLock { state -> [@Sendable () -> Void] in
+                state.isRunning = false
+                state.finishedGeneration = max(state.finishedGeneration, generation)
+                state.captureStoppedGeneration = max(state.captureStoppedGeneration, generation)
+                return state.takeDueCallbacks()
+            }
+            due.forEach { $0() }
             throw error
         }
         hud?.start()
@@ -145,22 +167,23 @@ public final class VolumeDriveEngine: Sendable {
 
     /// Stops capture (the user's volume comes back) and the HUD now, then stops the target once it has sent
     /// the last level it was asked for, or ``stopTimeout`` passed. `onStopped` runs once the target is
-    /// stopped (at once when the drive is not running and nothing is finishing).
+    /// stopped and capture has finished its own stop (at once when the drive is not running and nothing is
+    /// finishing).
     public func stop(onStopped: (@Sendable () -> Void)? = nil) {
-        let (wasRunning, idle, events, deadline) = state.withLock {
-            state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?, StopDeadline?) in
-            let idle = !state.isRunning && state.finishedGeneration == state.generation
+        let (wasRunning, idle, events, deadline, generation) = state.withLock {
+            state -> (Bool, Bool, AsyncStream<VolumeButtonEvent>.Continuation?, StopDeadline?, Int) in
+            let idle = state.isIdle
             if let onStopped, !idle { state.onStopped.append((state.generation, onStopped)) }
-            guard state.isRunning else { return (false, idle, nil, nil) }
+            guard state.isRunning else { return (false, idle, nil, nil, state.generation) }
             state.isRunning = false
             defer { state.events = nil; state.deadline = nil }
-            return (true, false, state.events, state.deadline)
+            return (true, false, state.events, state.deadline, state.generation)
         }
         if idle { onStopped?() }
         guard wasRunning else { return }
         // The bound runs from now, on the clients' clock, however late the run's task gets to it.
         deadline?.arm(after: stopTimeout, on: clients.clock)
-        stopCaptureAndHUD()
+        stopCaptureAndHUD(generation: generation)
         // The queued events are still handed to the target: presses made before stop count.
         events?.finish()
     }
@@ -233,9 +256,7 @@ public final class VolumeDriveEngine: Sendable {
         following?.cancel()
         let finished = state.withLock { state -> [@Sendable () -> Void] in
             state.finishedGeneration = max(state.finishedGeneration, generation)
-            let due = state.onStopped.filter { $0.generation <= generation }
-            state.onStopped.removeAll { $0.generation <= generation }
-            return due.map(\.callback)
+            return state.takeDueCallbacks()
         }
         finished.forEach { $0() }
     }
@@ -261,13 +282,21 @@ public final class VolumeDriveEngine: Sendable {
         guard failed else { return }
         onDiagnostic(.targetUnavailable(String(describing: error)))
         // Capture and the HUD are touched on the clients' thread, as everywhere else.
-        _ = clients.clock.schedule(0) { [self] in stopCaptureAndHUD() }
+        _ = clients.clock.schedule(0) { [self] in stopCaptureAndHUD(generation: generation) }
         events?.finish()
     }
 
-    private func stopCaptureAndHUD() {
+    /// Stops capture and the HUD of run `generation`; the run's `stop` callbacks also wait for capture's own
+    /// stop (a restore iOS refused during a held press lands only after the release).
+    private func stopCaptureAndHUD(generation: Int) {
         readiness.cancel()
-        buttons.stop()
+        buttons.stop(onStopped: { [state] in
+            let due = state.withLock { state -> [@Sendable () -> Void] in
+                state.captureStoppedGeneration = max(state.captureStoppedGeneration, generation)
+                return state.takeDueCallbacks()
+            }
+            due.forEach { $0() }
+        })
         hud?.stop()
     }
 }
