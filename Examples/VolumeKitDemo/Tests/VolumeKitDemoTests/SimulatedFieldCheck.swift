@@ -84,25 +84,12 @@ final class SimulatedFieldCheck: @unchecked Sendable {
     // MARK: - The screen's side
 
     private func perform(_ actions: [FieldCheck.Action]) {
-        for action in actions {
-            switch action {
-            case .mark(let text, let answer): recorder.mark(text, answer: answer)
-            case .gesture(let gesture): recorder.gesture(gesture)
-            case .startButtons:
-                recorder.appCalled("start", on: "buttons")
-                try? buttons.start()
-            case .stopButtons:
-                recorder.appCalled("stop", on: "buttons")
-                buttons.stop()
-            case .startSilentMode:
-                recorder.appCalled("start", on: "mute")
-                mute.start()
-            case .stopSilentMode:
-                recorder.appCalled("stop", on: "mute")
-                mute.stop()
-            case .finish: break
-            }
-        }
+        let buttons = self.buttons!
+        let mute = self.mute!
+        FieldCheckPerformer(
+            recorder: recorder, startButtons: { try buttons.start() }, stopButtons: { buttons.stop() },
+            startSilentMode: { mute.start() }, stopSilentMode: { mute.stop() }, finish: {}
+        ).perform(actions)
     }
 
     // MARK: - The person's side

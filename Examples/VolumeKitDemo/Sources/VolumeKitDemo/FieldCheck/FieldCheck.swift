@@ -164,3 +164,70 @@ public struct FieldCheck: Sendable, Equatable {
         return actions + [.finish]
     }
 }
+
+/// Carries out a ``FieldCheck``'s actions: records marks, gestures and each feature's start and stop on the
+/// trace, and starts and stops the features — the same code for the screen on an iPhone and for the
+/// simulated person on Linux, so that both write the same trace for the same inputs.
+public struct FieldCheckPerformer {
+    /// The trace being recorded.
+    public let recorder: TraceRecorder
+    /// Starts capturing the volume buttons (feature `buttons`).
+    public var startButtons: () throws -> Void
+    /// Stops capturing them.
+    public var stopButtons: () -> Void
+    /// Starts the Ring/Silent detector (feature `mute`).
+    public var startSilentMode: () -> Void
+    /// Stops it.
+    public var stopSilentMode: () -> Void
+    /// Closes the trace.
+    public var finish: () -> Void
+
+    /// Creates a performer recording on `recorder`.
+    public init(
+        recorder: TraceRecorder, startButtons: @escaping () throws -> Void, stopButtons: @escaping () -> Void,
+        startSilentMode: @escaping () -> Void, stopSilentMode: @escaping () -> Void,
+        finish: @escaping () -> Void
+    ) {
+        self.recorder = recorder
+        self.startButtons = startButtons
+        self.stopButtons = stopButtons
+        self.startSilentMode = startSilentMode
+        self.stopSilentMode = stopSilentMode
+        self.finish = finish
+    }
+
+    /// Carries out `actions` in order. Returns a sentence for each problem (capture that could not start),
+    /// also recorded as a mark.
+    @discardableResult
+    public func perform(_ actions: [FieldCheck.Action]) -> [String] {
+        var problems: [String] = []
+        for action in actions {
+            switch action {
+            case .mark(let text, let answer):
+                recorder.mark(text, answer: answer)
+            case .gesture(let gesture):
+                recorder.gesture(gesture)
+            case .startButtons:
+                recorder.appCalled("start", on: "buttons")
+                do {
+                    try startButtons()
+                } catch {
+                    recorder.mark("buttons did not start: \(error)")
+                    problems.append("Capture could not start: \(error)")
+                }
+            case .stopButtons:
+                recorder.appCalled("stop", on: "buttons")
+                stopButtons()
+            case .startSilentMode:
+                recorder.appCalled("start", on: "mute")
+                startSilentMode()
+            case .stopSilentMode:
+                recorder.appCalled("stop", on: "mute")
+                stopSilentMode()
+            case .finish:
+                finish()
+            }
+        }
+        return problems
+    }
+}

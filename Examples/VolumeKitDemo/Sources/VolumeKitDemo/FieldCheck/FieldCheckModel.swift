@@ -25,7 +25,7 @@ final class FieldCheckModel: ObservableObject {
 
     /// The button engine's configuration: VolumeKit's defaults (outputVolume, capture, playback mixing).
     let configuration = VolumeButtonsConfiguration()
-    private var recorder: TraceRecorder?
+    private var performer: FieldCheckPerformer?
     private var writer: TraceFileWriter?
     private var buttons: VolumeButtons?
     private var mute: MuteSwitch?
@@ -53,7 +53,7 @@ final class FieldCheckModel: ObservableObject {
 
     /// Opens the trace file and puts the first step on screen.
     func begin() {
-        guard check.phase == .notStarted, recorder == nil else { return }
+        guard check.phase == .notStarted, performer == nil else { return }
         let device = DeviceInfo.current
         let simulator = Self.isSimulatorBuild
         let model =
@@ -71,7 +71,6 @@ final class FieldCheckModel: ObservableObject {
             return
         }
         let recorder = TraceRecorder(header: header, clock: .live, onLine: writer.write)
-        self.recorder = recorder
         self.writer = writer
         recordingURL = url
 
@@ -99,6 +98,20 @@ final class FieldCheckModel: ObservableObject {
             self.mute = mute
         }
         routeObserver = Self.observeRouteDetails(into: recorder)
+        performer = FieldCheckPerformer(
+            recorder: recorder,
+            startButtons: { [weak self] in try self?.buttons?.start() },
+            stopButtons: { [weak self] in self?.buttons?.stop() },
+            startSilentMode: { [weak self] in
+                self?.silentMode = "checking…"
+                self?.mute?.start()
+            },
+            stopSilentMode: { [weak self] in
+                self?.mute?.stop()
+                self?.silentMode = nil
+            },
+            finish: { [weak self] in self?.close() }
+        )
         perform(check.begin())
     }
 
@@ -123,35 +136,8 @@ final class FieldCheckModel: ObservableObject {
     // MARK: - Carrying out the check's actions
 
     private func perform(_ actions: [FieldCheck.Action]) {
-        for action in actions {
-            switch action {
-            case .mark(let text, let answer):
-                recorder?.mark(text, answer: answer)
-            case .gesture(let gesture):
-                recorder?.gesture(gesture)
-            case .startButtons:
-                recorder?.appCalled("start", on: "buttons")
-                do {
-                    try buttons?.start()
-                } catch {
-                    recorder?.mark("buttons did not start: \(error)")
-                    problem = "Capture could not start: \(error)"
-                }
-            case .stopButtons:
-                recorder?.appCalled("stop", on: "buttons")
-                buttons?.stop()
-            case .startSilentMode:
-                recorder?.appCalled("start", on: "mute")
-                silentMode = "checking…"
-                mute?.start()
-            case .stopSilentMode:
-                recorder?.appCalled("stop", on: "mute")
-                mute?.stop()
-                silentMode = nil
-            case .finish:
-                close()
-            }
-        }
+        guard let performer else { return }
+        if let problem = performer.perform(actions).last { self.problem = problem }
     }
 
     private func received(_ event: VolumeButtonEvent) {
@@ -166,7 +152,7 @@ final class FieldCheckModel: ObservableObject {
         mute = nil
         writer?.close()
         writer = nil
-        recorder = nil
+        performer = nil
         traceURL = recordingURL
     }
 
