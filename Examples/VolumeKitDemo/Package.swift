@@ -3,7 +3,8 @@ import PackageDescription
 
 // VolumeKit's example app, as a library of SwiftUI screens: open this package in Xcode, add an iOS App
 // target whose only file is App/VolumeKitDemoApp.swift, and link the VolumeKitDemo library (README.md).
-// On Linux it compiles for iOS through `../shared/ios/build-for-ios.sh Examples/VolumeKitDemo`.
+// On Linux it compiles for iOS through `../shared/ios/build-for-ios.sh Examples/VolumeKitDemo`, and its
+// platform-free part (the field check's protocol) is tested with `swift test` in this folder.
 let package = Package(
     name: "VolumeKitDemo",
     platforms: [.iOS(.v15), .macOS(.v13)],
@@ -20,6 +21,10 @@ let package = Package(
                 .product(name: "VolumeKit", package: "VolumeKit"),
                 .product(name: "RemoteVolume", package: "VolumeKit"),
             ]
+        ),
+        .testTarget(
+            name: "VolumeKitDemoTests",
+            dependencies: ["VolumeKitDemo", .product(name: "VolumeKitTesting", package: "VolumeKit")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,7 @@ public struct DemoRootView: View {
                 NavigationLink("Silent mode") { SilentModeScreen() }
                 NavigationLink("System sounds and vibration") { SoundsScreen() }
                 NavigationLink("HUD styles") { HUDStylesScreen() }
+                NavigationLink("Field check") { FieldCheckScreen() }
             }
             .navigationTitle("VolumeKit")
         }

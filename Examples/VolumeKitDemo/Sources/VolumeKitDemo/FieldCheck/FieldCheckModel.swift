@@ -1,0 +1,210 @@
+#if os(iOS)
+import AVFoundation
+import SwiftUI
+import VolumeKit
+
+/// Runs a ``FieldCheck`` on this iPhone: records everything that crosses VolumeKit's live clients into a
+/// trace file in Documents/FieldChecks, and carries out the check's actions (marks, gestures, capture and
+/// the Ring/Silent detector starting and stopping).
+@MainActor
+final class FieldCheckModel: ObservableObject {
+    /// The check's progression.
+    @Published private(set) var check = FieldCheck()
+    /// The presses and repeats VolumeKit delivered during the step on screen ("up pressed", …).
+    @Published private(set) var stepEvents: [String] = []
+    /// The user's own volume as VolumeKit last saw it (Control Center, passive presses, another route).
+    @Published private(set) var userVolume: Float?
+    /// The Ring/Silent state, while the detector runs.
+    @Published private(set) var silentMode: String?
+    /// Something that went wrong, in a sentence.
+    @Published private(set) var problem: String?
+    /// The trace, once the check is finished (or stopped).
+    @Published private(set) var traceURL: URL?
+    /// Where the trace is being written.
+    @Published private(set) var recordingURL: URL?
+
+    /// The button engine's configuration: VolumeKit's defaults (outputVolume, capture, playback mixing).
+    let configuration = VolumeButtonsConfiguration()
+    private var performer: FieldCheckPerformer?
+    private var writer: TraceFileWriter?
+    private var buttons: VolumeButtons?
+    private var mute: MuteSwitch?
+    private var routeObserver: NSObjectProtocol?
+
+    /// The hardware model (`utsname.machine`, `iPhone15,2`).
+    nonisolated static var machine: String {
+        var info = utsname()
+        uname(&info)
+        return withUnsafeBytes(of: &info.machine) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// Whether this is a build for the iOS Simulator (its trace is labelled `simulator`).
+    nonisolated static var isSimulatorBuild: Bool {
+        #if targetEnvironment(simulator)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    // MARK: - The person's inputs
+
+    /// Opens the trace file and puts the first step on screen.
+    func begin() {
+        guard check.phase == .notStarted, performer == nil else { return }
+        let device = DeviceInfo.current
+        let simulator = Self.isSimulatorBuild
+        let model =
+            simulator ? ProcessInfo.processInfo.environment["SIMULATOR_MODEL_IDENTIFIER"] ?? "unknown" : Self.machine
+        let header = FieldCheckTrace.header(
+            model: model, device: device, isSimulatorBuild: simulator, buttons: configuration,
+            sessionMode: AVAudioSession.sharedInstance().mode.rawValue)
+        let url: URL
+        let writer: TraceFileWriter
+        do {
+            url = try Self.newFileURL(model: model, os: device.osVersion)
+            writer = try TraceFileWriter(url: url)
+        } catch {
+            problem = "The trace file could not be created: \(error)"
+            return
+        }
+        let recorder = TraceRecorder(header: header, clock: .live, onLine: writer.write)
+        self.writer = writer
+        recordingURL = url
+
+        let buttons = VolumeButtons(
+            configuration, clients: VolumeKitClients.live().recording(to: recorder, feature: "buttons"))
+        buttons.onEvent { [weak self] event in
+            // Recorded as delivered, so a replay can compare the events, not only the sets.
+            recorder.buttonEvent(event)
+            self?.received(event)
+        }
+        buttons.onUserVolumeChange = { [weak self] volume in self?.userVolume = volume }
+        buttons.onDiagnostic = { diagnostic in recorder.mark("VolumeKit diagnostic: \(diagnostic)") }
+        buttons.onNotReady = { [weak self] seconds in
+            recorder.mark("capture not ready after \(seconds) s")
+            self?.problem = "Capture is not ready after \(Int(seconds)) s: no window could host the volume view yet."
+        }
+        self.buttons = buttons
+
+        if let sound = MuteSwitch.soundURL {
+            // Without observing the volume: the button engine owns the session during the check.
+            let mute = MuteSwitch(
+                configuration: MuteMonitor.Configuration(), observesVolume: false,
+                clients: VolumeKitClients.live().recording(to: recorder, feature: "mute"), soundURL: sound)
+            mute.stateChangeBlock = { [weak self] change in self?.silentMode = "\(change.new)" }
+            self.mute = mute
+        }
+        routeObserver = Self.observeRouteDetails(into: recorder)
+        performer = FieldCheckPerformer(
+            recorder: recorder,
+            startButtons: { [weak self] in try self?.buttons?.start() },
+            stopButtons: { [weak self] in self?.buttons?.stop() },
+            startSilentMode: { [weak self] in
+                self?.silentMode = "checking…"
+                self?.mute?.start()
+            },
+            stopSilentMode: { [weak self] in
+                self?.mute?.stop()
+                self?.silentMode = nil
+            },
+            finish: { [weak self] in self?.close() }
+        )
+        perform(check.begin())
+    }
+
+    /// The person starts the step on screen.
+    func start() {
+        stepEvents = []
+        perform(check.start())
+    }
+
+    /// The person has done the step.
+    func done() { perform(check.done()) }
+
+    /// The person answers the question on screen.
+    func answer(_ yes: Bool) { perform(check.answer(yes)) }
+
+    /// The person skips an optional step.
+    func skip() { perform(check.skip()) }
+
+    /// The person stops early, or leaves the screen: the trace keeps what it has.
+    func stop() { perform(check.stop()) }
+
+    // MARK: - Carrying out the check's actions
+
+    private func perform(_ actions: [FieldCheck.Action]) {
+        guard let performer else { return }
+        if let problem = performer.perform(actions).last { self.problem = problem }
+    }
+
+    private func received(_ event: VolumeButtonEvent) {
+        guard event.phase != .released else { return }
+        stepEvents.append("\(event.button.rawValue) \(event.phase.rawValue)")
+    }
+
+    private func close() {
+        if let routeObserver { NotificationCenter.default.removeObserver(routeObserver) }
+        routeObserver = nil
+        buttons = nil
+        mute = nil
+        writer?.close()
+        writer = nil
+        performer = nil
+        traceURL = recordingURL
+    }
+
+    // MARK: - The file and the route details
+
+    /// A new file in Documents/FieldChecks named `device-os-date.jsonl` (`-2`, `-3`, … for more runs a day).
+    private static func newFileURL(model: String, os: OSVersion) throws -> URL {
+        let folder = try FileManager.default
+            .url(for: .documentDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+            .appendingPathComponent("FieldChecks", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let now = Date()
+        var attempt = 1
+        while true {
+            let url = folder.appendingPathComponent(
+                FieldCheckTrace.fileName(model: model, os: os, date: now, attempt: attempt))
+            if !FileManager.default.fileExists(atPath: url.path) { return url }
+            attempt += 1
+        }
+    }
+
+    /// Records each route change's reason and output ports (`routeDetails`), the ports' UIDs replaced by
+    /// aliases (``PortAliases``): the lifecycle client reports only which kind of route.
+    private static func observeRouteDetails(into recorder: TraceRecorder) -> NSObjectProtocol {
+        let aliases = Locked(PortAliases())
+        return NotificationCenter.default.addObserver(
+            forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
+        ) { notification in
+            let raw = notification.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
+            let reason = raw.flatMap(AVAudioSession.RouteChangeReason.init(rawValue:))
+            let ports = AVAudioSession.sharedInstance().currentRoute.outputs.map {
+                TracePort(type: $0.portType.rawValue, uid: $0.uid)
+            }
+            let scrubbed = aliases.withLock { $0.scrub(ports) }
+            recorder.record(.routeDetails(reason: reasonName(reason), ports: scrubbed))
+        }
+    }
+
+    /// `AVAudioSession.RouteChangeReason` as its case name.
+    private nonisolated static func reasonName(_ reason: AVAudioSession.RouteChangeReason?) -> String {
+        switch reason {
+        case .newDeviceAvailable?: "newDeviceAvailable"
+        case .oldDeviceUnavailable?: "oldDeviceUnavailable"
+        case .categoryChange?: "categoryChange"
+        case .override?: "override"
+        case .wakeFromSleep?: "wakeFromSleep"
+        case .noSuitableRouteForCategory?: "noSuitableRouteForCategory"
+        case .routeConfigurationChange?: "routeConfigurationChange"
+        case .unknown?: "unknown"
+        case let other?: "reason \(other.rawValue)"
+        case nil: "unknown"
+        }
+    }
+}
+#endif
