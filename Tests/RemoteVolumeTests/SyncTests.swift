@@ -340,7 +340,28 @@ struct RemoteVolumeSyncTests {
         #expect(sim.deviceLevel == 62)
         #expect(sim.machine.optimisticLevel == 62)
         #expect(sim.shown.last == 62)
-        #expect(sim.reads.isEmpty)
+        // The one after the burst had landed could have been someone's change: one read settles it.
+        #expect(sim.reads.count == 1)
+    }
+
+    @Test(
+        "someone sets the device, right after a burst, to a level the burst passed through: it is adopted, not taken for a late echo"
+    )
+    func changeToAnEarlierLevelRightAfterBurst() {
+        var sim = SyncSimulation(level: 30, latency: 0.02)
+        Self.burst(&sim)
+        sim.run(until: 0.6)
+        let passed = try? #require(sim.sent.map(\.level).first { $0 != 62 })
+        let earlier = passed ?? 32
+        #expect(sim.machine.isBusy == false)
+        // Within the settle time after our last request landed (the Snapcast restart test hit this).
+        sim.externalChange(to: earlier, at: 0.65)
+        sim.run()
+        #expect(sim.machine.confirmedLevel == earlier)
+        #expect(sim.shown.last == earlier)
+        sim.press(.up, at: 5)
+        sim.run()
+        #expect(sim.deviceLevel == earlier + 2)
     }
 
     @Test("a change made on the device while idle is adopted and the next press starts from it")

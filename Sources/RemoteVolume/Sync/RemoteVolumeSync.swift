@@ -216,9 +216,10 @@ public struct RemoteVolumeSync: Sendable, Equatable {
 
     /// The device reported `level` by itself (an event); also accepted as the answer to a ``Action/readVolume``.
     ///
-    /// While our requests are pending, or within ``Configuration/settleTime`` of the last one, a report that
-    /// matches a level we sent is a late echo and is ignored; any other report there is verified with a read
-    /// once things settle. Otherwise the report is the truth (someone used the device's own controls).
+    /// While our requests are pending, a report that matches a level we sent is their echo and is ignored;
+    /// any other report then, and any report other than the confirmed level within
+    /// ``Configuration/settleTime`` of the last request (a late echo, or someone choosing a level the burst
+    /// passed through), is verified with one read once things settle. Otherwise the report is the truth (someone used the device's own controls).
     /// After a give-up, a report of a change drops ``intendedLevel`` (the device wins); an `isInitialState`
     /// report (a new subscription's state) or an echo of a level we sent reconnects like
     /// ``volumeRead(_:at:)`` and the intended level wins.
@@ -249,7 +250,11 @@ public struct RemoteVolumeSync: Sendable, Equatable {
                 // A read we asked for ourselves, answered after our requests landed: trust it.
                 confirmedLevel = level
                 needsVerify = false
-            } else if level != confirmedLevel && !echoes.contains(level) {
+            } else if level != confirmedLevel && (!echoes.contains(level) || !isBusy) {
+                // While requests are on the wire a report of a level we sent is their echo. Once they have
+                // landed it may still be one, late — or someone set the device to a level the burst passed
+                // through: one read when things settle tells which (taking it for an echo unread lost the
+                // change, and the next press overwrote it).
                 needsVerify = true
             }
             return finish(at: now, [])
