@@ -165,15 +165,18 @@ public final class VolumeButtonsEngine: Sendable {
             throw VolumeButtonsError.strategyUnavailable(.captureEvents)
         }
         let session = clients.audioSession
-        var failure: VolumeButtonsError?
-        do {
-            try clients.sessionLease.acquire(configuration.session, on: session)
-        } catch {
-            failure = .audioSession(String(describing: error))
+        // Capture events need no audio session: the camera app's stays exactly as the app set it.
+        if usesSession {
+            var failure: VolumeButtonsError?
+            do {
+                try clients.sessionLease.acquire(configuration.session, on: session)
+            } catch {
+                failure = .audioSession(String(describing: error))
+            }
+            if let failure { throw failure }
+            // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
+            session.primeOutput()
         }
-        if let failure { throw failure }
-        // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
-        session.primeOutput()
         let records = PendingRestores.load(from: clients.keyValueStore)
         let route = clients.audioSession.currentRoute()
         let sessionConfiguration = session.configuration()
@@ -189,7 +192,7 @@ public final class VolumeButtonsEngine: Sendable {
                 if let self { self.holdReporter.ready(userVolume: self.userVolume) }
                 onReady?()
             }
-            $0.holdsLease = true
+            $0.holdsLease = usesSession
             $0.isAppActive = appState == .active
             $0.isInterrupted = false
             $0.isSessionLive = true
@@ -255,6 +258,10 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     // MARK: - Inputs
+
+    /// Whether the strategy reads the volume, and so needs the audio session active and primed; capture
+    /// events need no session at all (`AVCaptureEventInteraction` works under the camera's own).
+    private var usesSession: Bool { configuration.strategy != .captureEvents }
 
     private var needsVolumeView: Bool {
         switch configuration.strategy {
@@ -391,7 +398,7 @@ public final class VolumeButtonsEngine: Sendable {
         case .interruptionEnded:
             reactivate()
         case .routeChanged(let route):
-            if sessionWasTakenOver() { return }
+            if usesSession, sessionWasTakenOver() { return }
             let volume = clients.systemVolume.outputVolume()
             run { state in
                 guard state.isStarted || state.steps.phase != .idle else { return [] }
@@ -402,6 +409,17 @@ public final class VolumeButtonsEngine: Sendable {
                 }
                 return self.changeRoute(to: route, volume: volume, &state, at: now)
             }
+        case .mediaServicesWereReset:
+            // The session lost its category and activation and has played nothing since: as after an
+            // interruption, with the category set again first (`shared/facts/envelope.md`).
+            guard usesSession else { return }
+            handle(.interruptionBegan)
+            do {
+                try clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
+            } catch {
+                onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            }
+            reactivate()
         case .didEnterBackground:
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
@@ -528,8 +546,10 @@ public final class VolumeButtonsEngine: Sendable {
     /// route change seen while they were stale, then runs `then` with the live volume. Throws what the session
     /// throws (a call holds the audio).
     private func makeReadsLive(then: @escaping (inout State, Float, Instant) -> [Work]) throws {
-        try clients.audioSession.setActive(true, false)
-        clients.audioSession.primeOutput()
+        if usesSession {
+            try clients.audioSession.setActive(true, false)
+            clients.audioSession.primeOutput()
+        }
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
         let route = clients.audioSession.currentRoute()
@@ -565,7 +585,7 @@ public final class VolumeButtonsEngine: Sendable {
         _ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]
     ) -> Float? {
         guard let record = state.records.byRoute[route] else { return nil }
-        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now) {
+        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime) {
         case .restore(let userVolume):
             return userVolume
         case .discard:
@@ -592,7 +612,7 @@ public final class VolumeButtonsEngine: Sendable {
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
         state.records.byRoute[state.route] = PendingRestore(
-            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now)
+            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime)
         return .save(state.records)
     }
 
@@ -681,7 +701,7 @@ public final class VolumeButtonsEngine: Sendable {
         leftovers.view?.cancel()
         leftovers.timer?.cancel()
         // The last VolumeKit user gives the app's session back (see AudioSessionLease).
-        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
         holdReporter.stopped()
         leftovers.stopped?()
     }

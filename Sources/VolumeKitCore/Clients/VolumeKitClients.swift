@@ -15,11 +15,28 @@ public struct DeviceInfo: Sendable, Equatable {
     public var osVersion: OSVersion
     /// iPhone or iPad.
     public var kind: DeviceKind
+    /// When the device last booted, in seconds since 1970: the wall clock minus the uptime, read when the
+    /// clients were made (`nil` when unknown). A saved volume from an earlier boot is stale
+    /// (``RecoveryRule``); uptimes alone cannot tell, as a new boot's uptime may already exceed the saved one.
+    public var bootTime: TimeInterval?
 
-    /// Creates device facts.
+    /// Creates device facts, with the boot time unknown.
     public init(osVersion: OSVersion, kind: DeviceKind) {
+        self.init(osVersion: osVersion, kind: kind, bootTime: nil)
+    }
+
+    /// Creates device facts with the time the device booted (seconds since 1970).
+    public init(osVersion: OSVersion, kind: DeviceKind, bootTime: TimeInterval?) {
         self.osVersion = osVersion
         self.kind = kind
+        self.bootTime = bootTime
+    }
+
+    /// The boot time from a wall-clock reading and the uptime at the same moment: `wallClock - uptime`.
+    /// It moves with the wall clock (network time corrections), which ``RecoveryRule/bootTimeTolerance``
+    /// allows for.
+    public static func bootTime(wallClock: TimeInterval, uptime: TimeInterval) -> TimeInterval {
+        wallClock - uptime
     }
 }
 
@@ -77,8 +94,12 @@ public struct VolumeKitClients: Sendable {
     public var captureEvents: CaptureEventClient
     /// VolumeKit's shared hold on the audio session (one per app process).
     public var sessionLease: AudioSessionLease
+    /// Where button capture tells the HUD it holds the volume (one per app process, like the lease): a
+    /// ``VolumeButtonsEngine`` and a ``VolumeHUDEngine`` made from the same clients share it.
+    public var holdBoard: VolumeHoldBoard
 
-    /// Creates the bundle.
+    /// Creates the bundle. `holdBoard` defaults to a new board: give every bundle of one app process the
+    /// same one (as the live clients and `SimulatedDevice` do), so that its features meet.
     public init(
         device: DeviceInfo,
         clock: ClockClient,
@@ -88,7 +109,8 @@ public struct VolumeKitClients: Sendable {
         systemSounds: SystemSoundClient,
         keyValueStore: KeyValueStoreClient,
         captureEvents: CaptureEventClient,
-        sessionLease: AudioSessionLease
+        sessionLease: AudioSessionLease,
+        holdBoard: VolumeHoldBoard = VolumeHoldBoard()
     ) {
         self.device = device
         self.clock = clock
@@ -99,5 +121,6 @@ public struct VolumeKitClients: Sendable {
         self.keyValueStore = keyValueStore
         self.captureEvents = captureEvents
         self.sessionLease = sessionLease
+        self.holdBoard = holdBoard
     }
 }

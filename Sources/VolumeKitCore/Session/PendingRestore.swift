@@ -13,13 +13,28 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     public var leftVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
+    /// When the device had booted, in seconds since 1970 (``DeviceInfo/bootTime``), when known: another boot
+    /// time later means the device rebooted, whatever the uptimes say. `nil` in records written before it
+    /// was saved (they still decode, and are judged by uptime alone).
+    public var bootTime: TimeInterval?
 
-    /// Creates a record.
+    /// Creates a record without a boot time.
     public init(userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval, leftVolume: Float? = nil) {
+        self.init(
+            userVolume: userVolume, heldVolume: heldVolume, savedAtUptime: savedAtUptime, bootTime: nil,
+            leftVolume: leftVolume)
+    }
+
+    /// Creates a record with the boot time of the device it was written on.
+    public init(
+        userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval, bootTime: TimeInterval?,
+        leftVolume: Float? = nil
+    ) {
         self.userVolume = userVolume
         self.heldVolume = heldVolume
         self.leftVolume = leftVolume
         self.savedAtUptime = savedAtUptime
+        self.bootTime = bootTime
     }
 }
 
