@@ -35,7 +35,7 @@ public final class VolumeButtonsEngine: Sendable {
         /// Whether `outputVolume` reads are live: the session is active (seed 001: stale otherwise).
         var isSessionLive = false
         /// A route change seen while reads were stale, handled once they are live again.
-        var pendingRoute: AudioRoute?
+        var pendingRoute: AudioOutput?
         /// Stopping without live reads: nothing can be restored safely now.
         var stopBlind = false
         var holdsLease = false
@@ -51,7 +51,8 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
         var reportedHeadroomExhausted = false
-        var route: AudioRoute = .speaker
+        /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
+        var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
         var onStopped: (@Sendable () -> Void)?
@@ -178,7 +179,7 @@ public final class VolumeButtonsEngine: Sendable {
             session.primeOutput()
         }
         let records = PendingRestores.load(from: clients.keyValueStore)
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         let sessionConfiguration = session.configuration()
         let appState = clients.lifecycle.state()
         let fresh = freshSteps()
@@ -298,7 +299,7 @@ public final class VolumeButtonsEngine: Sendable {
     @discardableResult
     private func followRoute() -> Bool {
         let now = clients.clock.now()
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         let moved = state.withLock {
             $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle)
         }
@@ -397,8 +398,10 @@ public final class VolumeButtonsEngine: Sendable {
             scheduleActivationRetry()
         case .interruptionEnded:
             reactivate()
-        case .routeChanged(let route):
+        case .routeChanged(let changed):
             if usesSession, sessionWasTakenOver() { return }
+            let current = clients.audioSession.currentOutput()
+            let route = current.route == changed ? current : AudioOutput(route: changed)
             let volume = clients.systemVolume.outputVolume()
             run { state in
                 guard state.isStarted || state.steps.phase != .idle else { return [] }
@@ -495,18 +498,19 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// The output moved to `route`, whose volume is `volume` (a live read).
-    private func changeRoute(to route: AudioRoute, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
+    private func changeRoute(to route: AudioOutput, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
         var work = [Work]()
         // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
         // only be set again once it is current (per-route volumes).
-        if !state.steps.holdsVolumeAwayFromUser, state.records.byRoute.removeValue(forKey: state.route) != nil {
+        if !state.steps.holdsVolumeAwayFromUser, state.records[state.route] != nil {
+            state.records[state.route] = nil
             work.append(.save(state.records))
-        } else if var record = state.records.byRoute[state.route] {
+        } else if var record = state.records[state.route] {
             // A reset in flight lands on the new route: this one stays where it was last seen.
             record.leftVolume = state.steps.believedVolume
-            state.records.byRoute[state.route] = record
+            state.records[state.route] = record
             work.append(.save(state.records))
         }
         state.route = route
@@ -552,7 +556,7 @@ public final class VolumeButtonsEngine: Sendable {
         }
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         run { state in
             state.isSessionLive = true
             state.reportedActivationFailure = false
@@ -582,14 +586,14 @@ public final class VolumeButtonsEngine: Sendable {
     /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or
     /// `nil` (the record is dropped when the rule discards it).
     private func recoveredUserVolume(
-        _ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]
+        _ state: inout State, route: AudioOutput, volume: Float, at now: Instant, work: inout [Work]
     ) -> Float? {
-        guard let record = state.records.byRoute[route] else { return nil }
+        guard let record = state.records[route] else { return nil }
         switch RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime) {
         case .restore(let userVolume):
             return userVolume
         case .discard:
-            state.records.byRoute[route] = nil
+            state.records[route] = nil
             work.append(.save(state.records))
             return nil
         }
@@ -603,15 +607,15 @@ public final class VolumeButtonsEngine: Sendable {
             return nil
         }
         let steps = state.steps
-        let existing = state.records.byRoute[state.route]
+        let existing = state.records[state.route]
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
             guard existing != nil else { return nil }
-            state.records.byRoute[state.route] = nil
+            state.records[state.route] = nil
             return .save(state.records)
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
-        state.records.byRoute[state.route] = PendingRestore(
+        state.records[state.route] = PendingRestore(
             userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime)
         return .save(state.records)
     }

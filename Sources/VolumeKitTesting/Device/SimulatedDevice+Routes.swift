@@ -16,7 +16,7 @@ extension SimulatedDevice {
             guard route != currentRoute || (route == .bluetooth && port != bluetoothPort) else { return }
             if let held = heldButton { buttonUp(held.button) }
             let old = volumes[currentRoute]!
-            let reason = route.rank > currentRoute.rank ? "newDeviceAvailable" : "oldDeviceUnavailable"
+            let reason = route.rank >= currentRoute.rank ? "newDeviceAvailable" : "oldDeviceUnavailable"
             if port != bluetoothPort {
                 otherHeadsetVolumes[bluetoothPort] = volumes[.bluetooth]!
                 volumes[.bluetooth] =
@@ -71,7 +71,8 @@ extension SimulatedDevice {
 }
 
 extension AudioRoute {
-    /// Built-in outputs rank below attached ones: moving up is a new device, moving down the old one gone.
+    /// Built-in outputs rank below attached ones: moving up (or across) is a new device, moving down the old
+    /// one gone.
     fileprivate var rank: Int {
         switch self {
         case .speaker, .receiver: 0
