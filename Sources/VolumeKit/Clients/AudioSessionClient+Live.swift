@@ -80,10 +80,10 @@ final class SilentPrimer {
 
     func play() {
         guard player?.isPlaying != true else { return }
-        let silence = SoundFileWriter.silence(duration: AudioSessionClient.primerDuration, container: .wav)
-        guard let player = try? AVAudioPlayer(data: silence) else {
-            return
-        }
+        guard
+            let silence = try? SoundFileWriter.silence(duration: AudioSessionClient.primerDuration, container: .wav),
+            let player = try? AVAudioPlayer(data: silence)
+        else { return }
         player.volume = 0
         player.play()
         self.player = player

@@ -98,8 +98,26 @@ public struct VolumeKitClients: Sendable {
     /// ``VolumeButtonsEngine`` and a ``VolumeHUDEngine`` made from the same clients share it.
     public var holdBoard: VolumeHoldBoard
 
-    /// Creates the bundle. `holdBoard` defaults to a new board: give every bundle of one app process the
-    /// same one (as the live clients and `SimulatedDevice` do), so that its features meet.
+    /// Creates the bundle with a hold board of its own: features on it meet only if they share this bundle.
+    public init(
+        device: DeviceInfo,
+        clock: ClockClient,
+        systemVolume: SystemVolumeClient,
+        audioSession: AudioSessionClient,
+        lifecycle: AppLifecycleClient,
+        systemSounds: SystemSoundClient,
+        keyValueStore: KeyValueStoreClient,
+        captureEvents: CaptureEventClient,
+        sessionLease: AudioSessionLease
+    ) {
+        self.init(
+            device: device, clock: clock, systemVolume: systemVolume, audioSession: audioSession,
+            lifecycle: lifecycle, systemSounds: systemSounds, keyValueStore: keyValueStore,
+            captureEvents: captureEvents, sessionLease: sessionLease, holdBoard: VolumeHoldBoard())
+    }
+
+    /// Creates the bundle. Give every bundle of one app process the same `holdBoard` (as the live clients and
+    /// `SimulatedDevice` do), like the same `sessionLease`, so that its features meet.
     public init(
         device: DeviceInfo,
         clock: ClockClient,
@@ -110,7 +128,7 @@ public struct VolumeKitClients: Sendable {
         keyValueStore: KeyValueStoreClient,
         captureEvents: CaptureEventClient,
         sessionLease: AudioSessionLease,
-        holdBoard: VolumeHoldBoard = VolumeHoldBoard()
+        holdBoard: VolumeHoldBoard
     ) {
         self.device = device
         self.clock = clock

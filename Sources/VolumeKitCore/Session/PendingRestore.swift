@@ -58,8 +58,13 @@ public struct PendingRestores: Sendable, Equatable {
     /// The records of the other Bluetooth headsets, by port UID.
     public var otherHeadsets: [String: PendingRestore]
 
-    /// Creates a set of records.
-    public init(_ byRoute: [AudioRoute: PendingRestore] = [:], otherHeadsets: [String: PendingRestore] = [:]) {
+    /// Creates a set of records by route.
+    public init(_ byRoute: [AudioRoute: PendingRestore] = [:]) {
+        self.init(byRoute, otherHeadsets: [:])
+    }
+
+    /// Creates a set of records by route, and the other Bluetooth headsets' by port UID.
+    public init(_ byRoute: [AudioRoute: PendingRestore], otherHeadsets: [String: PendingRestore]) {
         self.byRoute = byRoute
         self.otherHeadsets = otherHeadsets
     }

@@ -7,10 +7,14 @@ extension SimulatedDevice {
     /// Audio moves to `route` (headphones plugged in, the speaker after unplugging, AirPlay, the receiver,
     /// Bluetooth). Each route keeps its own volume; the change posts `RouteChange`
     /// (`shared/facts/volume-buttons.md` §2: twilio-voice-ios #75). The route the app reads changes at once.
-    ///
-    /// For ``AudioRoute/bluetooth``, `headset` names the Bluetooth device (its port UID): each headset keeps
-    /// its own volume (absolute volume), and moving from one headset to another is a route change too.
-    public func connect(_ route: AudioRoute, headset: String? = nil) {
+    public func connect(_ route: AudioRoute) {
+        connect(route, headset: nil)
+    }
+
+    /// Audio moves to `route`, as ``connect(_:)``; for ``/VolumeKitCore/AudioRoute/bluetooth``, `headset` names the
+    /// Bluetooth device (its port UID; `nil`: the last one): each headset keeps its own volume (absolute
+    /// volume), and moving from one headset to another is a route change too.
+    public func connect(_ route: AudioRoute, headset: String?) {
         locked {
             let port = route == .bluetooth ? (headset ?? bluetoothPort) : bluetoothPort
             guard route != currentRoute || (route == .bluetooth && port != bluetoothPort) else { return }
