@@ -160,6 +160,7 @@ struct RouteDetailsTraceTests {
         device.advance(by: 0.5)
         device.connect(.bluetooth, headset: "AA:BB")
         device.advance(by: 0.5)
+        device.resetMediaServices()
         subscription.cancel()
         let events = recorder.records.map(\.event)
         let details = events.compactMap { event -> (String, [TracePort])? in
@@ -175,6 +176,10 @@ struct RouteDetailsTraceTests {
         let first = try #require(events.firstIndex { if case .routeDetails = $0 { true } else { false } })
         #expect(events[first - 1] == .lifecycle(.routeChanged(.headphones), observer: 1))
         #expect(clients.audioSession.currentOutputs() == [AudioPort(type: "BluetoothA2DPOutput", uid: "AA:BB")])
+        #expect(events.contains(.lifecycle(.mediaServicesWereReset, observer: 1)))
+        // The file format carries both: the trace reads back as it was written.
+        let trace = recorder.trace
+        #expect(try Trace(jsonLines: Data(trace.jsonLines.utf8)) == trace)
     }
 }
 
