@@ -20,7 +20,10 @@ import Foundation
 ///   route-change notification it causes: the session is re-activated with the component's category kept,
 ///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
 /// - ``stop(onStopped:)`` returns everything to normal: the user's volume restored, then the volume view removed,
-///   the session's category restored, and the session deactivated only if the engine activated it.
+///   the session's category restored, and the session deactivated only if the engine activated it;
+/// - with ``ButtonStrategy/captureEvents`` the engine takes no audio session at all (no activation, category
+///   or primer): the camera's own session stays as the app set it;
+/// - after a media-services reset the category is set again, the session re-activated and re-primed.
 public final class VolumeButtonsEngine: Sendable {
     private struct State {
         var steps: VolumeStepMachine

@@ -45,11 +45,11 @@ extension SimulatedDevice {
         }
     }
 
-    /// The device restarts, `after` seconds from now (it was off meanwhile): the app ends like a crash, the
-    /// boot time (wall clock minus uptime, ``/VolumeKitCore/VolumeKitClients/device``'s `bootTime`) moves on, and the app
-    /// launches again. The simulated uptime does not go back: the new boot's uptime is taken to be larger
-    /// than the one any record was saved at — the case an uptime comparison misses. Each route keeps its
-    /// volume (iOS keeps the user's volumes across a restart).
+    /// The device restarts, off for `after` seconds: the app ends like a crash, the boot time (wall clock
+    /// minus uptime, ``/VolumeKitCore/DeviceInfo/bootTime`` in the clients) moves on, and the app launches
+    /// again. The simulated uptime does not go back: the new boot's uptime is taken to be larger than the
+    /// one any record was saved at — the case an uptime comparison misses. Each route keeps its volume
+    /// (what iOS does to volumes at a restart is not modelled).
     public func reboot(after seconds: TimeInterval = 60) {
         locked {
             crash()
