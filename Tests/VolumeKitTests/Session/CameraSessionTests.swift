@@ -165,6 +165,18 @@ struct PrimerRaceTests {
         #expect(device.volume == 0.5)
     }
 
+    @Test("The Ring/Silent monitor stopped while the primer plays gives the session back too")
+    func muteStopDuringPrimer() {
+        let device = SimulatedDevice()
+        let mute = MuteSwitchEngine(soundURL: URL(fileURLWithPath: "/probe.caf"), clients: device.clients)
+        mute.start()
+        device.advance(by: 0.01)
+        mute.stop()
+        device.advance(by: 1)
+        #expect(!device.isSessionActive)
+        #expect(device.sessionConfiguration == .systemDefault)
+    }
+
     @Test("A pending retry does not deactivate a session a new start joined meanwhile")
     func restartCancelsRetry() throws {
         let device = SimulatedDevice()
@@ -239,6 +251,25 @@ struct MediaServicesResetTests {
         #expect(device.isSessionActive)
         #expect(device.sessionConfiguration == configuration)
         mute.stop()
+    }
+
+    @Test("A HUD that activates its session re-activates it after a reset, and then follows the volume again")
+    func hudRecovers() throws {
+        let device = SimulatedDevice(.init(volume: 0.5))
+        let hud = VolumeHUDEngine(options: VolumeHUDOptions(activatesAudioSession: true), clients: device.clients) {
+            _, _ in
+        }
+        hud.start()
+        device.advance(by: 0.5)
+        device.resetMediaServices()
+        device.advance(by: 0.5)
+        #expect(device.isSessionActive)
+        device.controlCenterSlider(0.25)
+        device.advance(by: 1)
+        #expect(hud.display.level == 0.25, "KVO is live again: the HUD sees the user's change")
+        hud.stop()
+        device.advance(by: 1)
+        #expect(!device.isSessionActive)
     }
 
     @Test("`media reset` in a script: capture goes on after it")
