@@ -57,24 +57,49 @@ extension AppLifecycleClient {
                     }
                 })
             // A media-services reset loses the session's category and activation and silences KVO
-            // (`shared/facts/envelope.md`). Until `AppLifecycleEvent` has a case of its own it is delivered as an
-            // interruption that ended: every engine then re-activates and re-primes; the category VolumeKit set
-            // is applied again first (the volume observation and the volume views renew themselves).
+            // (`shared/facts/envelope.md`): the engines set the category again, re-activate and re-prime (the
+            // volume observation and the volume views renew themselves).
             tokens.append(
                 center.addObserver(
                     forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main
-                ) { _ in
-                    LiveSessionMemory.shared.reapplyAfterReset()
-                    handler(.interruptionBegan)
-                    handler(.interruptionEnded(shouldResume: true))
-                })
+                ) { _ in handler(.mediaServicesWereReset) })
             tokens.append(
-                center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: .main) { _ in
-                    handler(.routeChanged(AudioRoute(AVAudioSession.sharedInstance().currentRoute)))
+                center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: .main) {
+                    note in
+                    let route = AVAudioSession.sharedInstance().currentRoute
+                    let reason = (note.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt).flatMap(
+                        AVAudioSession.RouteChangeReason.init(rawValue:))
+                    LastRouteChange.shared.withLock {
+                        $0 = RouteChange(reason: reason?.name ?? "unknown", outputs: route.outputs.map(AudioPort.init))
+                    }
+                    handler(.routeChanged(AudioRoute(route)))
                 })
             nonisolated(unsafe) let observers = tokens
             return CancellationHandle { observers.forEach(center.removeObserver) }
-        }
+        },
+        lastRouteChange: { LastRouteChange.shared.current }
     )
+}
+
+/// The reason and ports of the last route-change notification, written just before it is delivered.
+private enum LastRouteChange {
+    static let shared = Locked<RouteChange?>(nil)
+}
+
+extension AVAudioSession.RouteChangeReason {
+    /// The reason's name as the SDK spells the case.
+    fileprivate var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .newDeviceAvailable: "newDeviceAvailable"
+        case .oldDeviceUnavailable: "oldDeviceUnavailable"
+        case .categoryChange: "categoryChange"
+        case .override: "override"
+        case .wakeFromSleep: "wakeFromSleep"
+        case .noSuitableRouteForCategory: "noSuitableRouteForCategory"
+        case .routeConfigurationChange: "routeConfigurationChange"
+        @unknown default: "unknown(\(rawValue))"
+        }
+    }
 }
 #endif

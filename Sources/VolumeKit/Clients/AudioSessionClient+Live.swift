@@ -23,7 +23,8 @@ extension AudioSessionClient {
         },
         isOtherAudioPlaying: { AVAudioSession.sharedInstance().isOtherAudioPlaying },
         currentRoute: { AudioRoute(AVAudioSession.sharedInstance().currentRoute) },
-        primeOutput: { onMain { SilentPrimer.shared.play() } }
+        primeOutput: { onMain { SilentPrimer.shared.play() } },
+        currentOutputs: { AVAudioSession.sharedInstance().currentRoute.outputs.map(AudioPort.init) }
     )
 }
 
@@ -33,15 +34,14 @@ extension AudioSessionClient {
 ///   ``AudioCategoryOptions`` has no name for (e.g. `.overrideMutedMicrophoneInterruption`): the options
 ///   read with a configuration are the ones written back for an equal configuration.
 /// - After a media-services reset the session's category is lost (`shared/facts/envelope.md`, Apple
-///   "Responding to audio session interruptions"): the configuration VolumeKit last set is applied again.
+///   "Responding to audio session interruptions"): the engines apply it again through
+///   `AudioSessionLease.reapplyAfterMediaReset(on:)`, and the exact options read or set before are used.
 final class LiveSessionMemory: Sendable {
     static let shared = LiveSessionMemory()
 
     private struct State {
         /// The last options read for each configuration (a handful at most).
         var reads: [(configuration: AudioSessionConfiguration, options: UInt)] = []
-        /// The configuration VolumeKit set last, and its exact options.
-        var applied: (configuration: AudioSessionConfiguration, options: UInt)?
     }
 
     private let state = Locked(State())
@@ -58,13 +58,6 @@ final class LiveSessionMemory: Sendable {
         let raw = state.withLock { state in state.reads.last { $0.configuration == configuration }?.options }
         let options = raw.map(AVAudioSession.CategoryOptions.init(rawValue:)) ?? configuration.options.avOptions
         try set(configuration, options: options)
-        state.withLock { $0.applied = (configuration, options.rawValue) }
-    }
-
-    /// Re-applies the configuration VolumeKit set last, if any (after a media-services reset).
-    func reapplyAfterReset() {
-        guard let applied = state.withLock({ $0.applied }) else { return }
-        try? set(applied.configuration, options: AVAudioSession.CategoryOptions(rawValue: applied.options))
     }
 
     private func set(_ configuration: AudioSessionConfiguration, options: AVAudioSession.CategoryOptions) throws {
@@ -87,9 +80,10 @@ final class SilentPrimer {
 
     func play() {
         guard player?.isPlaying != true else { return }
-        guard let player = try? AVAudioPlayer(data: SoundFileWriter.silence(duration: 0.05, container: .wav)) else {
-            return
-        }
+        guard
+            let silence = try? SoundFileWriter.silence(duration: AudioSessionClient.primerDuration, container: .wav),
+            let player = try? AVAudioPlayer(data: silence)
+        else { return }
         player.volume = 0
         player.play()
         self.player = player
@@ -136,9 +130,17 @@ extension AudioCategoryOptions {
     }
 }
 
+extension AudioPort {
+    init(_ port: AVAudioSessionPortDescription) {
+        self.init(type: port.portType.rawValue, uid: port.uid)
+    }
+}
+
 extension AudioRoute {
     init(_ route: AVAudioSessionRouteDescription) {
         switch route.outputs.first?.portType {
+        // The earpiece keeps a volume of its own (a `.playAndRecord` session without `.defaultToSpeaker`).
+        case .builtInReceiver?: self = .receiver
         case .headphones?, .usbAudio?: self = .headphones
         case .bluetoothA2DP?, .bluetoothHFP?, .bluetoothLE?: self = .bluetooth
         case .airPlay?, .HDMI?, .carAudio?, .lineOut?: self = .external

@@ -7,7 +7,10 @@ extension DeviceInfo {
     public static var current: DeviceInfo {
         let parts = UIDevice.current.systemVersion.split(separator: ".").compactMap { Int($0) }
         let version = OSVersion(parts.first ?? 15, parts.count > 1 ? parts[1] : 0)
-        return DeviceInfo(osVersion: version, kind: UIDevice.current.userInterfaceIdiom == .pad ? .ipad : .iphone)
+        return DeviceInfo(
+            osVersion: version, kind: UIDevice.current.userInterfaceIdiom == .pad ? .ipad : .iphone,
+            bootTime: DeviceInfo.bootTime(
+                wallClock: Date().timeIntervalSince1970, uptime: ProcessInfo.processInfo.systemUptime))
     }
 }
 
@@ -25,11 +28,14 @@ extension VolumeKitClients {
             systemSounds: .live,
             keyValueStore: .live,
             captureEvents: .live(attachingTo: captureView),
-            sessionLease: sharedSessionLease
+            sessionLease: sharedSessionLease,
+            holdBoard: sharedHoldBoard
         )
     }
 
     /// The app has one audio session, so every live bundle shares one lease.
     private static let sharedSessionLease = AudioSessionLease()
+    /// And one system volume, so every live bundle shares one hold board.
+    private static let sharedHoldBoard = VolumeHoldBoard()
 }
 #endif

@@ -24,6 +24,8 @@ public struct VolumeButtonsConfiguration: Sendable, Equatable {
     public var mode: ButtonCaptureMode
     /// The audio session used while capturing. `.playback` + `.mixWithOthers` by default, so other apps'
     /// audio keeps playing (JPSVolumeButtonHandler #22/#39/#46; `shared/facts/volume-buttons.md` §1.1).
+    /// A category the app set that already plays or records is kept, with its mode and options
+    /// (``AudioSessionLease``); ``ButtonStrategy/captureEvents`` takes no session at all and ignores this.
     public var session: AudioSessionConfiguration
     /// Repeat and release timing.
     public var timing: ButtonTiming
@@ -75,7 +77,9 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     case sessionTakenOver(AudioCategory)
     /// With ``ButtonStrategy/captureEvents``, a press reached the system volume instead of the capture
     /// interaction: iOS delivers capture events only to an app whose camera is running with a preview on
-    /// screen (AVKit header; Signal-iOS). Presses are not captured until the camera runs.
+    /// screen (AVKit header; Signal-iOS). Presses are not captured until the camera runs. Capture events take
+    /// no audio session, so the press is seen only while the app's own session is active and has played audio
+    /// (`outputVolume` is stale otherwise, seed 001).
     case captureEventsNotDelivered
     /// With ``ButtonStrategy/outputVolume``, presses came faster than VolumeKit's resets could land (a slow
     /// slider, or resets refused during held down presses) and the volume reached 0 or 1 while capturing:

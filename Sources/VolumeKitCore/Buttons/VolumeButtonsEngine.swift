@@ -20,7 +20,10 @@ import Foundation
 ///   route-change notification it causes: the session is re-activated with the component's category kept,
 ///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
 /// - ``stop(onStopped:)`` returns everything to normal: the user's volume restored, then the volume view removed,
-///   the session's category restored, and the session deactivated only if the engine activated it.
+///   the session's category restored, and the session deactivated only if the engine activated it;
+/// - with ``ButtonStrategy/captureEvents`` the engine takes no audio session at all (no activation, category
+///   or primer): the camera's own session stays as the app set it;
+/// - after a media-services reset the category is set again, the session re-activated and re-primed.
 public final class VolumeButtonsEngine: Sendable {
     private struct State {
         var steps: VolumeStepMachine
@@ -35,7 +38,7 @@ public final class VolumeButtonsEngine: Sendable {
         /// Whether `outputVolume` reads are live: the session is active (seed 001: stale otherwise).
         var isSessionLive = false
         /// A route change seen while reads were stale, handled once they are live again.
-        var pendingRoute: AudioRoute?
+        var pendingRoute: AudioOutput?
         /// Stopping without live reads: nothing can be restored safely now.
         var stopBlind = false
         var holdsLease = false
@@ -51,7 +54,8 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
         var reportedHeadroomExhausted = false
-        var route: AudioRoute = .speaker
+        /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
+        var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
         var onStopped: (@Sendable () -> Void)?
@@ -165,17 +169,20 @@ public final class VolumeButtonsEngine: Sendable {
             throw VolumeButtonsError.strategyUnavailable(.captureEvents)
         }
         let session = clients.audioSession
-        var failure: VolumeButtonsError?
-        do {
-            try clients.sessionLease.acquire(configuration.session, on: session)
-        } catch {
-            failure = .audioSession(String(describing: error))
+        // Capture events need no audio session: the camera app's stays exactly as the app set it.
+        if usesSession {
+            var failure: VolumeButtonsError?
+            do {
+                try clients.sessionLease.acquire(configuration.session, on: session)
+            } catch {
+                failure = .audioSession(String(describing: error))
+            }
+            if let failure { throw failure }
+            // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
+            session.primeOutput()
         }
-        if let failure { throw failure }
-        // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
-        session.primeOutput()
         let records = PendingRestores.load(from: clients.keyValueStore)
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         let sessionConfiguration = session.configuration()
         let appState = clients.lifecycle.state()
         let fresh = freshSteps()
@@ -189,7 +196,7 @@ public final class VolumeButtonsEngine: Sendable {
                 if let self { self.holdReporter.ready(userVolume: self.userVolume) }
                 onReady?()
             }
-            $0.holdsLease = true
+            $0.holdsLease = usesSession
             $0.isAppActive = appState == .active
             $0.isInterrupted = false
             $0.isSessionLive = true
@@ -256,6 +263,10 @@ public final class VolumeButtonsEngine: Sendable {
 
     // MARK: - Inputs
 
+    /// Whether the strategy reads the volume, and so needs the audio session active and primed; capture
+    /// events need no session at all (`AVCaptureEventInteraction` works under the camera's own).
+    private var usesSession: Bool { configuration.strategy != .captureEvents }
+
     private var needsVolumeView: Bool {
         switch configuration.strategy {
         case .outputVolume: configuration.mode == .capture
@@ -291,7 +302,7 @@ public final class VolumeButtonsEngine: Sendable {
     @discardableResult
     private func followRoute() -> Bool {
         let now = clients.clock.now()
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         let moved = state.withLock {
             $0.isSessionLive && $0.route != route && ($0.isStarted || $0.steps.phase != .idle)
         }
@@ -390,8 +401,10 @@ public final class VolumeButtonsEngine: Sendable {
             scheduleActivationRetry()
         case .interruptionEnded:
             reactivate()
-        case .routeChanged(let route):
-            if sessionWasTakenOver() { return }
+        case .routeChanged(let changed):
+            if usesSession, sessionWasTakenOver() { return }
+            let current = clients.audioSession.currentOutput()
+            let route = current.route == changed ? current : AudioOutput(route: changed)
             let volume = clients.systemVolume.outputVolume()
             run { state in
                 guard state.isStarted || state.steps.phase != .idle else { return [] }
@@ -402,6 +415,17 @@ public final class VolumeButtonsEngine: Sendable {
                 }
                 return self.changeRoute(to: route, volume: volume, &state, at: now)
             }
+        case .mediaServicesWereReset:
+            // The session lost its category and activation and has played nothing since: as after an
+            // interruption, with the category set again first (`shared/facts/envelope.md`).
+            guard usesSession else { return }
+            handle(.interruptionBegan)
+            do {
+                try clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
+            } catch {
+                onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            }
+            reactivate()
         case .didEnterBackground:
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
@@ -477,18 +501,19 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// The output moved to `route`, whose volume is `volume` (a live read).
-    private func changeRoute(to route: AudioRoute, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
+    private func changeRoute(to route: AudioOutput, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
         var work = [Work]()
         // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
         // only be set again once it is current (per-route volumes).
-        if !state.steps.holdsVolumeAwayFromUser, state.records.byRoute.removeValue(forKey: state.route) != nil {
+        if !state.steps.holdsVolumeAwayFromUser, state.records[state.route] != nil {
+            state.records[state.route] = nil
             work.append(.save(state.records))
-        } else if var record = state.records.byRoute[state.route] {
+        } else if var record = state.records[state.route] {
             // A reset in flight lands on the new route: this one stays where it was last seen.
             record.leftVolume = state.steps.believedVolume
-            state.records.byRoute[state.route] = record
+            state.records[state.route] = record
             work.append(.save(state.records))
         }
         state.route = route
@@ -528,11 +553,13 @@ public final class VolumeButtonsEngine: Sendable {
     /// route change seen while they were stale, then runs `then` with the live volume. Throws what the session
     /// throws (a call holds the audio).
     private func makeReadsLive(then: @escaping (inout State, Float, Instant) -> [Work]) throws {
-        try clients.audioSession.setActive(true, false)
-        clients.audioSession.primeOutput()
+        if usesSession {
+            try clients.audioSession.setActive(true, false)
+            clients.audioSession.primeOutput()
+        }
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
-        let route = clients.audioSession.currentRoute()
+        let route = clients.audioSession.currentOutput()
         run { state in
             state.isSessionLive = true
             state.reportedActivationFailure = false
@@ -562,14 +589,14 @@ public final class VolumeButtonsEngine: Sendable {
     /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or
     /// `nil` (the record is dropped when the rule discards it).
     private func recoveredUserVolume(
-        _ state: inout State, route: AudioRoute, volume: Float, at now: Instant, work: inout [Work]
+        _ state: inout State, route: AudioOutput, volume: Float, at now: Instant, work: inout [Work]
     ) -> Float? {
-        guard let record = state.records.byRoute[route] else { return nil }
-        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now) {
+        guard let record = state.records[route] else { return nil }
+        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime) {
         case .restore(let userVolume):
             return userVolume
         case .discard:
-            state.records.byRoute[route] = nil
+            state.records[route] = nil
             work.append(.save(state.records))
             return nil
         }
@@ -583,16 +610,16 @@ public final class VolumeButtonsEngine: Sendable {
             return nil
         }
         let steps = state.steps
-        let existing = state.records.byRoute[state.route]
+        let existing = state.records[state.route]
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
             guard existing != nil else { return nil }
-            state.records.byRoute[state.route] = nil
+            state.records[state.route] = nil
             return .save(state.records)
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
-        state.records.byRoute[state.route] = PendingRestore(
-            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now)
+        state.records[state.route] = PendingRestore(
+            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime)
         return .save(state.records)
     }
 
@@ -681,7 +708,7 @@ public final class VolumeButtonsEngine: Sendable {
         leftovers.view?.cancel()
         leftovers.timer?.cancel()
         // The last VolumeKit user gives the app's session back (see AudioSessionLease).
-        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
         holdReporter.stopped()
         leftovers.stopped?()
     }

@@ -24,8 +24,29 @@ public enum AppLifecycleEvent: Sendable, Equatable {
     case interruptionBegan
     /// `AVAudioSession.interruptionNotification`, type `.ended`, with its `.shouldResume` option.
     case interruptionEnded(shouldResume: Bool)
-    /// `AVAudioSession.routeChangeNotification`, with the new route.
+    /// `AVAudioSession.routeChangeNotification`, with the new route. Its reason and output ports, when the
+    /// platform knows them, are ``AppLifecycleClient/lastRouteChange``.
     case routeChanged(AudioRoute)
+    /// `AVAudioSession.mediaServicesWereResetNotification`: the media server restarted, and the session's
+    /// category, mode, options and activation are lost, as are `outputVolume`'s observation and the volume
+    /// views' link to the system. Everything must be set up again — category, activation, the primer
+    /// (`shared/facts/envelope.md`, "iOS-layer facts"; Apple, "Responding to audio session interruptions").
+    case mediaServicesWereReset
+}
+
+/// Why the route changed (`AVAudioSession.RouteChangeReason`), and what it changed to: its output ports.
+public struct RouteChange: Sendable, Equatable {
+    /// The reason's name as iOS spells it: `newDeviceAvailable`, `oldDeviceUnavailable`, `categoryChange`,
+    /// `override`, `wakeFromSleep`, `noSuitableRouteForCategory`, `routeConfigurationChange` or `unknown`.
+    public var reason: String
+    /// The new route's output ports.
+    public var outputs: [AudioPort]
+
+    /// Creates a route change.
+    public init(reason: String, outputs: [AudioPort]) {
+        self.reason = reason
+        self.outputs = outputs
+    }
 }
 
 /// App lifecycle, interruptions and route changes.
@@ -34,13 +55,27 @@ public struct AppLifecycleClient: Sendable {
     public var state: @Sendable () -> AppState
     /// Delivers every lifecycle event until the handle is cancelled.
     public var observe: @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle
+    /// The reason and output ports of the last ``AppLifecycleEvent/routeChanged(_:)`` delivered, when the
+    /// platform knows them (`nil` before the first one, or when it does not). Read it while handling the
+    /// event; a trace records it beside the event (`docs/trace.md`, `routeDetails`).
+    public var lastRouteChange: @Sendable () -> RouteChange?
 
-    /// Creates a client from its operations.
+    /// Creates a client from its operations, with no route-change details.
     public init(
         state: @escaping @Sendable () -> AppState,
         observe: @escaping @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle
     ) {
+        self.init(state: state, observe: observe, lastRouteChange: { nil })
+    }
+
+    /// Creates a client from its operations, with the details of each route change.
+    public init(
+        state: @escaping @Sendable () -> AppState,
+        observe: @escaping @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle,
+        lastRouteChange: @escaping @Sendable () -> RouteChange?
+    ) {
         self.state = state
         self.observe = observe
+        self.lastRouteChange = lastRouteChange
     }
 }

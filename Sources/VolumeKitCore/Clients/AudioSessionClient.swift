@@ -14,9 +14,20 @@ public struct AudioSessionClient: Sendable {
     public var currentRoute: @Sendable () -> AudioRoute
     /// Plays a tiny silent sound without interrupting other audio, so that `outputVolume` and its
     /// observation become live: before an app has played any audio, both are stale (seed 001).
+    ///
+    /// The primer plays for ``primerDuration``; while it plays, deactivating the session fails
+    /// (`AVAudioSession.ErrorCode.isBusy`: "Deactivating an audio session that has running I/O"), so
+    /// ``AudioSessionLease`` retries a failed deactivation after it (see
+    /// ``AudioSessionLease/deactivationRetryDelay``).
     public var primeOutput: @Sendable () -> Void
+    /// The output ports of the current route (type and UID), when the platform knows them; empty otherwise.
+    /// VolumeKit keys a Bluetooth route's saved volume by its port UID, so two headsets keep their own.
+    public var currentOutputs: @Sendable () -> [AudioPort]
 
-    /// Creates a client from its operations.
+    /// How long the silent sound of ``primeOutput`` plays (the live primer's buffer is 50 ms).
+    public static let primerDuration: TimeInterval = 0.05
+
+    /// Creates a client from its operations, with no port details.
     public init(
         configuration: @escaping @Sendable () -> AudioSessionConfiguration,
         setConfiguration: @escaping @Sendable (AudioSessionConfiguration) throws -> Void,
@@ -25,12 +36,66 @@ public struct AudioSessionClient: Sendable {
         currentRoute: @escaping @Sendable () -> AudioRoute,
         primeOutput: @escaping @Sendable () -> Void
     ) {
+        self.init(
+            configuration: configuration, setConfiguration: setConfiguration, setActive: setActive,
+            isOtherAudioPlaying: isOtherAudioPlaying, currentRoute: currentRoute, primeOutput: primeOutput,
+            currentOutputs: { [] })
+    }
+
+    /// Creates a client from its operations, with the current route's output ports.
+    public init(
+        configuration: @escaping @Sendable () -> AudioSessionConfiguration,
+        setConfiguration: @escaping @Sendable (AudioSessionConfiguration) throws -> Void,
+        setActive: @escaping @Sendable (_ active: Bool, _ notifyOthersOnDeactivation: Bool) throws -> Void,
+        isOtherAudioPlaying: @escaping @Sendable () -> Bool,
+        currentRoute: @escaping @Sendable () -> AudioRoute,
+        primeOutput: @escaping @Sendable () -> Void,
+        currentOutputs: @escaping @Sendable () -> [AudioPort]
+    ) {
         self.configuration = configuration
         self.setConfiguration = setConfiguration
         self.setActive = setActive
         self.isOtherAudioPlaying = isOtherAudioPlaying
         self.currentRoute = currentRoute
         self.primeOutput = primeOutput
+        self.currentOutputs = currentOutputs
+    }
+
+    /// The identity of the current output for saved volumes: the route, and for a Bluetooth route the UID of
+    /// its first output port (`nil` when unknown).
+    public func currentOutput() -> AudioOutput {
+        let route = currentRoute()
+        let port = route == .bluetooth ? currentOutputs().first?.uid : nil
+        return AudioOutput(route: route, portUID: port)
+    }
+}
+
+/// An output port of a route (`AVAudioSessionPortDescription`).
+public struct AudioPort: Sendable, Equatable, Hashable, Codable {
+    /// `portType`'s raw value, e.g. `Speaker`, `Receiver`, `Headphones`, `BluetoothA2DPOutput`.
+    public var type: String
+    /// `uid`: stable for one device (a Bluetooth headset's UID is its address).
+    public var uid: String
+
+    /// Creates a port.
+    public init(type: String, uid: String) {
+        self.type = type
+        self.uid = uid
+    }
+}
+
+/// One output as far as its volume goes: a route, and for Bluetooth the headset's port UID. iOS keeps a
+/// volume per output, and each Bluetooth device keeps its own (absolute volume).
+public struct AudioOutput: Sendable, Equatable, Hashable {
+    /// The route.
+    public var route: AudioRoute
+    /// A Bluetooth headset's port UID, when known; `nil` for other routes.
+    public var portUID: String?
+
+    /// Creates an output.
+    public init(route: AudioRoute, portUID: String? = nil) {
+        self.route = route
+        self.portUID = portUID
     }
 }
 
@@ -119,6 +184,7 @@ public enum AudioRoute: String, Sendable, Equatable, Hashable, CaseIterable, Cod
     /// AirPlay, HDMI or another external output; such routes may have no volume control
     /// (openradar 42881405).
     case external
-    /// The built-in receiver (earpiece), used by `.playAndRecord` without `.defaultToSpeaker`.
+    /// The built-in receiver (earpiece, `.builtInReceiver`), used by `.playAndRecord` without
+    /// `.defaultToSpeaker`. It keeps a volume of its own, apart from the speaker's.
     case receiver
 }

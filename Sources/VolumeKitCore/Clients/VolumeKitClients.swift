@@ -15,11 +15,28 @@ public struct DeviceInfo: Sendable, Equatable {
     public var osVersion: OSVersion
     /// iPhone or iPad.
     public var kind: DeviceKind
+    /// When the device last booted, in seconds since 1970: the wall clock minus the uptime, read when the
+    /// clients were made (`nil` when unknown). A saved volume from an earlier boot is stale
+    /// (``RecoveryRule``); uptimes alone cannot tell, as a new boot's uptime may already exceed the saved one.
+    public var bootTime: TimeInterval?
 
-    /// Creates device facts.
+    /// Creates device facts, with the boot time unknown.
     public init(osVersion: OSVersion, kind: DeviceKind) {
+        self.init(osVersion: osVersion, kind: kind, bootTime: nil)
+    }
+
+    /// Creates device facts with the time the device booted (seconds since 1970).
+    public init(osVersion: OSVersion, kind: DeviceKind, bootTime: TimeInterval?) {
         self.osVersion = osVersion
         self.kind = kind
+        self.bootTime = bootTime
+    }
+
+    /// The boot time from a wall-clock reading and the uptime at the same moment: `wallClock - uptime`.
+    /// It moves with the wall clock (network time corrections), which ``RecoveryRule/bootTimeTolerance``
+    /// allows for.
+    public static func bootTime(wallClock: TimeInterval, uptime: TimeInterval) -> TimeInterval {
+        wallClock - uptime
     }
 }
 
@@ -77,8 +94,11 @@ public struct VolumeKitClients: Sendable {
     public var captureEvents: CaptureEventClient
     /// VolumeKit's shared hold on the audio session (one per app process).
     public var sessionLease: AudioSessionLease
+    /// Where button capture tells the HUD it holds the volume (one per app process, like the lease): a
+    /// ``VolumeButtonsEngine`` and a ``VolumeHUDEngine`` made from the same clients share it.
+    public var holdBoard: VolumeHoldBoard
 
-    /// Creates the bundle.
+    /// Creates the bundle with a hold board of its own: features on it meet only if they share this bundle.
     public init(
         device: DeviceInfo,
         clock: ClockClient,
@@ -90,6 +110,26 @@ public struct VolumeKitClients: Sendable {
         captureEvents: CaptureEventClient,
         sessionLease: AudioSessionLease
     ) {
+        self.init(
+            device: device, clock: clock, systemVolume: systemVolume, audioSession: audioSession,
+            lifecycle: lifecycle, systemSounds: systemSounds, keyValueStore: keyValueStore,
+            captureEvents: captureEvents, sessionLease: sessionLease, holdBoard: VolumeHoldBoard())
+    }
+
+    /// Creates the bundle. Give every bundle of one app process the same `holdBoard` (as the live clients and
+    /// `SimulatedDevice` do), like the same `sessionLease`, so that its features meet.
+    public init(
+        device: DeviceInfo,
+        clock: ClockClient,
+        systemVolume: SystemVolumeClient,
+        audioSession: AudioSessionClient,
+        lifecycle: AppLifecycleClient,
+        systemSounds: SystemSoundClient,
+        keyValueStore: KeyValueStoreClient,
+        captureEvents: CaptureEventClient,
+        sessionLease: AudioSessionLease,
+        holdBoard: VolumeHoldBoard
+    ) {
         self.device = device
         self.clock = clock
         self.systemVolume = systemVolume
@@ -99,5 +139,6 @@ public struct VolumeKitClients: Sendable {
         self.keyValueStore = keyValueStore
         self.captureEvents = captureEvents
         self.sessionLease = sessionLease
+        self.holdBoard = holdBoard
     }
 }

@@ -123,7 +123,7 @@ public final class VolumeHUDEngine: Sendable {
         self.onDisplay = onDisplay
         self.onAnnouncement = onAnnouncement
         self.onDiagnostic = onDiagnostic
-        board = VolumeHoldBoard.board(for: clients)
+        board = clients.holdBoard
         readiness = ReadinessWatch(clock: clients.clock)
         let strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
         state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: strings)))
@@ -212,7 +212,7 @@ public final class VolumeHUDEngine: Sendable {
         readiness.cancel()
         leftovers.handles.forEach { $0.cancel() }
         carryOut(leftovers.actions.filter { if case .display = $0 { return true } else { return false } }, at: now)
-        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
     }
 
     /// Shows the HUD at `level` (0…1) from any source — the app's slider, a remote speaker — even if it
@@ -276,6 +276,12 @@ public final class VolumeHUDEngine: Sendable {
             let level = currentLevel()
             run { $0.appBecameActive(level: level, at: $1) }
         case .willEnterForeground, .interruptionEnded:
+            reactivate()
+        case .mediaServicesWereReset:
+            // The category and activation are lost (`shared/facts/envelope.md`): set them again, re-prime.
+            if state.withLock({ $0.isRunning && $0.holdsLease }) {
+                try? clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
+            }
             reactivate()
         case .interruptionBegan, .didEnterBackground, .routeChanged:
             break

@@ -20,8 +20,8 @@ public enum VolumeHoldEvent: Sendable, Equatable {
 /// The meeting point of button capture and the HUD within one app process: capture reports its hold with
 /// ``publish(_:)``, the HUD follows it with ``observe(_:)`` and ``heldUserVolume``.
 ///
-/// One board per app process: ``board(for:)`` finds it from the clients' ``AudioSessionLease`` (one per
-/// process, live or simulated), so a HUD and a capture created independently on the same clients meet
+/// One board per app process: it is ``VolumeKitClients/holdBoard``, shared by every bundle of clients of one
+/// process (live or simulated), so a HUD and a capture created independently on the same clients meet
 /// without any wiring by the app.
 public final class VolumeHoldBoard: Sendable {
     private struct State {
@@ -84,28 +84,6 @@ public final class VolumeHoldBoard: Sendable {
         }
         return CancellationHandle { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
     }
-
-    // MARK: - One board per app process
-
-    private struct Entry: @unchecked Sendable {
-        // `weak` makes the struct non-Sendable to the compiler; it is only read under the registry's lock.
-        weak var lease: AudioSessionLease?
-        let board: VolumeHoldBoard
-    }
-
-    private static let registry = Locked([ObjectIdentifier: Entry]())
-
-    /// The board of the app process `clients` belong to (keyed by its ``AudioSessionLease``).
-    public static func board(for clients: VolumeKitClients) -> VolumeHoldBoard {
-        let lease = clients.sessionLease
-        return registry.withLock { entries in
-            entries = entries.filter { $0.value.lease != nil }
-            if let entry = entries[ObjectIdentifier(lease)], entry.lease === lease { return entry.board }
-            let board = VolumeHoldBoard()
-            entries[ObjectIdentifier(lease)] = Entry(lease: lease, board: board)
-            return board
-        }
-    }
 }
 
 /// Reports one ``VolumeButtonsEngine``'s hold on the system volume to its process's ``VolumeHoldBoard``.
@@ -125,7 +103,7 @@ public final class VolumeHoldReporter: Sendable {
 
     /// A reporter for an engine with `configuration` running on `clients`.
     public init(configuration: VolumeButtonsConfiguration, clients: VolumeKitClients) {
-        board = VolumeHoldBoard.board(for: clients)
+        board = clients.holdBoard
         holdsVolume = VolumeHoldReporter.holdsVolume(configuration)
         capturesPresses = configuration.mode == .capture
     }

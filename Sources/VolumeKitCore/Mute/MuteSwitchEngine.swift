@@ -127,7 +127,7 @@ public final class MuteSwitchEngine: Sendable {
         }
         if let sound { clients.systemSounds.dispose(sound) }
         leftovers.subscriptions.forEach { $0.cancel() }
-        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession) }
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
     }
 
     /// Checks the switch once, started or not; concurrent checks share one probe. `completion` runs once.
@@ -162,6 +162,11 @@ public final class MuteSwitchEngine: Sendable {
             run { state in state.monitor.enteredForeground(at: now, conditions: conditions) }
             if observesVolume { observe(volume: clients.systemVolume.outputVolume()) }
         case .interruptionEnded:
+            reactivateSession()
+        case .mediaServicesWereReset:
+            // The category and activation are lost (`shared/facts/envelope.md`): set them again, re-prime.
+            guard isStarted else { return }
+            try? clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
             reactivateSession()
         case .didBecomeActive, .willResignActive, .interruptionBegan, .routeChanged:
             break

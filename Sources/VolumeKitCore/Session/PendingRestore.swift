@@ -13,27 +13,92 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     public var leftVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
+    /// When the device had booted, in seconds since 1970 (``DeviceInfo/bootTime``), when known: another boot
+    /// time later means the device rebooted, whatever the uptimes say. `nil` in records written before it
+    /// was saved (they still decode, and are judged by uptime alone).
+    public var bootTime: TimeInterval?
+    /// The Bluetooth headset the record is for (its port UID), set by ``PendingRestores/subscript(_:)``;
+    /// `nil` for other routes, and in Bluetooth records written before headsets were told apart (those
+    /// apply to whichever headset is current).
+    public var portUID: String?
 
-    /// Creates a record.
+    /// Creates a record without a boot time.
     public init(userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval, leftVolume: Float? = nil) {
+        self.init(
+            userVolume: userVolume, heldVolume: heldVolume, savedAtUptime: savedAtUptime, bootTime: nil,
+            leftVolume: leftVolume)
+    }
+
+    /// Creates a record with the boot time of the device it was written on.
+    public init(
+        userVolume: Float, heldVolume: Float, savedAtUptime: TimeInterval, bootTime: TimeInterval?,
+        leftVolume: Float? = nil
+    ) {
         self.userVolume = userVolume
         self.heldVolume = heldVolume
         self.leftVolume = leftVolume
         self.savedAtUptime = savedAtUptime
+        self.bootTime = bootTime
     }
 }
 
-/// Every route's pending restore, read and written as one JSON value under ``key``.
+/// Every output's pending restore, read and written as one JSON value under ``key``.
+///
+/// Each Bluetooth headset keeps its own volume, so each has its own record, keyed by its port UID: the
+/// last one written is ``byRoute``'s `.bluetooth` entry, the others wait in ``otherHeadsets``. Read and write
+/// through ``subscript(_:)`` with the current ``AudioOutput``.
 public struct PendingRestores: Sendable, Equatable {
     /// The key-value store key.
     public static let key = "VolumeKit.pendingRestores.v1"
+    /// The prefix of the stored keys of ``otherHeadsets`` (followed by the port UID).
+    static let headsetPrefix = "bluetooth:"
 
-    /// The records by route.
+    /// The records by route; `.bluetooth` holds the last Bluetooth headset's (its ``PendingRestore/portUID``).
     public var byRoute: [AudioRoute: PendingRestore]
+    /// The records of the other Bluetooth headsets, by port UID.
+    public var otherHeadsets: [String: PendingRestore]
 
-    /// Creates a set of records.
+    /// Creates a set of records by route.
     public init(_ byRoute: [AudioRoute: PendingRestore] = [:]) {
+        self.init(byRoute, otherHeadsets: [:])
+    }
+
+    /// Creates a set of records by route, and the other Bluetooth headsets' by port UID.
+    public init(_ byRoute: [AudioRoute: PendingRestore], otherHeadsets: [String: PendingRestore]) {
         self.byRoute = byRoute
+        self.otherHeadsets = otherHeadsets
+    }
+
+    /// The record for `output`: by route, and for a Bluetooth headset with a known UID, that headset's own
+    /// (a Bluetooth record without a UID, written before headsets were told apart, applies to any headset).
+    /// Setting one keeps the other headsets' records.
+    public subscript(output: AudioOutput) -> PendingRestore? {
+        get {
+            guard output.route == .bluetooth, let port = output.portUID else { return byRoute[output.route] }
+            if let last = byRoute[.bluetooth], last.portUID == nil || last.portUID == port { return last }
+            return otherHeadsets[port]
+        }
+        set {
+            guard output.route == .bluetooth, let port = output.portUID else {
+                byRoute[output.route] = newValue
+                return
+            }
+            if let last = byRoute[.bluetooth], let other = last.portUID, other != port {
+                guard var record = newValue else {
+                    otherHeadsets[port] = nil
+                    return
+                }
+                otherHeadsets[other] = last
+                record.portUID = port
+                byRoute[.bluetooth] = record
+                otherHeadsets[port] = nil
+                return
+            }
+            var record = newValue
+            record?.portUID = port
+            byRoute[.bluetooth] = record
+            otherHeadsets[port] = nil
+        }
     }
 
     /// Reads the records; unreadable data counts as none (and is replaced on the next write).
@@ -43,24 +108,31 @@ public struct PendingRestores: Sendable, Equatable {
         else {
             return PendingRestores()
         }
-        var byRoute = [AudioRoute: PendingRestore]()
+        var records = PendingRestores()
         for (name, record) in decoded {
-            guard let route = AudioRoute(rawValue: name),
-                record.userVolume.isFinite, (0...1).contains(record.userVolume),
+            guard record.userVolume.isFinite, (0...1).contains(record.userVolume),
                 record.heldVolume.isFinite, (0...1).contains(record.heldVolume)
             else { continue }
-            byRoute[route] = record
+            if let route = AudioRoute(rawValue: name) {
+                records.byRoute[route] = record
+            } else if name.hasPrefix(headsetPrefix), name.count > headsetPrefix.count {
+                var record = record
+                let port = String(name.dropFirst(headsetPrefix.count))
+                record.portUID = port
+                records.otherHeadsets[port] = record
+            }
         }
-        return PendingRestores(byRoute)
+        return records
     }
 
     /// Writes the records (removes the key when there are none).
     public func save(to store: KeyValueStoreClient) {
-        guard !byRoute.isEmpty else {
+        guard !byRoute.isEmpty || !otherHeadsets.isEmpty else {
             store.setData(nil, Self.key)
             return
         }
-        let encoded = Dictionary(uniqueKeysWithValues: byRoute.map { ($0.key.rawValue, $0.value) })
+        var encoded = Dictionary(uniqueKeysWithValues: byRoute.map { ($0.key.rawValue, $0.value) })
+        for (port, record) in otherHeadsets { encoded[Self.headsetPrefix + port] = record }
         store.setData(try? JSONEncoder().encode(encoded), Self.key)
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 /// The rule (README, "Your users' volume is safe"):
 /// 1. only on the route the record is for — volumes are per route, and a speaker volume is never put on
 ///    headphones;
-/// 2. only if the device has not restarted since (its uptime went back): after a restart the record is stale;
+/// 2. only if the device has not restarted since: its boot time (wall clock minus uptime) is the one saved,
+///    within ``bootTimeTolerance``, and its uptime did not go back. A new boot's uptime may well exceed the
+///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
 /// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, or of
 ///    the value the route had when the output moved away while a set was in flight, which covers its own
 ///    sub-step nudges). Anything else means the user (Control Center, another app, a button
@@ -19,6 +21,9 @@ public enum RecoveryRule {
     /// How far from the held value the volume may be and still count as "where VolumeKit left it": more than
     /// VolumeKit's own nudges around a burst of presses (1/4096 each), less than one button step (1/16).
     public static let tolerance: Float = 0.02
+    /// How far apart two boot times may be and still be the same boot: the wall clock moves under network time
+    /// corrections (seconds at most), while a restart takes longer than this.
+    public static let bootTimeTolerance: TimeInterval = 5
 
     /// What to do with a record.
     public enum Decision: Sendable, Equatable {
@@ -38,9 +43,19 @@ public enum RecoveryRule {
         case alreadyRestored
     }
 
-    /// Decides for the current route's record, given the volume and the uptime now.
+    /// Decides for the current route's record, given the volume and the uptime now (the boot time unknown).
     public static func decide(_ record: PendingRestore, currentVolume: Float, uptime: TimeInterval) -> Decision {
+        decide(record, currentVolume: currentVolume, uptime: uptime, bootTime: nil)
+    }
+
+    /// Decides for the current route's record, given the volume, the uptime and the device's boot time now.
+    public static func decide(
+        _ record: PendingRestore, currentVolume: Float, uptime: TimeInterval, bootTime: TimeInterval?
+    ) -> Decision {
         if uptime < record.savedAtUptime { return .discard(.deviceRestarted) }
+        if let saved = record.bootTime, let bootTime, abs(bootTime - saved) > bootTimeTolerance {
+            return .discard(.deviceRestarted)
+        }
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
         if !left.contains(where: { abs(currentVolume - $0) <= tolerance }) { return .discard(.userChangedVolume) }

@@ -18,7 +18,7 @@ public enum VolumeRecovery {
 
     /// Whether a record waits for the current route.
     public static func hasPendingRestore(_ clients: VolumeKitClients) -> Bool {
-        PendingRestores.load(from: clients.keyValueStore).byRoute[clients.audioSession.currentRoute()] != nil
+        PendingRestores.load(from: clients.keyValueStore)[clients.audioSession.currentOutput()] != nil
     }
 
     /// Restores the current route's saved user volume if the rule allows, then calls `completion`.

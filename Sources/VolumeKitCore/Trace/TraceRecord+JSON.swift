@@ -64,7 +64,7 @@ extension TraceEvent {
 
     static let lifecycleNames = [
         "didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground",
-        "interruptionBegan", "interruptionEnded", "routeChanged",
+        "interruptionBegan", "interruptionEnded", "routeChanged", "mediaServicesWereReset",
     ]
     static let appStates = ["active", "inactive", "background"]
     static let captureSources = ["primary", "secondary"]
@@ -102,6 +102,7 @@ extension TraceEvent {
                 members = [.init("event", .string("interruptionEnded")), .init("shouldResume", .bool(shouldResume))]
             case .routeChanged(let route):
                 members = [.init("event", .string("routeChanged")), .init("route", .string(route.rawValue))]
+            case .mediaServicesWereReset: members = [.init("event", .string("mediaServicesWereReset"))]
             }
             return members + [.init("observer", .number(Double(observer)))]
         case .captureEvent(let event, let observer):
@@ -224,6 +225,7 @@ extension TraceEvent {
             case "willEnterForeground": event = .willEnterForeground
             case "interruptionBegan": event = .interruptionBegan
             case "interruptionEnded": event = .interruptionEnded(shouldResume: try fields.bool("shouldResume"))
+            case "mediaServicesWereReset": event = .mediaServicesWereReset
             default: event = .routeChanged(try fields.choice("route", AudioRoute.self))
             }
             self = .lifecycle(event, observer: observer)

@@ -117,7 +117,8 @@ private struct TraceTap: Sendable {
             primeOutput: {
                 record(.primeOutput)
                 client.primeOutput()
-            }
+            },
+            currentOutputs: client.currentOutputs
         )
     }
 
@@ -128,7 +129,16 @@ private struct TraceTap: Sendable {
                 record(.read(.appState(state)))
                 return state
             },
-            observe: observe(.lifecycle, client.observe) { .lifecycle($0, observer: $1) }
+            observe: observe(.lifecycle, client.observe) { event, observer in
+                // A route change's reason and ports, when the platform gives them, follow its record.
+                if case .routeChanged = event, let change = client.lastRouteChange() {
+                    record(.lifecycle(event, observer: observer))
+                    return .routeDetails(
+                        reason: change.reason, ports: change.outputs.map { TracePort(type: $0.type, uid: $0.uid) })
+                }
+                return .lifecycle(event, observer: observer)
+            },
+            lastRouteChange: client.lastRouteChange
         )
     }
 

@@ -7,6 +7,14 @@ public enum SimulatedDeviceError: Error, Sendable, Equatable {
     case insufficientPriority
     /// The app's process is not running.
     case appNotRunning
+    /// `AVAudioSession.ErrorCode.isBusy`: the session was asked to deactivate while audio I/O ran (the
+    /// primer's silent sound); it stays active ("Deactivating an audio session that has running I/O. All I/O
+    /// should be stopped or paused prior to deactivating the audio session", AVAudioSession.mm).
+    case sessionBusy
+    /// `AVAudioSession.ErrorCode.incompatibleCategory` (`!cat`): the category does not go with the
+    /// session's mode — `.videoRecording` "is valid only with the record and playAndRecord categories"
+    /// (AVAudioSession docs; `shared/facts/envelope.md`).
+    case incompatibleCategory
 }
 
 /// Something notable the simulated device did.

@@ -7,7 +7,8 @@ extension SimulatedDevice {
     public var clients: VolumeKitClients {
         let launched = locked { currentGeneration }
         return VolumeKitClients(
-            device: DeviceInfo(osVersion: configuration.osVersion, kind: configuration.kind),
+            device: DeviceInfo(
+                osVersion: configuration.osVersion, kind: configuration.kind, bootTime: locked { bootWallTime }),
             clock: clock,
             systemVolume: systemVolumeClient(launched),
             audioSession: audioSessionClient(launched),
@@ -15,7 +16,8 @@ extension SimulatedDevice {
             systemSounds: systemSoundClient(launched),
             keyValueStore: keyValueStore,
             captureEvents: captureEventClient(launched),
-            sessionLease: locked { app?.sessionLease ?? AudioSessionLease() }
+            sessionLease: locked { app?.sessionLease ?? AudioSessionLease() },
+            holdBoard: locked { app?.holdBoard ?? VolumeHoldBoard() }
         )
     }
 
@@ -85,7 +87,7 @@ extension SimulatedDevice {
             setConfiguration: { [unowned self] configuration in
                 try self.locked {
                     guard self.isCurrent(launched) else { throw SimulatedDeviceError.appNotRunning }
-                    self.appSetConfiguration(configuration)
+                    try self.appSetConfiguration(configuration)
                 }
             },
             setActive: { [unowned self] active, notifyOthers in
@@ -100,15 +102,19 @@ extension SimulatedDevice {
                 self.locked {
                     guard self.isCurrent(launched) else { return }
                     self.app?.hasPlayedAudio = true
+                    // The primer's silent sound plays for a moment (AudioSessionClient.primerDuration).
+                    self.app?.primingUntil = self.currentTime + AudioSessionClient.primerDuration
                 }
-            }
+            },
+            currentOutputs: { [unowned self] in self.locked { self.outputs(of: self.currentRoute) } }
         )
     }
 
     private func lifecycleClient(_ launched: Int) -> AppLifecycleClient {
         AppLifecycleClient(
             state: { [unowned self] in self.appState ?? .background },
-            observe: { [unowned self] handler in self.addObserver(launched, \.lifecycleObservers, handler) }
+            observe: { [unowned self] handler in self.addObserver(launched, \.lifecycleObservers, handler) },
+            lastRouteChange: { [unowned self] in self.locked { self.lastRouteChange } }
         )
     }
 

@@ -45,6 +45,19 @@ extension SimulatedDevice {
         }
     }
 
+    /// The device restarts, off for `after` seconds: the app ends like a crash, the boot time (wall clock
+    /// minus uptime, ``/VolumeKitCore/DeviceInfo/bootTime`` in the clients) moves on, and the app launches
+    /// again. The simulated uptime does not go back: the new boot's uptime is taken to be larger than the
+    /// one any record was saved at — the case an uptime comparison misses. Each route keeps its volume
+    /// (what iOS does to volumes at a restart is not modelled).
+    public func reboot(after seconds: TimeInterval = 60) {
+        locked {
+            crash()
+            bootWallTime += currentTime + max(0, seconds)
+            launch()
+        }
+    }
+
     func setAppState(_ state: AppState) {
         guard let current = app?.state, current != state else { return }
         let wasListening = isAppListening

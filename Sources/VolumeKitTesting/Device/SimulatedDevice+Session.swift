@@ -21,6 +21,20 @@ public enum SessionComponent: String, Sendable, Equatable, CaseIterable {
     }
 }
 
+/// An audio session mode (`AVAudioSession.Mode`): the ones whose rules the simulated device models.
+public enum SessionMode: String, Sendable, Equatable, CaseIterable {
+    /// `.default`.
+    case `default`
+    /// `.videoRecording`, a camera screen's mode: "valid only with the record and playAndRecord categories"
+    /// (AVAudioSession docs): setting another category then fails (``SimulatedDeviceError/incompatibleCategory``).
+    case videoRecording
+
+    /// Whether `category` may be set while the session is in this mode.
+    public func allows(_ category: AudioCategory) -> Bool {
+        self != .videoRecording || category.records
+    }
+}
+
 /// Session and interruptions: activation, calls, alarms, Siri, and other components taking the session over.
 extension SimulatedDevice {
     /// An audio interruption (another app's non-mixable audio) begins or ends. The app's session is
@@ -113,7 +127,7 @@ extension SimulatedDevice {
             }
             app?.configuration = component.configuration
             if current.configuration.category != component.configuration.category { categoryChanged() }
-            deliver(.routeChanged(currentRoute))
+            deliverRouteChange(RouteChange(reason: "categoryChange", outputs: outputs(of: currentRoute)))
         }
     }
 
@@ -135,6 +149,42 @@ extension SimulatedDevice {
     /// Whether the app's camera session runs.
     public var isCameraRunning: Bool { locked { app?.cameraRunning ?? false } }
 
+    /// The app's own code sets up its session, as a camera screen does before VolumeKit starts
+    /// (`setCategory(.playAndRecord, mode: .videoRecording, options: …)`, then `setActive(true)` when
+    /// `activates`). Throws what the session throws (``SimulatedDeviceError/incompatibleCategory``).
+    public func configureAppSession(
+        _ configuration: AudioSessionConfiguration, mode: SessionMode = .default, activates: Bool = true
+    ) throws {
+        try locked {
+            guard app != nil else { throw SimulatedDeviceError.appNotRunning }
+            guard mode.allows(configuration.category) else { throw SimulatedDeviceError.incompatibleCategory }
+            app?.mode = mode
+            try appSetConfiguration(configuration)
+            if activates { try appSetActive(true, notifyOthers: false) }
+        }
+    }
+
+    /// The app's session mode (`nil` when the app is not running).
+    public var sessionMode: SessionMode? { locked { app?.mode } }
+
+    /// The media server restarts (`AVAudioSession.mediaServicesWereResetNotification`): the app's session
+    /// loses its category, mode, options and activation, and has played no audio since (`outputVolume` is
+    /// stale until it primes again). The live clients renew the KVO observation and the volume views
+    /// themselves, so the app's observers and views stay (`shared/facts/envelope.md`, "iOS-layer facts";
+    /// Apple, "Responding to audio session interruptions").
+    public func resetMediaServices() {
+        locked {
+            guard app != nil else { return }
+            deactivateSessionBySystem()
+            app?.configuration = .systemDefault
+            app?.mode = .default
+            app?.hasPlayedAudio = false
+            app?.primingUntil = nil
+            app?.sessionTakenOver = false
+            deliver(.mediaServicesWereReset)
+        }
+    }
+
     func categoryChanged() {
         let volume = volumes[currentRoute]!
         notifyVolume(volume, old: volume, reason: "CategoryChange")
@@ -147,7 +197,10 @@ extension SimulatedDevice {
         record(.sessionDeactivated(currentTime, bySystem: true))
     }
 
-    func appSetConfiguration(_ configuration: AudioSessionConfiguration) {
+    func appSetConfiguration(_ configuration: AudioSessionConfiguration) throws {
+        if let mode = app?.mode, !mode.allows(configuration.category) {
+            throw SimulatedDeviceError.incompatibleCategory
+        }
         let old = app?.configuration
         app?.configuration = configuration
         // A category change posts `CategoryChange` (facts §2: reasons seen).
@@ -172,6 +225,8 @@ extension SimulatedDevice {
                 }
             }
         } else if app?.sessionActive == true {
+            // Deactivating while audio I/O runs (the primer's sound) fails and leaves the session active.
+            if let until = app?.primingUntil, currentTime < until { throw SimulatedDeviceError.sessionBusy }
             if isAppListening { app?.staleVolume = volumes[currentRoute]! }
             app?.sessionActive = false
             record(.sessionDeactivated(currentTime, bySystem: false, notifiedOthers: notifyOthers))

@@ -95,6 +95,14 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Sound playback state (the Ring/Silent switch and system sounds live in `SimulatedDevice+Sounds.swift`).
     var sounds = SimulatedSounds()
 
+    /// When the device booted, in seconds since 1970 (wall clock minus uptime); ``reboot()`` moves it.
+    var bootWallTime: TimeInterval = 1_800_000_000
+    /// The reason and ports of the last route change delivered.
+    var lastRouteChange: RouteChange?
+    /// The current Bluetooth headset's port UID, and the other headsets' volumes (each keeps its own).
+    var bluetoothPort = SimulatedDevice.defaultBluetoothPort
+    var otherHeadsetVolumes: [String: Float] = [:]
+
     // The app's process: `nil` when not running.
     var app: AppProcess?
     var generation = 0
@@ -125,6 +133,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         var suspensionTimer: Int?
         var sessionActive = false
         var configuration = AudioSessionConfiguration.systemDefault
+        /// The session's mode (`AVAudioSession.Mode`), set by the app itself (VolumeKit keeps it).
+        var mode = SessionMode.default
+        /// Until when the primer's silent sound plays (deactivation fails meanwhile: `sessionBusy`).
+        var primingUntil: Instant?
         var hasPlayedAudio = false
         /// Another component took the session over: KVO stops and the HUD returns until the app activates
         /// its session again (``DeviceBehaviour/SessionTakeover/deactivates``).
@@ -141,6 +153,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         var sequenceNumber = 1000
         /// The app's VolumeKit session lease: app-process state, new at each launch.
         let sessionLease = AudioSessionLease()
+        /// The app's hold board (capture → HUD): app-process state, new at each launch.
+        let holdBoard = VolumeHoldBoard()
     }
 
     /// Creates a device; the app is launched at time 0.

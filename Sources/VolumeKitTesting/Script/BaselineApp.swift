@@ -68,7 +68,7 @@ final class BaselineApp: Sendable {
         switch event {
         case .willResignActive: state.withLock { $0.isActive = false }
         case .didBecomeActive: state.withLock { $0.isActive = true }
-        case .interruptionEnded: try? clients.audioSession.setActive(true, false)
+        case .interruptionEnded, .mediaServicesWereReset: try? clients.audioSession.setActive(true, false)
         default: break
         }
     }

@@ -20,7 +20,8 @@ import VolumeKitCore
 /// Control Center drag: a series of values) · `background` · `foreground` · `interrupt begin|end` ·
 /// `call begin|end` · `siri [S]` · `alarm S [noend]` · `takeover camera|player|webview` · `camera start|stop` ·
 /// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch` · `mute on|off` (the
-/// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad).
+/// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad) · `media reset` (the media server
+/// restarts: `mediaServicesWereResetNotification`).
 public struct Scenario: Sendable, Equatable {
     /// One command.
     public enum Command: Sendable, Equatable {
@@ -70,6 +71,8 @@ public struct Scenario: Sendable, Equatable {
         case launch
         /// `mute on|off`: the Ring/Silent switch.
         case mute(on: Bool)
+        /// `media reset`: the media server restarts (``SimulatedDevice/resetMediaServices()``).
+        case mediaReset
 
         /// The virtual time the runner lets pass for this command (a held `&` counts its hold too).
         var virtualTime: TimeInterval {
@@ -346,6 +349,10 @@ public struct Scenario: Sendable, Equatable {
         case "mute":
             try expectCount(2...2, "mute on|off")
             return .mute(on: try choice(words[1], "on", "off"))
+        case "media":
+            try expectCount(2...2, "media reset")
+            guard words[1] == "reset" else { throw fail("'\(echo(words[1]))' is not a media command (reset)") }
+            return .mediaReset
         default:
             throw fail("unknown command '\(echo(words[0]))'")
         }

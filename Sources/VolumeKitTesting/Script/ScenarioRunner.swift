@@ -339,6 +339,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             hud = nil
         case .mute(let on):
             device.setMuteSwitch(on: on)
+        case .mediaReset:
+            device.resetMediaServices()
         }
     }
 

@@ -55,6 +55,7 @@ extension Scenario.Command {
         case .call(let began): .other("call \(began ? "begins" : "ends")")
         case .route(let route): .other("route \(route.rawValue)")
         case .mute(let on): .other("Ring/Silent switch \(on ? "silent" : "ring")")
+        case .mediaReset: .other("media services reset")
         }
     }
 }

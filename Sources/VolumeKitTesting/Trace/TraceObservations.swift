@@ -89,7 +89,7 @@ struct TraceObservations {
                 case .didBecomeActive: state = .active
                 case .didEnterBackground: state = .background; sessionActive = false
                 case .willEnterForeground: state = .inactive
-                case .interruptionBegan: sessionActive = false
+                case .interruptionBegan, .mediaServicesWereReset: sessionActive = false
                 case .interruptionEnded: break
                 case .routeChanged: if seenRoutes.insert(time).inserted { routes.append(time) }
                 }

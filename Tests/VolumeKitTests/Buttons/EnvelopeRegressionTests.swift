@@ -208,6 +208,9 @@ struct EnvelopeRegressionTests {
     @Test("Capture events without a running camera: VolumeKit detects and reports it")
     func captureEventsWithoutCamera() throws {
         let run = try Run([], configuration: .init(strategy: .captureEvents))
+        // Capture events take no session: a press is seen moving the volume only through the app's own live one.
+        try run.device.configureAppSession(.playbackMixing)
+        run.device.clients.audioSession.primeOutput()
         run.device.press(.up)
         run.device.advance(by: 0.5)
         #expect(run.diagnostics.current.contains(.captureEventsNotDelivered))

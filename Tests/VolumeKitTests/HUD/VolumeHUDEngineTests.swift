@@ -307,12 +307,12 @@ struct VolumeHoldTests {
     @Test("one board per app process: the same for every clients value, a new one after a relaunch")
     func boardPerProcess() {
         let device = SimulatedDevice()
-        let first = VolumeHoldBoard.board(for: device.clients)
-        #expect(VolumeHoldBoard.board(for: device.clients) === first)
+        let first = device.clients.holdBoard
+        #expect(device.clients.holdBoard === first)
         device.crash()
         device.launch()
-        #expect(VolumeHoldBoard.board(for: device.clients) !== first)
-        #expect(VolumeHoldBoard.board(for: SimulatedDevice().clients) !== first)
+        #expect(device.clients.holdBoard !== first)
+        #expect(SimulatedDevice().clients.holdBoard !== first)
     }
 
     @Test("holds nest, and the user's level is known only while held")
@@ -348,7 +348,7 @@ struct VolumeHoldTests {
     func whichConfigurationsHold(configuration: VolumeButtonsConfiguration, holds: Bool) {
         let device = SimulatedDevice()
         let reporter = VolumeHoldReporter(configuration: configuration, clients: device.clients)
-        let board = VolumeHoldBoard.board(for: device.clients)
+        let board = device.clients.holdBoard
         reporter.started()
         #expect(board.isHeld == holds)
         #expect(board.isCapturingPresses == (configuration.mode == .capture))

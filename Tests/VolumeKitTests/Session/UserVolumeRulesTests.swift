@@ -36,7 +36,8 @@ struct UserVolumeRulesTests {
         #expect(
             records(device)[.speaker]
                 == PendingRestore(
-                    userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1))
+                    userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1,
+                    bootTime: device.clients.device.bootTime))
         device.advance(by: 0.2)
         #expect(device.volume == 0.125)
         engine.stop()

@@ -215,7 +215,7 @@ struct TraceFormatTests {
                 expected: "one of "
                     + [
                         "didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground",
-                        "interruptionBegan", "interruptionEnded", "routeChanged",
+                        "interruptionBegan", "interruptionEnded", "routeChanged", "mediaServicesWereReset",
                     ].map { "\"\($0)\"" }.joined(separator: ", ")))
         Self.expectError(
             [h, #"{"t":0.5,"type":"notification","name":"X","userInfo":{"Volume":[1]},"observer":1}"#], line: 2,
