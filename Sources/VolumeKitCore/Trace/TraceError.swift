@@ -39,6 +39,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case timeWentBackwards(time: Double, previous: Double)
         /// The file could not be read at all.
         case unreadable(String)
+        /// A trace could not be written to `path` (see ``TraceFileWriter``), and why.
+        case unwritable(path: String, reason: String)
     }
 
     /// The 1-based line number, `nil` for a problem with the whole file.
@@ -105,6 +107,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
                 "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
         case .unreadable(let detail):
             return "the file cannot be read (\(detail))."
+        case .unwritable(let path, let reason):
+            return "cannot write the trace to '\(path)': \(reason)."
         }
     }
 }
