@@ -49,7 +49,8 @@ struct ScenarioTraceTests {
         }
         #expect(
             gestures == [
-                .press(.up), .hold(.down, seconds: 1.2), .other("route headphones"), .other("Ring/Silent switch silent"),
+                .press(.up), .hold(.down, seconds: 1.2), .other("route headphones"),
+                .other("Ring/Silent switch silent"),
             ])
         let calls = trace.records.compactMap { record -> String? in
             if case .app(let feature, let call) = record.event { return "\(call) \(feature)" } else { return nil }
