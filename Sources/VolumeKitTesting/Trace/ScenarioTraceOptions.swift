@@ -34,7 +34,7 @@ public struct ScenarioTraceOptions: Sendable {
     }
 }
 
-/// A scenario run stopped because its trace reached the size a trace reader accepts (``Trace/Limits``): the
+/// A scenario run stopped because its trace reached the size a trace reader accepts (``/VolumeKitCore/Trace/Limits``): the
 /// file holds the records up to there.
 public struct ScenarioTraceLimitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The records written.
