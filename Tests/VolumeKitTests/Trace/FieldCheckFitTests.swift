@@ -157,10 +157,12 @@ struct FieldCheckFitTests {
         #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
     }
 
-    @Test("With capture events the fit gives back the tap length, and replay the button events")
-    func captureEventsSamples() async {
+    @Test(
+        "The other strategies' traces fit and replay too (every 7th sample)",
+        arguments: [SimulatedStrategy.captureEvents, .systemNotification])
+    func otherStrategies(strategy: SimulatedStrategy) async {
         let problems = await offThePool {
-            stride(from: 1, through: 50, by: 7).flatMap { Self.check($0, strategy: .captureEvents) }
+            stride(from: 1, through: 50, by: 7).flatMap { Self.check($0, strategy: strategy) }
         }
         #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
     }
