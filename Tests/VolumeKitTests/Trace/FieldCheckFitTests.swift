@@ -19,6 +19,7 @@ struct FieldCheckFitTests {
     struct Run: @unchecked Sendable {
         var text: String
         var buttonJSON: [String]
+        var muteJSON: [String]
         var device: SimulatedDevice
     }
 
@@ -28,8 +29,9 @@ struct FieldCheckFitTests {
         runner.trace = ScenarioTraceOptions(keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
         let records = runner.run()
         let buttons = records.filter { if case .button = $0.kind { true } else { false } }.map(\.json)
+        let mute = records.filter { if case .mute = $0.kind { true } else { false } }.map(\.json)
         return Run(
-            text: lines.current.map { $0 + "\n" }.joined(), buttonJSON: buttons, device: runner.device)
+            text: lines.current.map { $0 + "\n" }.joined(), buttonJSON: buttons, muteJSON: mute, device: runner.device)
     }
 
     /// What a fit of a trace of `behaviour` must give, rule by rule (docs/trace.md, "Matching
@@ -135,7 +137,16 @@ struct FieldCheckFitTests {
             var problems = misses(TraceFit.fit(trace), run, behaviour, strategy: strategy).map {
                 "sample:\(k) \(strategy.rawValue): \($0)"
             }
-            let replayed = try TraceReplay.run(trace).jsonLines.filter { $0.contains("\"type\":\"button\"") }
+            let replay = try TraceReplay.run(trace).jsonLines
+            let replayed = replay.filter { $0.contains("\"type\":\"button\"") }
+            // The mute monitor's Ring/Silent states replay too — unless the app was suspended during the script's
+            // 1 s in the background: a trace does not show suspension, so a replay runs the probe's timers on
+            // time where the suspended app ran them late (docs/trace.md, Replay).
+            let muted = replay.filter { $0.contains("\"type\":\"mute\"") }
+            if behaviour.suspensionDelay >= 1, muted != run.muteJSON || muted.isEmpty {
+                problems.append(
+                    "sample:\(k) \(strategy.rawValue): replay's mute states \(muted), the run's \(run.muteJSON)")
+            }
             if replayed != run.buttonJSON {
                 let first = zip(replayed, run.buttonJSON).first { $0 != $1 }
                 problems.append(
