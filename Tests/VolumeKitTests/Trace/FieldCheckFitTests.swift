@@ -94,6 +94,10 @@ struct FieldCheckFitTests {
                 }
             }
         }
+        // Every sample lies inside the envelope, so every rule it shows must be judged inside.
+        for estimate in report.estimates where report.verdict(estimate) == .outside {
+            misses.append("\(estimate.rule): judged outside the envelope (\(String(describing: estimate.value)))")
+        }
         guard strategy != .captureEvents else { return misses }
         // Dropped sets: exactly the sets the device refused (downPressRefusal) or ignored (no ready view, no slider).
         let lost = run.device.log.filter { entry in
