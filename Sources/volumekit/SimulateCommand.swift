@@ -131,7 +131,7 @@ enum SimulateCommand: Subcommand {
             }
             let rules = behaviour.assignments.joined(separator: " ")
             let script = paths.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "demo"
-            runner.trace = ScenarioTraceOptions(
+            runner.traceOptions = ScenarioTraceOptions(
                 note:
                     "volumekit simulate --profile \(profile)\(overrides.map { " --set \($0)" }.joined()) \(script); rules: \(rules)",
                 keepsRecords: false, onLine: writer!.write)

@@ -161,8 +161,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// button events delivered. The header says the trace is synthetic (``/VolumeKitCore/TraceSource/simulator``).
     /// The custom HUD runs on unrecorded clients: it shares the buttons' volume and session, and its own
     /// subscriptions would only repeat the same deliveries.
-    public var trace: ScenarioTraceOptions?
-    /// The recorder of the last run's trace, when ``trace`` was set; with
+    public var traceOptions: ScenarioTraceOptions?
+    /// The recorder of the last run's trace, when ``traceOptions`` was set; with
     /// ``ScenarioTraceOptions/keepsRecords`` its ``/VolumeKitCore/TraceRecorder/trace`` is the whole trace.
     public private(set) var traceRecorder: TraceRecorder?
 
@@ -222,7 +222,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         let device = SimulatedDevice(configuration)
         self.device = device
-        traceRecorder = trace.map { makeRecorder($0, device) }
+        traceRecorder = traceOptions.map { makeRecorder($0, device) }
         runningFeatures = []
         try withoutActuallyEscaping(onRecord) { onRecord in
             self.onRecord = onRecord
@@ -434,7 +434,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             return
         }
         // The app's custom HUD is the same Core engine the iPhone runs (`VolumeHUD` is a shell over it).
-        // Unrecorded: the HUD follows the same volume and session as the buttons (see ``trace``).
+        // Unrecorded: the HUD follows the same volume and session as the buttons (see ``traceOptions``).
         let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: device.clients) {
             display, time in
             records.withLock {
@@ -499,7 +499,7 @@ extension ScenarioRunner {
     }
 
     private func checkTraceSize() throws {
-        guard traceRecorder != nil, let limits = trace?.limits else { return }
+        guard traceRecorder != nil, let limits = traceOptions?.limits else { return }
         let size = traceSize.current
         guard size.full else { return }
         throw ScenarioTraceLimitError(records: size.lines - 1, bytes: size.bytes, limits: limits)

@@ -5,7 +5,7 @@ import VolumeKitCore
 ///
 /// ```swift
 /// let runner = ScenarioRunner(scenario: scenario, behaviour: .sample(7))
-/// runner.trace = ScenarioTraceOptions()
+/// runner.traceOptions = ScenarioTraceOptions()
 /// runner.run()
 /// let report = TraceFit.fit(runner.traceRecorder!.trace)
 /// ```

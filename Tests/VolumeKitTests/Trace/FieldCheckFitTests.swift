@@ -26,7 +26,8 @@ struct FieldCheckFitTests {
     static func simulate(_ behaviour: DeviceBehaviour, strategy: SimulatedStrategy = .outputVolume) throws -> Run {
         let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
         let lines = Locked([String]())
-        runner.trace = ScenarioTraceOptions(keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
+        runner.traceOptions = ScenarioTraceOptions(
+            keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
         let records = runner.run()
         let buttons = records.filter { if case .button = $0.kind { true } else { false } }.map(\.json)
         let mute = records.filter { if case .mute = $0.kind { true } else { false } }.map(\.json)

@@ -16,7 +16,8 @@ struct MalformedTraceTests {
         else { return [] }
         let runner = ScenarioRunner(scenario: scenario)
         let lines = Locked([String]())
-        runner.trace = ScenarioTraceOptions(keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
+        runner.traceOptions = ScenarioTraceOptions(
+            keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
         runner.run()
         return lines.current
     }()

@@ -22,7 +22,7 @@ struct ScenarioTraceTests {
         ScenarioRunner, [ScenarioRecord], Trace
     ) {
         let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy)
-        runner.trace = ScenarioTraceOptions()
+        runner.traceOptions = ScenarioTraceOptions()
         let records = runner.run()
         let recorder = try #require(runner.traceRecorder)
         // Through the file format, as `trace replay` and `trace fit` read it.
@@ -108,7 +108,7 @@ struct ScenarioTraceTests {
         let runner = ScenarioRunner(scenario: try Scenario(parsing: "volume 0.5\nstart\nhold up 30\nstop"))
         let lines = Locked([String]())
         let limits = Trace.Limits(maxRecords: 200)
-        runner.trace = ScenarioTraceOptions(
+        runner.traceOptions = ScenarioTraceOptions(
             keepsRecords: false, limits: limits, onLine: { line in lines.withLock { $0.append(line) } })
         let records = runner.run()
         guard case .error(let message)? = records.last?.kind else {
