@@ -11,6 +11,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case empty
         /// The file is larger than the decoder's limit.
         case fileTooLarge(bytes: Int, limit: Int)
+        /// A stream (standard input, a pipe, a device) holds more than the decoder's limit.
+        case streamTooLarge(limit: Int)
         /// The file has more records than the decoder's limit.
         case tooManyRecords(limit: Int)
         /// A line is longer than the decoder's limit.
@@ -70,6 +72,9 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .fileTooLarge(let bytes, let limit):
             return
                 "the file is \(bytes) bytes, more than the \(limit)-byte limit for a trace; split the recording or raise the limit."
+        case .streamTooLarge(let limit):
+            return
+                "the input is more than \(limit) bytes, the limit for a trace; is it a trace? (split the recording or raise the limit)"
         case .tooManyRecords(let limit):
             return
                 "the file has more than \(limit) records, the limit for a trace; split the recording or raise the limit."

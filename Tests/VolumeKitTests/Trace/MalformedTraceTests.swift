@@ -147,3 +147,36 @@ struct MalformedTraceTests {
         }
     }
 }
+
+extension MalformedTraceTests {
+    @Test("An endless or oversized stream is refused after the limit, without being held whole")
+    func endlessStreams() throws {
+        let small = Trace.Limits(maxFileBytes: 4096)
+        // A pipe with more than the limit in it (standard input, say): refused, not read to its end. Written whole
+        // first (less than a pipe's buffer), so no writer is left blocked on the pipe.
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data(repeating: 0x20, count: 8192))
+        try pipe.fileHandleForWriting.close()
+        #expect(throws: TraceError(line: nil, .streamTooLarge(limit: 4096))) {
+            try Trace(reading: pipe.fileHandleForReading, limits: small)
+        }
+        try? pipe.fileHandleForReading.close()
+        // A device with no end, named as a file: refused by the bytes read, and said to be an input, not a file.
+        if FileManager.default.fileExists(atPath: "/dev/zero") {
+            #expect(throws: TraceError(line: nil, .streamTooLarge(limit: 4096))) {
+                try Trace(contentsOf: URL(fileURLWithPath: "/dev/zero"), limits: small)
+            }
+        }
+        #expect(
+            TraceError(line: nil, .streamTooLarge(limit: 4096)).description
+                == "the input is more than 4096 bytes, the limit for a trace; is it a trace? (split the recording or raise the limit)"
+        )
+        // A whole trace through a pipe reads as from a file.
+        let good = Pipe()
+        let text = Data(Self.lines.prefix(30).map { $0 + "\n" }.joined().utf8)
+        #expect(text.count < 32_768)
+        try good.fileHandleForWriting.write(contentsOf: text)
+        try good.fileHandleForWriting.close()
+        #expect(try Trace(reading: good.fileHandleForReading).records.count == 29)
+    }
+}
