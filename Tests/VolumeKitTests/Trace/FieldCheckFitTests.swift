@@ -142,7 +142,13 @@ struct FieldCheckFitTests {
             var problems = misses(TraceFit.fit(trace), run, behaviour, strategy: strategy).map {
                 "sample:\(k) \(strategy.rawValue): \($0)"
             }
-            let replay = try TraceReplay.run(trace).jsonLines
+            let report = try TraceReplay.run(trace)
+            if !report.setDifferences.isEmpty || report.undeliveredInputs != 0 {
+                problems.append(
+                    "sample:\(k) \(strategy.rawValue): replay's sets differ \(report.setDifferences.count) times, \(report.undeliveredInputs) inputs undelivered"
+                )
+            }
+            let replay = report.jsonLines
             let replayed = replay.filter { $0.contains("\"type\":\"button\"") }
             // The mute monitor's Ring/Silent states replay too — unless the app was suspended during the script's
             // 1 s in the background: a trace does not show suspension, so a replay runs the probe's timers on
