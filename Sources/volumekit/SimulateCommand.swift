@@ -7,7 +7,8 @@ enum SimulateCommand: Subcommand {
     static let name = "simulate"
     static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
     static let help = """
-        USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json] [SCRIPT]
+        USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json]
+                                  [--trace FILE] [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
         prints each button event the app received, each time the system volume HUD appeared, the app's
@@ -21,6 +22,12 @@ enum SimulateCommand: Subcommand {
                            \(DeviceBehaviour.profiles.map(\.name).joined(separator: " | ")) | sample:K (the K-th seeded
                            sample of the plausible envelope; sample:0 is default). See 'volumekit profiles'.
           --set RULE=VALUE override one rule of the profile (repeatable), e.g. --set kvoLatency=0.03
+          --trace FILE     also write the run's trace to FILE (JSON Lines, docs/trace.md): what crossed the
+                           clients of the buttons engine and the mute monitor, each script line's gesture, the
+                           app's start/stop and its button events. The header says it is synthetic
+                           ("source":"simulator") and its note lists the profile's rules, which
+                           'volumekit trace fit FILE' should give back; 'volumekit trace replay FILE'
+                           prints the button events of this run again.
           --json           one JSON object a line:
                            {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
                            {"t":…, "type":"systemHUD"}
@@ -30,7 +37,8 @@ enum SimulateCommand: Subcommand {
                            {"t":…, "type":"mute", "state":"unknown", "reason":R}
                                 (R: \(MuteUnknownReason.allCases.map(\.rawValue).joined(separator: " | ")))
                            {"t":…, "type":"error", "message":M}   (capture could not start, or a limit)
-                           and last {"type":"end", "volume":V}
+                           and last {"type":"end", "volume":V, "category":C|null, "sessionActive":true|false}
+                                (the device's volume, and the app's audio session category and state)
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V       (setup, before anything else)
@@ -74,6 +82,7 @@ enum SimulateCommand: Subcommand {
         let strategyName = try reader.option("--strategy") ?? SimulatedStrategy.outputVolume.rawValue
         let profile = try reader.option("--profile") ?? "default"
         let overrides = try reader.options("--set")
+        let tracePath = try reader.option("--trace")
         try reader.rejectUnknownOptions()
         var behaviour: DeviceBehaviour
         do {
@@ -109,15 +118,39 @@ enum SimulateCommand: Subcommand {
         } catch {
             throw UsageError("\(paths.first ?? "demo"): \(error)")
         }
+        let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
+        var writer: TraceFileWriter?
+        if let tracePath {
+            guard !tracePath.isEmpty, tracePath != "-" else {
+                throw UsageError("--trace needs a file name (the trace goes to a file, the events to standard output)")
+            }
+            do {
+                writer = try TraceFileWriter(url: URL(fileURLWithPath: tracePath))
+            } catch {
+                throw UsageError("\(error)")
+            }
+            let rules = behaviour.assignments.joined(separator: " ")
+            let script = paths.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "demo"
+            runner.traceOptions = ScenarioTraceOptions(
+                note:
+                    "volumekit simulate --profile \(profile)\(overrides.map { " --set \($0)" }.joined()) \(script); rules: \(rules)",
+                keepsRecords: false, onLine: writer!.write)
+        }
+        defer { writer?.close() }
         // Printed as they come, so a long run neither waits to the end nor keeps every record.
         do {
-            try ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour).run { record in
+            try runner.run { record in
                 if json, case .command = record.kind { return }  // the JSON stream carries observations only
                 print(json ? record.json : record.text)
             }
         } catch {
             let record = ScenarioRecord(time: nil, kind: .error(String(describing: error)))
             print(json ? record.json : record.text)
+            return 1
+        }
+        writer?.close()
+        if let failure = writer?.failure {
+            printError("volumekit simulate: \(failure)")
             return 1
         }
         return 0

@@ -44,7 +44,7 @@ enum TraceCommand: Subcommand {
         let trace: Trace
         do {
             if path == "-" {
-                trace = try Trace(jsonLines: FileHandle.standardInput.readDataToEndOfFile())
+                trace = try Trace(reading: FileHandle.standardInput)
             } else {
                 trace = try Trace(contentsOf: URL(fileURLWithPath: path))
             }

@@ -59,8 +59,30 @@ public struct Trace: Sendable, Equatable {
             throw TraceError(line: nil, .unreadable((error as NSError).localizedDescription))
         }
         if data.count > limits.maxFileBytes {
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? data.count
+            // A device or a FIFO has no size of its own: say the input, not "a file of 0 bytes".
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            guard size >= data.count else { throw TraceError(line: nil, .streamTooLarge(limit: limits.maxFileBytes)) }
             throw TraceError(line: nil, .fileTooLarge(bytes: size, limit: limits.maxFileBytes))
+        }
+        try self.init(jsonLines: data, limits: limits)
+    }
+
+    /// Reads a trace from a stream (standard input, a pipe) to its end, reading at most
+    /// `limits.maxFileBytes` + 1 bytes: an endless or oversized stream is refused without being held in memory.
+    public init(reading handle: FileHandle, limits: Limits = .standard) throws {
+        var data = Data()
+        while data.count <= limits.maxFileBytes {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: min(1 << 20, limits.maxFileBytes + 1 - data.count))
+            } catch {
+                throw TraceError(line: nil, .unreadable((error as NSError).localizedDescription))
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        guard data.count <= limits.maxFileBytes else {
+            throw TraceError(line: nil, .streamTooLarge(limit: limits.maxFileBytes))
         }
         try self.init(jsonLines: data, limits: limits)
     }

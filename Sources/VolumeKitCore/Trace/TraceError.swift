@@ -11,6 +11,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case empty
         /// The file is larger than the decoder's limit.
         case fileTooLarge(bytes: Int, limit: Int)
+        /// A stream (standard input, a pipe, a device) holds more than the decoder's limit.
+        case streamTooLarge(limit: Int)
         /// The file has more records than the decoder's limit.
         case tooManyRecords(limit: Int)
         /// A line is longer than the decoder's limit.
@@ -39,6 +41,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case timeWentBackwards(time: Double, previous: Double)
         /// The file could not be read at all.
         case unreadable(String)
+        /// A trace could not be written to `path` (see ``TraceFileWriter``), and why.
+        case unwritable(path: String, reason: String)
     }
 
     /// The 1-based line number, `nil` for a problem with the whole file.
@@ -68,6 +72,9 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .fileTooLarge(let bytes, let limit):
             return
                 "the file is \(bytes) bytes, more than the \(limit)-byte limit for a trace; split the recording or raise the limit."
+        case .streamTooLarge(let limit):
+            return
+                "the input is more than \(limit) bytes, the limit for a trace; is it a trace? (split the recording or raise the limit)"
         case .tooManyRecords(let limit):
             return
                 "the file has more than \(limit) records, the limit for a trace; split the recording or raise the limit."
@@ -105,6 +112,8 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
                 "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
         case .unreadable(let detail):
             return "the file cannot be read (\(detail))."
+        case .unwritable(let path, let reason):
+            return "cannot write the trace to '\(path)': \(reason)."
         }
     }
 }

@@ -9,29 +9,69 @@ import Foundation
 /// let recorder = TraceRecorder(header: header, clock: clients.clock, onLine: writer.write)
 /// …
 /// writer.close()
+/// if let failure = writer.failure { print(failure) }   // the disk filled up, say
 /// ```
 public final class TraceFileWriter: Sendable {
-    private let handle: Locked<FileHandle?>
+    private struct State {
+        var handle: FileHandle?
+        var failure: TraceError?
+    }
 
-    /// Creates (or empties) the file at `url`.
+    private let state: Locked<State>
+    private let path: String
+
+    /// Creates (or empties) the file at `url`. Throws a ``TraceError`` (``TraceError/Problem/unwritable(path:reason:)``)
+    /// naming the reason when it cannot: a folder is in the way, the folder does not exist, or it may not
+    /// be written.
     public init(url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw TraceError(line: nil, .unreadable("cannot create \(url.path)"))
+        path = url.path
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw TraceError(line: nil, .unwritable(path: path, reason: "it is a folder; name a file in it"))
         }
-        handle = Locked(try FileHandle(forWritingTo: url))
+        let folder = url.deletingLastPathComponent().path
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw TraceError(line: nil, .unwritable(path: path, reason: "the folder '\(folder)' does not exist"))
+        }
+        // An existing file is opened in place (never replaced: it may be a device such as /dev/stdout).
+        if !files.fileExists(atPath: path), !files.createFile(atPath: path, contents: nil) {
+            throw TraceError(line: nil, .unwritable(path: path, reason: Self.cannotWrite))
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw TraceError(line: nil, .unwritable(path: path, reason: Self.cannotWrite))
+        }
+        // A regular file is emptied; a pipe or a terminal cannot be, and need not be.
+        try? handle.truncate(atOffset: 0)
+        state = Locked(State(handle: handle))
     }
 
-    /// Appends one line (a newline is added). Does nothing once closed.
+    private static let cannotWrite = "it may not be written there (permissions, or a read-only disk)"
+
+    /// Appends one line (a newline is added). Does nothing once closed or after a failed write.
     public func write(_ line: String) {
-        handle.withLock { $0?.write(Data((line + "\n").utf8)) }
+        state.withLock { state in
+            guard let handle = state.handle else { return }
+            do {
+                try handle.write(contentsOf: Data((line + "\n").utf8))
+            } catch {
+                state.failure = TraceError(
+                    line: nil, .unwritable(path: path, reason: "writing failed (\(error.localizedDescription))"))
+                try? handle.close()
+                state.handle = nil
+            }
+        }
     }
+
+    /// The first write that failed (a full disk, say); the lines before it are in the file.
+    public var failure: TraceError? { state.withLock { $0.failure } }
 
     /// Flushes and closes the file. Later writes are ignored.
     public func close() {
-        handle.withLock { handle in
-            try? handle?.synchronize()
-            try? handle?.close()
-            handle = nil
+        state.withLock { state in
+            try? state.handle?.synchronize()
+            try? state.handle?.close()
+            state.handle = nil
         }
     }
 }

@@ -21,17 +21,27 @@ public final class TraceRecorder: Sendable {
     public let header: TraceHeader
     private let now: @Sendable () -> Instant
     private let onLine: (@Sendable (String) -> Void)?
+    private let keepsRecords: Bool
     private let state = Locked(State())
 
     /// Creates a recorder. `clock` timestamps every record (on a device the uptime clock; in the simulator
     /// the virtual one); its reading now becomes the header's ``TraceHeader/clockOrigin``. `onLine`, if
     /// given, receives each line of JSON Lines as it is recorded, the header first (to stream to a file).
-    public init(header: TraceHeader, clock: ClockClient, onLine: (@Sendable (String) -> Void)? = nil) {
+    public convenience init(header: TraceHeader, clock: ClockClient, onLine: (@Sendable (String) -> Void)? = nil) {
+        self.init(header: header, clock: clock, keepsRecords: true, onLine: onLine)
+    }
+
+    /// Creates a recorder that keeps its records in memory (``records``, ``trace``) only if `keepsRecords`:
+    /// a long recording streamed to a file through `onLine` then takes no memory per record.
+    public init(
+        header: TraceHeader, clock: ClockClient, keepsRecords: Bool, onLine: (@Sendable (String) -> Void)? = nil
+    ) {
         var header = header
         header.clockOrigin = clock.now()
         self.header = header
         now = clock.now
         self.onLine = onLine
+        self.keepsRecords = keepsRecords
         onLine?(header.json.text)
     }
 
@@ -42,7 +52,7 @@ public final class TraceRecorder: Sendable {
         let record = state.withLock { state -> TraceRecord in
             let record = TraceRecord(time: max(time, state.lastTime), event: event, feature: feature)
             state.lastTime = record.time
-            state.records.append(record)
+            if keepsRecords { state.records.append(record) }
             return record
         }
         onLine?(record.json.text)
@@ -65,7 +75,7 @@ public final class TraceRecorder: Sendable {
         record(.buttonEvent(event.button, event.phase), feature: "buttons")
     }
 
-    /// Everything recorded so far.
+    /// Everything recorded so far (nothing when created with `keepsRecords: false`).
     public var records: [TraceRecord] { state.withLock { $0.records } }
 
     /// The trace so far.

@@ -42,8 +42,10 @@ public struct ScenarioRecord: Sendable, Equatable {
         case command(String)
         /// The mute monitor reported a new Ring/Silent switch state.
         case mute(MuteState)
-        /// The end of the scenario, with the device's output volume.
-        case end(volume: Float)
+        /// The end of the scenario: the device's output volume, and the app's audio session then — its
+        /// category (`nil` when the app is not running) and whether it is active — so that a script can check
+        /// that VolumeKit kept the app's session (a camera app's `.playAndRecord`) and left it as it found it.
+        case end(volume: Float, category: AudioCategory?, sessionActive: Bool)
     }
 
     /// When, in seconds of virtual time (absent for the end).
@@ -77,8 +79,10 @@ public struct ScenarioRecord: Sendable, Equatable {
                 return "{\(t)\"type\":\"mute\", \"state\":\"unknown\", \"reason\":\"\(reason.rawValue)\"}"
             }
             return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
-        case .end(let volume):
-            return "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume)))}"
+        case .end(let volume, let category, let active):
+            let categoryText = category.map { "\"\($0.rawValue)\"" } ?? "null"
+            return
+                "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume))), \"category\":\(categoryText), \"sessionActive\":\(active)}"
         }
     }
 
@@ -94,7 +98,10 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .error(let message): return "\(t) error: \(message)"
         case .command(let line): return "\(t) > \(line)"
         case .mute(let state): return "\(t) mute \(state)"
-        case .end(let volume): return "end      volume \(Self.format(Double(volume)))"
+        case .end(let volume, let category, let active):
+            let session =
+                category.map { "session \($0.rawValue), \(active ? "active" : "inactive")" } ?? "app not running"
+            return "end      volume \(Self.format(Double(volume))), \(session)"
         }
     }
 
@@ -148,7 +155,22 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// How long the runner lets things settle after the last command.
     public var settleTime: TimeInterval = 2
 
+    /// Set before ``run()`` to record the run's trace (`docs/trace.md`), as `volumekit simulate --trace`
+    /// does: what crossed the clients of the buttons engine (feature `buttons`), the mute monitor (`mute`)
+    /// and launch recovery (`recovery`), each script line's gesture, the app's start and stop calls and the
+    /// button events delivered. The header says the trace is synthetic (``/VolumeKitCore/TraceSource/simulator``).
+    /// The custom HUD runs on unrecorded clients: it shares the buttons' volume and session, and its own
+    /// subscriptions would only repeat the same deliveries.
+    public var traceOptions: ScenarioTraceOptions?
+    /// The recorder of the last run's trace, when ``traceOptions`` was set; with
+    /// ``ScenarioTraceOptions/keepsRecords`` its ``/VolumeKitCore/TraceRecorder/trace`` is the whole trace.
+    public private(set) var traceRecorder: TraceRecorder?
+
     private let records = Locked([ScenarioRecord]())
+    /// Lines and bytes of trace written, to stop before the trace outgrows what a reader accepts.
+    private let traceSize = Locked((lines: 0, bytes: 0, full: false))
+    /// The features started and not stopped, as the trace's `app` records say.
+    private var runningFeatures: [String] = []
     private var engine: VolumeButtonsEngine?
     private var baseline: BaselineApp?
     private var mute: MuteSwitchEngine?
@@ -200,6 +222,8 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         let device = SimulatedDevice(configuration)
         self.device = device
+        traceRecorder = traceOptions.map { makeRecorder($0, device) }
+        runningFeatures = []
         try withoutActuallyEscaping(onRecord) { onRecord in
             self.onRecord = onRecord
             defer { self.onRecord = nil }
@@ -218,12 +242,18 @@ public final class ScenarioRunner: @unchecked Sendable {
                 let record = ScenarioRecord(time: device.now, kind: .command(line.text))
                 records.withLock { $0.append(record) }
             }
+            if let gesture = line.command.traceGesture { traceRecorder?.gesture(gesture) }
             try perform(line.command, on: device)
             try flushIfDue(device)
         }
         try pass(settleTime, on: device)
         try flush(device, all: true)
-        onRecord?(ScenarioRecord(time: nil, kind: .end(volume: device.volume)))
+        try checkTraceSize()
+        let session = device.sessionConfiguration
+        onRecord?(
+            ScenarioRecord(
+                time: nil,
+                kind: .end(volume: device.volume, category: session?.category, sessionActive: device.isSessionActive)))
     }
 
     // Records waiting for delivery, ordered as (time, observer records before system HUD entries, arrival order).
@@ -236,6 +266,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     /// Delivers what is final once a minute of virtual time has passed or many records wait.
     private func flushIfDue(_ device: SimulatedDevice) throws {
+        try checkTraceSize()
         if device.now - lastFlush >= 60 || records.withLock({ $0.count }) >= 4_096 { try flush(device, all: false) }
     }
 
@@ -325,12 +356,16 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .route(let route):
             device.connect(route)
         case .crash:
+            traceRecorder?.mark("the app crashed")
+            runningFeatures = []
             device.crash()
             mute = nil
             engine = nil
             baseline = nil
             hud = nil
         case .launch:
+            traceRecorder?.mark("the app launched again")
+            runningFeatures = []
             device.launch()
             recoverAtLaunch(on: device)
             mute = nil
@@ -350,19 +385,20 @@ public final class ScenarioRunner: @unchecked Sendable {
         let engine = MuteSwitchEngine(
             observesVolume: false,
             soundURL: URL(fileURLWithPath: "/VolumeKit.bundle/mute-probe.caf"),
-            clients: device.clients,
+            clients: clients(of: device, feature: "mute"),
             onChange: { [unowned device] change in
                 records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .mute(change.new))) }
             }
         )
         mute = engine
+        appCalled("start", on: "mute")
         engine.start()
     }
 
     /// The app's launch code calls `VolumeKit.recoverVolumeIfNeeded()`; the script's next line comes after it.
     private func recoverAtLaunch(on device: SimulatedDevice) {
         let done = Locked(false)
-        VolumeRecovery.recoverIfNeeded(device.clients) { _ in done.withLock { $0 = true } }
+        VolumeRecovery.recoverIfNeeded(clients(of: device, feature: "recovery")) { _ in done.withLock { $0 = true } }
         advance(device, until: { done.current }, atMost: 2)
     }
 
@@ -373,6 +409,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     }
 
     private func stopApp() {
+        for feature in runningFeatures.reversed() { traceRecorder?.appCalled("stop", on: feature) }
+        runningFeatures = []
         mute?.stop()
         engine?.stop()
         baseline?.stop()
@@ -381,21 +419,26 @@ public final class ScenarioRunner: @unchecked Sendable {
     }
 
     private func startApp(on device: SimulatedDevice) {
-        let clients = device.clients
+        let clients = clients(of: device, feature: "buttons")
         let records = self.records
+        let recorder = traceRecorder
         let onEvent: @Sendable (VolumeButtonEvent) -> Void = { event in
             records.withLock { $0.append(ScenarioRecord(time: event.time, kind: .button(event.button, event.phase))) }
+            recorder?.buttonEvent(event)
         }
         // An app capturing through AVCaptureEventInteraction is a camera app: its camera runs first.
         if strategy == .captureEvents, !device.isCameraRunning { device.startCamera() }
         guard let configuration = strategy.configuration else {
             let app = BaselineApp(clients: clients, onEvent: onEvent)
             baseline = app
+            appCalled("start", on: "buttons")
             app.start()
             return
         }
         // The app's custom HUD is the same Core engine the iPhone runs (`VolumeHUD` is a shell over it).
-        let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: clients) { display, time in
+        // Unrecorded: the HUD follows the same volume and session as the buttons (see ``traceOptions``).
+        let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: device.clients) {
+            display, time in
             records.withLock {
                 $0.append(
                     ScenarioRecord(
@@ -413,6 +456,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             }
         )
         self.engine = engine
+        appCalled("start", on: "buttons")
         do {
             try engine.start()
         } catch {
@@ -423,5 +467,53 @@ public final class ScenarioRunner: @unchecked Sendable {
         // happens after that, as an app would await readiness before relying on capture.
         // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
         advance(device, until: { engine.isCapturing && hud.isSystemHUDSuppressed }, atMost: 2)
+    }
+}
+
+// MARK: - The trace
+
+extension ScenarioRunner {
+    private func makeRecorder(_ options: ScenarioTraceOptions, _ device: SimulatedDevice) -> TraceRecorder {
+        traceSize.withLock { $0 = (0, 0, false) }
+        let limits = options.limits
+        let size = traceSize
+        let onLine = options.onLine
+        let note = options.note ?? "volumekit simulate; rules: " + behaviour.assignments.joined(separator: " ")
+        // Lines past the reader's limits are dropped and the run stops at the next check with
+        // ``ScenarioTraceLimitError``: the file keeps only what `volumekit trace` can read back.
+        return TraceRecorder(
+            header: .simulator(device, strategy: strategy, note: note), clock: device.clock,
+            keepsRecords: options.keepsRecords,
+            onLine: { line in
+                let kept = size.withLock { size -> Bool in
+                    guard !size.full else { return false }
+                    // The header is not a record: the reader counts records only.
+                    if size.bytes + line.utf8.count + 1 > limits.maxFileBytes || size.lines > limits.maxRecords {
+                        size.full = true
+                        return false
+                    }
+                    size.lines += 1
+                    size.bytes += line.utf8.count + 1
+                    return true
+                }
+                if kept { onLine?(line) }
+            })
+    }
+
+    private func checkTraceSize() throws {
+        guard traceRecorder != nil, let limits = traceOptions?.limits else { return }
+        let size = traceSize.current
+        guard size.full else { return }
+        throw ScenarioTraceLimitError(records: size.lines - 1, bytes: size.bytes, limits: limits)
+    }
+
+    private func clients(of device: SimulatedDevice, feature: String) -> VolumeKitClients {
+        guard let traceRecorder else { return device.clients }
+        return device.clients.recording(to: traceRecorder, feature: feature)
+    }
+
+    private func appCalled(_ call: String, on feature: String) {
+        if call == "start" { runningFeatures.append(feature) }
+        traceRecorder?.appCalled(call, on: feature)
     }
 }

@@ -29,8 +29,13 @@ struct TraceObservations {
     }
 
     private(set) var stream: [Sample] = []
+    /// The index in the trace of each ``stream`` sample's record: at equal times, the record order says what
+    /// came first.
+    private var streamOrder: [Int] = []
     private(set) var sets: [Sample] = []
     private(set) var routes: [Double] = []
+    /// The index in the trace of each route change's record.
+    private var routeOrder: [Int] = []
     private var snapshots: [Snapshot] = []
     private var installs: [Int: Double] = [:]
     private var readies: [Int: Double] = [:]
@@ -57,18 +62,24 @@ struct TraceObservations {
             snapshots.append(
                 Snapshot(time: time, listening: listening, active: (state ?? .active) == .active, epoch: epoch))
         }
-        for record in trace.records {
+        for (order, record) in trace.records.enumerated() {
             let time = record.time
             switch record.event {
             case .outputVolume(let value, _):
                 let sample = Sample(time: time, value: value)
-                if seen.insert(sample).inserted { stream.append(sample) }
+                if seen.insert(sample).inserted {
+                    stream.append(sample)
+                    streamOrder.append(order)
+                }
             case .systemNotification(let notification, _) where !usesKVO:
                 guard let parsed = try? notification.parse(),
                     parsed.reason == .explicitVolumeChange || parsed.reason == .routeChange
                 else { break }
                 let sample = Sample(time: time, value: parsed.volume)
-                if seen.insert(sample).inserted { stream.append(sample) }
+                if seen.insert(sample).inserted {
+                    stream.append(sample)
+                    streamOrder.append(order)
+                }
             case .setVolume(let value, _):
                 sets.append(Sample(time: time, value: value))
             case .subscribed(channel, _):
@@ -91,7 +102,11 @@ struct TraceObservations {
                 case .willEnterForeground: state = .inactive
                 case .interruptionBegan, .mediaServicesWereReset: sessionActive = false
                 case .interruptionEnded: break
-                case .routeChanged: if seenRoutes.insert(time).inserted { routes.append(time) }
+                case .routeChanged:
+                    if seenRoutes.insert(time).inserted {
+                        routes.append(time)
+                        routeOrder.append(order)
+                    }
                 }
                 snapshot(time)
             case .volumeViewInstalled(let view): installs[view] = time
@@ -168,20 +183,26 @@ struct TraceObservations {
             )
         }
         let window = (lower: mode * 0.5 - 0.005, upper: mode * 2 + 0.01)
+        // Pairs closest to the common latency first, each set and each KVO at most once: when the app sets one
+        // value over and over (an auto-repeat held at the anchor), a dropped set must not take the KVO of a
+        // later set of the same value, which would then look dropped itself.
+        var pairs: [(set: Int, index: Int, delay: Double)] = []
+        for (set, list) in candidates.enumerated() {
+            for candidate in list where candidate.delay >= window.lower && candidate.delay <= window.upper {
+                pairs.append((set, candidate.index, candidate.delay))
+            }
+        }
+        pairs.sort { (abs($0.delay - mode), $0.set) < (abs($1.delay - mode), $1.set) }
         var claimed = Set<Int>()
-        var delays: [Double] = []
-        var landed = 0
+        var matched = [Double?](repeating: nil, count: sets.count)
+        for pair in pairs where matched[pair.set] == nil && !claimed.contains(pair.index) {
+            matched[pair.set] = pair.delay
+            claimed.insert(pair.index)
+        }
+        let delays = matched.compactMap { $0 }
+        let landed = delays.count
         var dropped = 0
-        for (set, list) in zip(sets, candidates) {
-            let fitting = list.filter {
-                !claimed.contains($0.index) && $0.delay >= window.lower && $0.delay <= window.upper
-            }
-            if let best = fitting.min(by: { abs($0.delay - mode) < abs($1.delay - mode) }) {
-                claimed.insert(best.index)
-                delays.append(best.delay)
-                landed += 1
-                continue
-            }
+        for (set, delay) in zip(sets, matched) where delay == nil {
             let landing = set.time + mode
             guard let snapshot = state(at: landing), snapshot.listening, state(at: landing + mode)?.listening == true,
                 let before = volume(before: landing), !same(before, set.value)
@@ -218,6 +239,12 @@ struct TraceObservations {
         return 1e-6
     }
 
+    /// A power of ten as people write it: `0.0001`.
+    static func decimal(_ power: Double) -> String {
+        let decimals = max(0, Int((-log10(power)).rounded()))
+        return String(format: "%.\(decimals)f", power)
+    }
+
     private func firstStreamIndex(atOrAfter time: Double) -> Int {
         var low = 0
         var high = stream.count
@@ -232,7 +259,12 @@ struct TraceObservations {
 
     /// The volume changes that no set explains, seen while the app was active and listening without a gap,
     /// away from route changes: presses and auto-repeats.
+    ///
+    /// None when the buttons sent capture events: pressed then, they leave the volume alone (AVKit
+    /// `AVCaptureEventInteraction`), so every volume change is something else — a route change whose
+    /// notification never came, say.
     func buttonMoves(claimed: Set<Int>) -> [Move] {
+        guard captures.isEmpty else { return [] }
         var moves: [Move] = []
         for index in stream.indices.dropFirst() where !claimed.contains(index) {
             let sample = stream[index]
@@ -260,9 +292,13 @@ struct TraceObservations {
         }
         let usable = moves.filter { !$0.clamped && abs($0.delta) >= 0.005 && abs($0.delta) <= 0.25 }
         guard !usable.isEmpty else {
+            let why =
+                captures.isEmpty
+                ? "no press moved the volume while the app was listening"
+                : "the buttons sent capture events, which leave the volume alone"
             return [
-                .notObserved("step", "no press moved the volume while the app was listening"),
-                .notObserved("stepQuantization", "no press moved the volume while the app was listening"),
+                .notObserved("step", why),
+                .notObserved("stepQuantization", why),
             ]
         }
         let fromGrid = usable.filter { onGrid($0.previous) }.map { abs($0.delta) }
@@ -290,17 +326,26 @@ struct TraceObservations {
         }
         let counts = [("exact", fromValue), ("grid", grid), ("rounded", rounded)]
         let best = counts.max { $0.1 < $1.1 }!
+        let presses =
+            "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding"
+        // Reads rounded to a few decimals (Apple forums 756484) are the `rounded` variant whatever the presses
+        // look like: rounding to 1e-4 keeps a whole step's size (1/16 = 0.0625), so only the reads tell.
+        let readRounding = readRounding
         let quantization =
-            best.1 == 0
-            ? RuleEstimate.notObserved(
-                "stepQuantization",
-                "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same"
-            )
-            : RuleEstimate(
-                rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded,
+            readRounding > 1e-6
+            ? RuleEstimate(
+                rule: "stepQuantization", value: .variant("rounded"), samples: stream.count,
                 how:
-                    "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding"
-            )
+                    "every volume read is a multiple of \(Self.decimal(2 * Double(readRounding))) while some of the app's sets are not: the reads are rounded; "
+                    + presses)
+            : best.1 == 0
+                ? RuleEstimate.notObserved(
+                    "stepQuantization",
+                    "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same"
+                )
+                : RuleEstimate(
+                    rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded, how: presses
+                )
         let sizes = fromGrid.isEmpty ? all : fromGrid
         if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
             return [
@@ -331,8 +376,11 @@ struct TraceObservations {
         var how = "the gaps between moves within each hold gesture"
         if !holds.isEmpty {
             for (start, button, _, end) in holds {
-                let times = moves.filter { $0.time > start && $0.time <= end && ($0.delta > 0) == (button == .up) }.map(
-                    \.time)
+                // From the gesture's instant: in a simulated trace the press is at that instant, and with no
+                // KVO delay so is its KVO.
+                let times = moves.filter { $0.time >= start && $0.time <= end && ($0.delta > 0) == (button == .up) }
+                    .map(
+                        \.time)
                 add(times, &first, &later)
             }
         } else {
@@ -373,7 +421,7 @@ struct TraceObservations {
         var gaps: [Double] = []
         var beforeKVO = 0
         var afterKVO = 0
-        for route in routes {
+        for (route, routeIndex) in zip(routes, routeOrder) {
             let nearby = stream.indices.filter {
                 !claimed.contains($0) && abs(stream[$0].time - route) <= 0.1
                     && ($0 == 0 || stream[$0 - 1].value != stream[$0].value)
@@ -382,7 +430,8 @@ struct TraceObservations {
                 continue
             }
             let gap = stream[index].time - route
-            if gap >= 0 { beforeKVO += 1 } else { afterKVO += 1 }
+            // At the same instant, the order of the records says which came first.
+            if gap > 0 || (gap == 0 && streamOrder[index] > routeIndex) { beforeKVO += 1 } else { afterKVO += 1 }
             gaps.append(abs(gap))
         }
         guard !gaps.isEmpty else {

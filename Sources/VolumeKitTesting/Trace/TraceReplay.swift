@@ -99,11 +99,14 @@ public enum TraceReplay {
         )
         var calls = appCalls(trace, feature)
         let inferred = calls.isEmpty
-        if inferred, let first = trace.records.first(where: { $0.feature == feature }) ?? trace.records.first {
-            calls = [(first.time, "start")]
+        if inferred,
+            let first = trace.records.firstIndex(where: { $0.feature == feature })
+                ?? (trace.records.isEmpty ? nil : 0)
+        {
+            calls = [(trace.records[first].time, first, "start")]
         }
-        for (time, call) in calls {
-            world.at(world.origin + time) {
+        for (time, order, call) in calls {
+            world.at(world.origin + time, order: order) {
                 if call == "start" {
                     do {
                         try engine.start()
@@ -142,16 +145,17 @@ public enum TraceReplay {
                 changes.withLock { $0.append(.init(time: world.now, state: change.new)) }
             }
         )
-        for (time, call) in appCalls(trace, feature) {
-            world.at(world.origin + time) { if call == "start" { engine.start() } else { engine.stop() } }
+        for (time, order, call) in appCalls(trace, feature) {
+            world.at(world.origin + time, order: order) { if call == "start" { engine.start() } else { engine.stop() } }
         }
         world.run(until: world.endTime + settle)
         return (changes.current, world.undelivered)
     }
 
-    private static func appCalls(_ trace: Trace, _ feature: String) -> [(Double, String)] {
-        trace.records.compactMap {
-            if case .app(feature, let call) = $0.event { return ($0.time, call) }
+    /// The `app` records of `feature`: time, place in the file, call.
+    private static func appCalls(_ trace: Trace, _ feature: String) -> [(Double, Int, String)] {
+        trace.records.enumerated().compactMap { order, record in
+            if case .app(feature, let call) = record.event { return (record.time, order, call) }
             return nil
         }
     }

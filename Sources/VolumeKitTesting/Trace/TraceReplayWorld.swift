@@ -32,8 +32,11 @@ final class TraceReplayWorld: @unchecked Sendable {
     private var timeline = Timeline()
     /// The recorded inputs in file order, delivered by ``run(until:)`` as their times come (kept apart from
     /// the timeline, whose sorted insert would make a long trace quadratic).
-    private var inputs: [(time: Instant, event: TraceEvent)] = []
+    private var inputs: [(time: Instant, order: Int, event: TraceEvent)] = []
     private var nextInput = 0
+    /// The app's calls the trace recorded (start, stop), with their place in the file, in time order.
+    private var calls: [(time: Instant, order: Int, action: () -> Void)] = []
+    private var nextCall = 0
     private var currentTime: Instant
     let trace: Trace
     let origin: Instant
@@ -70,9 +73,10 @@ final class TraceReplayWorld: @unchecked Sendable {
         origin = trace.header.clockOrigin
         currentTime = origin
         configuration = trace.header.session
-        let records = trace.records.filter { feature == nil || $0.feature == nil || $0.feature == feature }
         endTime = origin + (trace.records.last?.time ?? 0)
-        for record in records {
+        // `order` is the record's place in the whole file: at equal times it orders inputs and the app's calls.
+        for (order, record) in trace.records.enumerated()
+        where feature == nil || record.feature == nil || record.feature == feature {
             let time = origin + record.time
             switch record.event {
             case .subscribed(let channel, let observer): recordedObservers[channel, default: []].append(observer)
@@ -83,7 +87,7 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
             case .read(let reading): reads[Self.kind(reading), default: []].append(Reading(time: time, value: reading))
             case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
-                inputs.append((time, record.event))
+                inputs.append((time, order, record.event))
             default: break
             }
         }
@@ -111,20 +115,34 @@ final class TraceReplayWorld: @unchecked Sendable {
 
     var now: Instant { locked { currentTime } }
 
-    /// Schedules `action` at the clock time `time` (app calls from the trace).
-    func at(_ time: Instant, _ action: @escaping () -> Void) {
-        locked { _ = timeline.schedule(at: time, action) }
+    /// Schedules the app's call recorded as the `order`-th record of the trace at the clock time `time`: at
+    /// equal times, inputs and calls run in the order the file has them (an input recorded after the call
+    /// reached the subscription the call made).
+    func at(_ time: Instant, order: Int, _ action: @escaping () -> Void) {
+        locked {
+            let index = calls[nextCall...].firstIndex { ($0.time, $0.order) > (time, order) } ?? calls.count
+            calls.insert((time, order, action), at: index)
+        }
     }
 
-    /// Runs everything due up to `time`, in order; at equal times a recorded input comes before the app's
-    /// timers and calls.
+    /// Runs everything due up to `time`, in order; at equal times recorded inputs and the app's recorded calls
+    /// run in file order, before the app's own timers.
     func run(until time: Instant) {
         while true {
             let next: (Instant, () -> Void)? = locked {
                 let input = nextInput < inputs.count ? inputs[nextInput] : nil
-                if let input, input.time <= time, input.time <= (timeline.nextTime ?? .infinity) {
+                let call = nextCall < calls.count ? calls[nextCall] : nil
+                let timer = timeline.nextTime ?? .infinity
+                // The earliest of the next input and the next call, by (time, place in the file).
+                if let input, input.time <= time, input.time <= timer,
+                    call.map({ (input.time, input.order) < ($0.time, $0.order) }) ?? true
+                {
                     nextInput += 1
                     return (input.time, { [unowned self] in self.deliver(input.event) })
+                }
+                if let call, call.time <= time, call.time <= timer {
+                    nextCall += 1
+                    return (call.time, call.action)
                 }
                 return timeline.popDue(notAfter: time)
             }

@@ -92,7 +92,9 @@ struct ScenarioTests {
         let records = ScenarioRunner(scenario: try Scenario(parsing: "volume 0.5\npress up x2\nslider 0.1\npress down"))
             .run()
         #expect(records.filter { $0.kind == .systemHUD }.count == 3)
-        #expect(records.last == ScenarioRecord(time: nil, kind: .end(volume: 0.0375)))
+        #expect(
+            records.last
+                == ScenarioRecord(time: nil, kind: .end(volume: 0.0375, category: .soloAmbient, sessionActive: false)))
     }
 
     @Test("A crash keeps the volume the app left behind")
@@ -102,7 +104,9 @@ struct ScenarioTests {
             scenario: try Scenario(parsing: "volume 0.0625\nstart\nwait 0.5\npress down\nwait 0.2\ncrash\nlaunch"),
             strategy: .baseline)
         let records = runner.run()
-        #expect(records.last == ScenarioRecord(time: nil, kind: .end(volume: 0.00001)))
+        #expect(
+            records.last
+                == ScenarioRecord(time: nil, kind: .end(volume: 0.00001, category: .soloAmbient, sessionActive: false)))
         #expect(runner.device.isAppRunning)
     }
 
@@ -112,6 +116,11 @@ struct ScenarioTests {
             ScenarioRecord(time: 0.15, kind: .button(.up, .pressed)).json
                 == #"{"t":0.15, "type":"button", "button":"up", "phase":"pressed"}"#)
         #expect(ScenarioRecord(time: 2, kind: .systemHUD).json == #"{"t":2.0, "type":"systemHUD"}"#)
-        #expect(ScenarioRecord(time: nil, kind: .end(volume: 0.5)).json == #"{"type":"end", "volume":0.5}"#)
+        #expect(
+            ScenarioRecord(time: nil, kind: .end(volume: 0.5, category: .playAndRecord, sessionActive: true)).json
+                == #"{"type":"end", "volume":0.5, "category":"playAndRecord", "sessionActive":true}"#)
+        #expect(
+            ScenarioRecord(time: nil, kind: .end(volume: 0, category: nil, sessionActive: false)).json
+                == #"{"type":"end", "volume":0.0, "category":null, "sessionActive":false}"#)
     }
 }

@@ -206,6 +206,8 @@ struct UserVolumeRulesTests {
     func scriptCrashLaunch() throws {
         let records = ScenarioRunner(scenario: try Scenario(parsing: "volume 0\nstart\npress down x3\ncrash\nlaunch"))
             .run()
-        #expect(records.last == ScenarioRecord(time: nil, kind: .end(volume: 0)))
+        #expect(
+            records.last
+                == ScenarioRecord(time: nil, kind: .end(volume: 0, category: .soloAmbient, sessionActive: false)))
     }
 }

@@ -227,3 +227,111 @@ struct TraceFitTests {
         #expect(try TraceReplay.run(run.recorder.trace).eventsMatchRecording == true)
     }
 }
+
+/// Regression tests for what the field-check sweep (`FieldCheckFitTests`) found wrong in the fitter, each on a
+/// trace written by hand so that it shows the one thing.
+@Suite("Trace fit: the field-check sweep's findings")
+struct TraceFitFindingsTests {
+    static func trace(_ records: [TraceRecord]) -> Trace {
+        Trace(
+            header: TraceFormatTests.header,
+            records: [
+                TraceRecord(time: 0, event: .subscribed(.outputVolume, observer: 1)),
+                TraceRecord(time: 0, event: .setActive(true, notifyOthers: false, error: nil)),
+            ] + records)
+    }
+
+    static func kvo(_ time: Double, _ value: Float) -> TraceRecord {
+        TraceRecord(time: time, event: .outputVolume(value, observer: 1))
+    }
+
+    static func set(_ time: Double, _ value: Float) -> TraceRecord {
+        TraceRecord(time: time, event: .setVolume(value, view: 1))
+    }
+
+    @Test("Reads rounded to 1e-4 are the rounded variant, although a whole step keeps its size when rounded")
+    func roundedReads() {
+        // A press from 0.3 reads 0.3625 (exactly one step); VolumeKit sets 0.3 - 1/4096 and reads it back as 0.2998.
+        var records: [TraceRecord] = []
+        var time = 1.0
+        for _ in 0..<4 {
+            records += [Self.kvo(time, 0.3625), Self.set(time, 0.299_755_86), Self.kvo(time + 0.03, 0.2998)]
+            records += [Self.set(time + 0.3, 0.3), Self.kvo(time + 0.33, 0.3)]
+            time += 1
+        }
+        let report = TraceFit.fit(Self.trace(records))
+        #expect(report["stepQuantization"]?.value == .variant("rounded"))
+        #expect(report["stepQuantization"]?.how.contains("a multiple of 0.0001") == true)
+        // The same trace with reads at full precision steps exactly.
+        let exact = records.map { record -> TraceRecord in
+            guard case .outputVolume(0.2998, let observer) = record.event else { return record }
+            return TraceRecord(time: record.time, event: .outputVolume(0.299_755_86, observer: observer))
+        }
+        #expect(TraceFit.fit(Self.trace(exact))["stepQuantization"]?.value == .variant("exact"))
+    }
+
+    @Test("A route change and its KVO at the same instant are ordered as the file orders them")
+    func sameInstantRoute() {
+        let route = TraceRecord(time: 2, event: .lifecycle(.routeChanged(.headphones), observer: 2))
+        let jump = Self.kvo(2, 0.75)
+        let start = [Self.kvo(1, 0.5)]
+        let after = TraceFit.fit(Self.trace(start + [jump, route]))
+        #expect(after["routeNotification"]?.value == .variant("afterKVO"))
+        let before = TraceFit.fit(Self.trace(start + [route, jump]))
+        #expect(before["routeNotification"]?.value == .variant("beforeKVO"))
+        #expect(before["routeKVOGap"]?.value == .seconds(0))
+    }
+
+    @Test("A hold whose first KVO comes at the gesture's instant measures the first repeat from it")
+    func holdFromTheGesture() throws {
+        // No KVO delay: the press's KVO has the gesture's time; repeats 0.5 s later, then every 0.1 s.
+        var records = [Self.kvo(0.5, 0.5), TraceRecord(time: 1, event: .gesture(.hold(.up, seconds: 1)))]
+        var value: Float = 0.5
+        for time in [1.0, 1.5, 1.6, 1.7, 1.8] {
+            value += 1.0 / 16
+            records.append(Self.kvo(time, value))
+        }
+        let report = TraceFit.fit(Self.trace(records))
+        let first = try #require(report["firstRepeatDelay"]?.value?.number)
+        #expect(abs(first - 0.5) < 1e-9)
+        let later = try #require(report["repeatInterval"]?.value?.number)
+        #expect(abs(later - 0.1) < 1e-9)
+    }
+
+    @Test("A dropped set does not take the KVO of a later set of the same value")
+    func repeatedEqualSets() throws {
+        // Each cycle: a press, the app's set of 0.5 (dropped), a repeat 50 ms later and the app's set of 0.5 again,
+        // which lands 80 ms later. The dropped set's nearest KVO of 0.5 is the second set's, 130 ms on: inside
+        // the matching window, but not the common latency.
+        var records: [TraceRecord] = []
+        var time = 1.0
+        for _ in 0..<6 {
+            records += [Self.kvo(time, 0.5625), Self.set(time, 0.5)]
+            records += [Self.kvo(time + 0.05, 0.625), Self.set(time + 0.05, 0.5), Self.kvo(time + 0.13, 0.5)]
+            time += 1
+        }
+        let report = TraceFit.fit(Self.trace(records))
+        let latency = try #require(report["setToKVOLatency"])
+        #expect(abs((latency.value?.number ?? 0) - 0.08) < 1e-9)
+        #expect(latency.tolerance == 0.001)
+        let dropped = try #require(report["droppedSets"])
+        #expect(dropped.samples == 12)
+        #expect(dropped.value == .fraction(0.5))
+    }
+
+    @Test("With capture events, volume changes are not presses: no step is read from them")
+    func captureEventsLeaveTheVolume() {
+        // A route change with no notification moves the volume by 0.2; the presses come as capture events.
+        let records = [
+            TraceRecord(time: 0, event: .subscribed(.captureEvents, observer: 3)),
+            Self.kvo(1, 0.3),
+            TraceRecord(time: 1.5, event: .captureEvent(CaptureEvent(source: .secondary, phase: .began), observer: 3)),
+            TraceRecord(time: 1.6, event: .captureEvent(CaptureEvent(source: .secondary, phase: .ended), observer: 3)),
+            Self.kvo(2, 0.5), Self.kvo(3, 0.3), Self.kvo(4, 0.5),
+        ]
+        let report = TraceFit.fit(Self.trace(records))
+        #expect(report["step"]?.isObserved == false)
+        #expect(report["step"]?.how.contains("capture events") == true)
+        #expect(abs((report["tapLength"]?.value?.number ?? 0) - 0.1) < 1e-9)
+    }
+}

@@ -32,3 +32,38 @@ struct TraceFixtureTests {
         }
     }
 }
+
+extension TraceFixtureTests {
+    @Test(
+        "A synthetic field check (format 1) reads, replays its own button events and fits to the rules its header lists"
+    )
+    func fieldCheck() throws {
+        let trace = try Self.fixture("field-check.sample-9.simulator.jsonl")
+        #expect(trace.header.source == .simulator)
+        // The note lists every rule of the profile it was made with: `…; rules: firstRepeatDelay=0.5 …`.
+        let note = try #require(trace.header.note)
+        let rules = try #require(note.components(separatedBy: "rules: ").last)
+        var behaviour = DeviceBehaviour()
+        for assignment in rules.split(separator: " ") { try behaviour.set(String(assignment)) }
+        #expect(behaviour == DeviceBehaviour.sample(9))
+        let report = try TraceReplay.run(trace)
+        #expect(report.eventsMatchRecording == true)
+        #expect(report.setDifferences.isEmpty)
+        #expect(report.undeliveredInputs == 0)
+        let fit = TraceFit.fit(trace)
+        // Sample 9: reads rounded to 1e-4, cached-equal sets dropped, the route notification before the KVO.
+        #expect(fit["stepQuantization"]?.value == .variant("rounded"))
+        #expect(fit["routeNotification"]?.value == .variant("beforeKVO"))
+        #expect((fit["droppedSets"]?.value?.number ?? 0) > 0)
+        for (rule, expected) in FieldCheckFitTests.truth(behaviour, strategy: .outputVolume) {
+            let estimate = try #require(fit[rule])
+            switch (expected, estimate.value) {
+            case (nil, let value): #expect(value == nil, "\(rule): \(estimate)")
+            case (.variant(let name)?, let value): #expect(value == .variant(name), "\(rule): \(estimate)")
+            case (let expected?, let value):
+                let truth = try #require(expected.number)
+                #expect(abs((value?.number ?? -1) - truth) <= (estimate.tolerance ?? 0) + 1e-9, "\(rule): \(estimate)")
+            }
+        }
+    }
+}

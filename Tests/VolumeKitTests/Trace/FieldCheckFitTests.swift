@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// The fitter's test (issue 14): `volumekit simulate --profile sample:K --trace t.jsonl scenarios/field-check.txt`,
+/// then `volumekit trace fit t.jsonl` must give back sample K's rules within the tolerances of `docs/trace.md`,
+/// and `volumekit trace replay t.jsonl` must print the run's button events again — for 50 samples.
+@Suite("Fitting the field check's simulated traces")
+struct FieldCheckFitTests {
+    static let script: String = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../scenarios/field-check.txt").standardized
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    /// One simulated run of the field check, recorded as `simulate --trace` writes it (the JSON Lines text),
+    /// with the button events as `simulate --json` prints them.
+    struct Run: @unchecked Sendable {
+        var text: String
+        var buttonJSON: [String]
+        var muteJSON: [String]
+        var device: SimulatedDevice
+    }
+
+    static func simulate(_ behaviour: DeviceBehaviour, strategy: SimulatedStrategy = .outputVolume) throws -> Run {
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+        let lines = Locked([String]())
+        runner.traceOptions = ScenarioTraceOptions(
+            keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
+        let records = runner.run()
+        let buttons = records.filter { if case .button = $0.kind { true } else { false } }.map(\.json)
+        let mute = records.filter { if case .mute = $0.kind { true } else { false } }.map(\.json)
+        return Run(
+            text: lines.current.map { $0 + "\n" }.joined(), buttonJSON: buttons, muteJSON: mute, device: runner.device)
+    }
+
+    /// What a fit of a trace of `behaviour` must give, rule by rule (docs/trace.md, "Matching
+    /// `DeviceBehaviour`'s rules"); `nil`: the trace cannot show the rule under this behaviour.
+    static func truth(_ behaviour: DeviceBehaviour, strategy: SimulatedStrategy) -> [String: RuleEstimate.Value?] {
+        if strategy == .captureEvents {
+            // Capture events leave the volume alone: only the tap length shows.
+            return [
+                "tapLength": .seconds(behaviour.tapLength), "setToKVOLatency": nil, "step": nil,
+                "firstRepeatDelay": nil,
+            ]
+        }
+        let gap = behaviour.routeNotificationGap
+        var truth: [String: RuleEstimate.Value?] = [
+            "step": .number(1.0 / 16),
+            "stepQuantization": .variant(behaviour.stepQuantization.rawValue),
+            "setToKVOLatency": .seconds(behaviour.sliderLatency + behaviour.kvoLatency),
+            "volumeViewReadyDelay": .seconds(behaviour.volumeViewReadyDelay),
+            "firstRepeatDelay": .seconds(behaviour.firstRepeatDelay),
+            "repeatInterval": .seconds(behaviour.repeatInterval),
+            "tapLength": nil,
+        ]
+        switch behaviour.routeNotification {
+        case .beforeKVO:
+            truth["routeNotification"] = .variant("beforeKVO")
+            truth["routeKVOGap"] = .seconds(behaviour.kvoLatency + gap)
+            truth["kvoDelay"] = .seconds(behaviour.kvoLatency + gap)
+            truth["sliderLatency"] = .seconds(behaviour.sliderLatency - gap)
+        case .afterKVO:
+            truth["routeNotification"] = .variant("afterKVO")
+            truth["routeKVOGap"] = .seconds(gap)
+            truth["kvoDelay"] = nil
+            truth["sliderLatency"] = nil
+        case .missing:
+            for rule in ["routeNotification", "routeKVOGap", "kvoDelay", "sliderLatency"] { truth[rule] = .some(nil) }
+        }
+        return truth
+    }
+
+    /// Every way a fit of `run` misses the truth of `behaviour`.
+    static func misses(_ report: TraceFitReport, _ run: Run, _ behaviour: DeviceBehaviour, strategy: SimulatedStrategy)
+        -> [String]
+    {
+        var misses: [String] = []
+        for (rule, expected) in truth(behaviour, strategy: strategy).sorted(by: { $0.key < $1.key }) {
+            guard let estimate = report[rule] else {
+                misses.append("\(rule): missing from the report")
+                continue
+            }
+            switch (expected, estimate.value) {
+            case (nil, nil): break
+            case (nil, let value?): misses.append("\(rule): \(value) fitted, but the trace cannot show it")
+            case (let expected?, nil): misses.append("\(rule): not observed (\(estimate.how)), true \(expected)")
+            case (.variant(let name)?, let value?):
+                if value != .variant(name) { misses.append("\(rule): \(value), true \(name) (\(estimate.how))") }
+            case (let expected?, let value?):
+                let tolerance = estimate.tolerance ?? 0
+                if let truth = expected.number, let fitted = value.number, abs(truth - fitted) > tolerance + 1e-9 {
+                    misses.append("\(rule): \(fitted) ± \(tolerance), true \(truth) (\(estimate.how))")
+                }
+            }
+        }
+        // Every sample lies inside the envelope, so every rule it shows must be judged inside.
+        for estimate in report.estimates where report.verdict(estimate) == .outside {
+            misses.append("\(estimate.rule): judged outside the envelope (\(String(describing: estimate.value)))")
+        }
+        guard strategy != .captureEvents else { return misses }
+        // Dropped sets: exactly the sets the device refused (downPressRefusal) or ignored (no ready view, no slider).
+        let lost = run.device.log.filter { entry in
+            switch entry {
+            case .setRefused, .setIgnored: true
+            default: false
+            }
+        }.count
+        if let dropped = report["droppedSets"], let fraction = dropped.value?.number {
+            let count = Int((fraction * Double(dropped.samples)).rounded())
+            if count != lost { misses.append("droppedSets: \(count) of \(dropped.samples), the device lost \(lost)") }
+        } else {
+            misses.append("droppedSets: not observed")
+        }
+        // The sound probe: skipped completions within the simulator's range, played ones later than every skip.
+        let latency = run.device.soundLatency
+        if let skipped = report["soundSkippedDelay"]?.value?.number {
+            if !latency.skipped.contains(skipped) {
+                misses.append("soundSkippedDelay: \(skipped), outside \(latency.skipped)")
+            }
+        } else {
+            misses.append("soundSkippedDelay: not observed (the script turns the switch to silent)")
+        }
+        if let played = report["soundPlayedDelay"]?.value?.number {
+            if played <= latency.skipped.upperBound {
+                misses.append("soundPlayedDelay: \(played), no later than a skip")
+            }
+        } else {
+            misses.append("soundPlayedDelay: not observed")
+        }
+        return misses
+    }
+
+    /// Simulates, writes and reads back, fits and replays one sample; returns what went wrong.
+    static func check(_ k: Int, strategy: SimulatedStrategy) -> [String] {
+        let behaviour = DeviceBehaviour.sample(UInt64(k))
+        do {
+            let run = try simulate(behaviour, strategy: strategy)
+            let trace = try Trace(jsonLines: Data(run.text.utf8))
+            guard trace.header.source == .simulator else { return ["sample:\(k): the header does not say simulator"] }
+            var problems = misses(TraceFit.fit(trace), run, behaviour, strategy: strategy).map {
+                "sample:\(k) \(strategy.rawValue): \($0)"
+            }
+            let report = try TraceReplay.run(trace)
+            if !report.setDifferences.isEmpty || report.undeliveredInputs != 0 {
+                problems.append(
+                    "sample:\(k) \(strategy.rawValue): replay's sets differ \(report.setDifferences.count) times, \(report.undeliveredInputs) inputs undelivered"
+                )
+            }
+            let replay = report.jsonLines
+            let replayed = replay.filter { $0.contains("\"type\":\"button\"") }
+            // The mute monitor's Ring/Silent states replay too — unless the app was suspended during the script's
+            // 1 s in the background: a trace does not show suspension, so a replay runs the probe's timers on
+            // time where the suspended app ran them late (docs/trace.md, Replay).
+            let muted = replay.filter { $0.contains("\"type\":\"mute\"") }
+            if behaviour.suspensionDelay >= 1, muted != run.muteJSON || muted.isEmpty {
+                problems.append(
+                    "sample:\(k) \(strategy.rawValue): replay's mute states \(muted), the run's \(run.muteJSON)")
+            }
+            if replayed != run.buttonJSON {
+                let first = zip(replayed, run.buttonJSON).first { $0 != $1 }
+                problems.append(
+                    "sample:\(k) \(strategy.rawValue): replay gives \(replayed.count) button events, the run \(run.buttonJSON.count); first difference \(first.map { "\($0) vs \($1)" } ?? "at the end")"
+                )
+            }
+            if run.buttonJSON.count < 20 { problems.append("sample:\(k): only \(run.buttonJSON.count) button events") }
+            return problems
+        } catch {
+            return ["sample:\(k) \(strategy.rawValue): \(error)"]
+        }
+    }
+
+    @Test(
+        "simulate --trace, then trace fit gives back each of 50 samples' rules and trace replay the run's button events"
+    )
+    func fitsFiftySamples() async {
+        let problems = await offThePool { (1...50).flatMap { Self.check($0, strategy: .outputVolume) } }
+        #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
+    }
+
+    @Test(
+        "The other strategies' traces fit and replay too (every 7th sample)",
+        arguments: [SimulatedStrategy.captureEvents, .systemNotification])
+    func otherStrategies(strategy: SimulatedStrategy) async {
+        let problems = await offThePool {
+            stride(from: 1, through: 50, by: 7).flatMap { Self.check($0, strategy: strategy) }
+        }
+        #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
+    }
+}
