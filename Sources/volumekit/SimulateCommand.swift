@@ -44,7 +44,7 @@ enum SimulateCommand: Subcommand {
           ios N · device iphone|ipad · volume V       (setup, before anything else)
           start · stop · press up|down [xN] [every S] · hold up|down S [&] · wait S · slider V · drag V
           background · foreground · interrupt begin|end · call begin|end · siri [S] · alarm S [noend]
-          takeover camera|player|webview · camera start|stop
+          takeover camera|player|webview · camera start|stop · media reset
           route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch
           mute on|off (iPhone switch) · silent on|off (Control Center Silent mode)
           ('hold … &' keeps the button down while the next lines run)

@@ -133,6 +133,9 @@ public struct PendingRestores: Sendable, Equatable {
         }
         var encoded = Dictionary(uniqueKeysWithValues: byRoute.map { ($0.key.rawValue, $0.value) })
         for (port, record) in otherHeadsets { encoded[Self.headsetPrefix + port] = record }
-        store.setData(try? JSONEncoder().encode(encoded), Self.key)
+        // Sorted keys: the same records are the same bytes in every process (traces, fixtures, diffs).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        store.setData(try? encoder.encode(encoded), Self.key)
     }
 }

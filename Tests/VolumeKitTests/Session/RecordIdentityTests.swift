@@ -146,6 +146,24 @@ struct OutputRecordTests {
         #expect(cleared[a] == nil && cleared[b] == nil)
         #expect(cleared.byRoute[.speaker]?.userVolume == 0.6)
     }
+
+    @Test("The same records are the same bytes in every process: the store's JSON has sorted keys")
+    func storeBytesAreCanonical() throws {
+        var records = PendingRestores()
+        for (index, route) in [AudioRoute.speaker, .headphones, .receiver, .bluetooth].enumerated() {
+            records[AudioOutput(route: route, portUID: route == .bluetooth ? "AA" : nil)] = PendingRestore(
+                userVolume: 0.1 * Float(index), heldVolume: 0.5, savedAtUptime: Double(index), bootTime: 1_800_000_000)
+        }
+        records[AudioOutput(route: .bluetooth, portUID: "BB")] = PendingRestore(
+            userVolume: 0.9, heldVolume: 0.5, savedAtUptime: 9)
+        let store = KeyValueStoreClient.inMemory()
+        records.save(to: store)
+        let data = try #require(store.data(PendingRestores.key))
+        // Dictionaries' order is seeded per process; the bytes written must not depend on it.
+        let sorted = try JSONSerialization.data(
+            withJSONObject: try JSONSerialization.jsonObject(with: data), options: .sortedKeys)
+        #expect(String(decoding: data, as: UTF8.self) == String(decoding: sorted, as: UTF8.self))
+    }
 }
 
 @Suite("Route changes are recorded with their reason and ports (issue 14 item 1)")
