@@ -9,8 +9,29 @@ extension DeviceInfo {
         let version = OSVersion(parts.first ?? 15, parts.count > 1 ? parts[1] : 0)
         return DeviceInfo(
             osVersion: version, kind: UIDevice.current.userInterfaceIdiom == .pad ? .ipad : .iphone,
-            bootTime: DeviceInfo.bootTime(
-                wallClock: Date().timeIntervalSince1970, uptime: ProcessInfo.processInfo.systemUptime))
+            bootTime: kernelBootTime
+                ?? DeviceInfo.bootTime(
+                    wallClock: Date().timeIntervalSince1970, uptime: ProcessInfo.processInfo.systemUptime))
+    }
+
+    /// The kernel's record of when this boot began (`sysctl` `KERN_BOOTTIME`, seconds since 1970).
+    ///
+    /// Not the wall clock minus `ProcessInfo.systemUptime`: that uptime is "the amount of time the system has
+    /// been awake" (Apple's documentation of `systemUptime`), so the difference moves later by every period
+    /// the phone slept, and a record saved before the phone was locked for a minute would look like it came
+    /// from another boot — the user's volume would not come back after a crash. The kernel's value does not
+    /// move with sleep; it does move when the wall clock is set (network time corrections are within
+    /// ``RecoveryRule/bootTimeTolerance``; a manual change of the time between a crash and the next launch
+    /// makes the record look stale, and the volume stays where VolumeKit held it — a documented limit).
+    /// It is the boot time the privacy manifest declares (`NSPrivacyAccessedAPICategorySystemBootTime`).
+    private static var kernelBootTime: TimeInterval? {
+        var mib: [Int32] = [CTL_KERN, KERN_BOOTTIME]
+        var boot = timeval()
+        var size = MemoryLayout<timeval>.size
+        guard sysctl(&mib, 2, &boot, &size, nil, 0) == 0, size == MemoryLayout<timeval>.size, boot.tv_sec > 0 else {
+            return nil
+        }
+        return TimeInterval(boot.tv_sec) + TimeInterval(boot.tv_usec) / 1_000_000
     }
 }
 

@@ -15,8 +15,8 @@ public struct DeviceInfo: Sendable, Equatable {
     public var osVersion: OSVersion
     /// iPhone or iPad.
     public var kind: DeviceKind
-    /// When the device last booted, in seconds since 1970: the wall clock minus the uptime, read when the
-    /// clients were made (`nil` when unknown). A saved volume from an earlier boot is stale
+    /// When the device last booted, in seconds since 1970, read when the clients were made (`nil` when
+    /// unknown); the live value is the kernel's (`KERN_BOOTTIME`), which does not move while the phone sleeps. A saved volume from an earlier boot is stale
     /// (``RecoveryRule``); uptimes alone cannot tell, as a new boot's uptime may already exceed the saved one.
     public var bootTime: TimeInterval?
 
@@ -34,7 +34,9 @@ public struct DeviceInfo: Sendable, Equatable {
 
     /// The boot time from a wall-clock reading and the uptime at the same moment: `wallClock - uptime`.
     /// It moves with the wall clock (network time corrections), which ``RecoveryRule/bootTimeTolerance``
-    /// allows for.
+    /// allows for — and, when the uptime excludes sleep (Apple's `ProcessInfo.systemUptime` is the time the
+    /// system has been *awake*), by every sleep: the live clients use it only when the kernel's boot time
+    /// cannot be read.
     public static func bootTime(wallClock: TimeInterval, uptime: TimeInterval) -> TimeInterval {
         wallClock - uptime
     }
