@@ -57,12 +57,15 @@ extension AppLifecycleClient {
                     }
                 })
             // A media-services reset loses the session's category and activation and silences KVO
-            // (`shared/facts/envelope.md`): the engines set the category again, re-activate and re-prime (the
-            // volume observation and the volume views renew themselves).
+            // (`shared/facts/envelope.md`): the engines set the category again, re-activate and re-prime. The
+            // volume observation (SystemVolumeClient) and the volume views (VolumeViewHost) renew themselves
+            // from their own observers of this notification, which may be registered after this one: the
+            // event goes out on the next main-queue turn, after all of them, so the engines' sets go through
+            // the new views and their reads reach the new observation.
             tokens.append(
                 center.addObserver(
                     forName: AVAudioSession.mediaServicesWereResetNotification, object: nil, queue: .main
-                ) { _ in handler(.mediaServicesWereReset) })
+                ) { _ in DispatchQueue.main.async { handler(.mediaServicesWereReset) } })
             tokens.append(
                 center.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: .main) {
                     note in
