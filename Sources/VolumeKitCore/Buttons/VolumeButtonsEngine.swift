@@ -289,7 +289,7 @@ public final class VolumeButtonsEngine: Sendable {
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
     /// routes have the same volume): the route is read with every input. Returns whether it had changed.
     @discardableResult
-    private func followRoute() -> Bool {
+    private func followRoute(observed: Float? = nil) -> Bool {
         let now = clients.clock.now()
         let route = clients.audioSession.currentRoute()
         let moved = state.withLock {
@@ -297,13 +297,17 @@ public final class VolumeButtonsEngine: Sendable {
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
-        run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
+        run { state in self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now) }
         return true
     }
 
     private func observe(_ value: Float) {
         let now = clients.clock.now()
-        if followRoute() { return }
+        if followRoute(observed: value) {
+            // The observation that showed the new route may be a set of ours landing there: its echo goes.
+            run { state in self.translate(state.steps.observeAfterRouteChange(value, at: now), &state, at: now) }
+            return
+        }
         var exhausted = false
         run { state in
             let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
@@ -476,8 +480,11 @@ public final class VolumeButtonsEngine: Sendable {
         state.classifier.release(at: now).map(Work.emit) + translate(state.steps.suspend(at: now), &state, at: now)
     }
 
-    /// The output moved to `route`, whose volume is `volume` (a live read).
-    private func changeRoute(to route: AudioRoute, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
+    /// The output moved to `route`, whose volume is `volume` (a live read); `observed` is the observation that
+    /// showed the change, if one did (see ``VolumeStepMachine/routeVolume(read:observed:)``).
+    private func changeRoute(
+        to route: AudioRoute, volume: Float, observed: Float? = nil, _ state: inout State, at now: Instant
+    ) -> [Work] {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
         var work = [Work]()
@@ -492,9 +499,11 @@ public final class VolumeButtonsEngine: Sendable {
             work.append(.save(state.records))
         }
         state.route = route
-        let recovered = recoveredUserVolume(&state, route: route, volume: volume, at: now, work: &work)
+        let own = state.steps.routeVolume(read: volume, observed: observed)
+        let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
         return work
-            + translate(state.steps.routeChanged(volume: volume, userVolume: recovered, at: now), &state, at: now)
+            + translate(
+                state.steps.routeChanged(volume: volume, userVolume: recovered ?? own, at: now), &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and

@@ -52,7 +52,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             settleDelay: TimeInterval = 0.35,
             retryDelay: TimeInterval = 0.2,
             maximumAttempts: Int = 30,
-            echoLifetime: TimeInterval = 0.5
+            echoLifetime: TimeInterval = 0.25
         ) {
             self.mode = mode
             self.headroomSteps = headroomSteps
@@ -117,6 +117,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         var expires: Instant
         /// How many sets of this value are on their way (each lands once, or is dropped and expires).
         var count = 1
+        /// Issued before the route changed: it lands on the old route or the new one, so its observation says
+        /// nothing of the volume now (the route's change read it).
+        var beforeRouteChange = false
     }
 
     /// The configuration in force.
@@ -228,6 +231,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         wanted = nil
         settleAt = nil
         believedVolume = volume
+        for index in echoes.indices { echoes[index].beforeRouteChange = true }
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {
@@ -249,14 +253,39 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return actions
     }
 
+    /// The new route's own volume after a route change seen through an observation: `read` is a live read,
+    /// `observed` the observation that showed the change. A set of ours in flight may already have landed on
+    /// the new route: when the read is such a set and the observation is not, the observation (the route's
+    /// KVO) is the route's volume (`shared/facts/envelope.md`: the route's KVO may come before its notification).
+    public func routeVolume(read: Float, observed: Float?) -> Float {
+        guard let observed else { return read }
+        func inFlight(_ value: Float) -> Bool { echoes.contains { abs($0.value - value) < Self.sameValue } }
+        return inFlight(read) && !inFlight(observed) ? observed : read
+    }
+
+    /// A value observed right after the route changed (read with the observation, before its notification):
+    /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:at:)``) or a set of
+    /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
+    public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
+        // The route's own volume, as just read: its KVO, not a landing.
+        guard abs(value - believedVolume) > Self.sameValue,
+            let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue })
+        else { return [] }
+        if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+        return []
+    }
+
     /// A value observed through KVO or the system notification.
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return [] }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             // One set of this value landed; sets of other values may still land (or were dropped: they expire).
+            let landedBeforeRouteChange = echoes[index].beforeRouteChange
             if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
-            believedVolume = value
+            // A set from before a route change may have landed on the old route: the volume read at the
+            // change stays what the machine believes (the set made then lands after it and confirms).
+            if !landedBeforeRouteChange { believedVolume = value }
             return confirmIfWanted(at: time)
         }
         let old = believedVolume
@@ -358,9 +387,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
         if phase == .running { anchor = target }
         attempts = 0
-        // A set still in flight would land after this moment: set the target again so it lands last.
+        // A set of another value still in flight would land after this moment: set the target again so it
+        // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
+        // reporting only changes, and its echo would linger).
+        let otherInFlight = echoes.contains { abs($0.value - target) > Self.sameValue }
         guard configuration.mode == .capture || phase != .running,
-            abs(believedVolume - target) > Self.sameValue || !echoes.isEmpty
+            abs(believedVolume - target) > Self.sameValue || otherInFlight
         else {
             wanted = nil
             settleAt = nil
@@ -368,14 +400,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
         }
         wanted = target
         settleAt = time + configuration.retryDelay
-        return set(target, at: time)
+        // A set of this value still on its way lands too (on the new route after a route change): this one is
+        // another set on its way, not a retry, so both landings are ours.
+        return set(target, at: time, again: true)
     }
 
     private mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
         guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
-        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue && !$0.beforeRouteChange }) {
             // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
             // another set on its way.
             if again { echoes[index].count += 1 }
