@@ -41,7 +41,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
         public var retryDelay: TimeInterval
         /// How many times a set is tried before the machine gives up and reports ``Action/setFailed(_:)``.
         public var maximumAttempts: Int
-        /// How long an expected echo of our own set is remembered.
+        /// How long an expected echo of our own set is remembered: longer than a set takes to land and be
+        /// observed (slider ≤ 0.15 s plus KVO ≤ 0.03 s, `shared/facts/envelope.md`), short enough that a set
+        /// that landed silently (on a volume already there: KVO reports only changes) or was dropped cannot
+        /// swallow a later press landing on the same value (CipherBit VolumeButtonHandler #4's fake echo).
         public var echoLifetime: TimeInterval
 
         /// Creates a configuration.
@@ -290,15 +293,23 @@ public struct VolumeStepMachine: Sendable, Equatable {
         }
         let old = believedVolume
         believedVolume = value
+        // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
+        // believed; an observation is the real volume again.
+        let leftover = residue
+        residue = 0
         guard phase == .running else {
             // Not capturing: every change is the user's.
             guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
-            // Whole steps from the last value are the user's presses, applied to their exact volume.
-            let delta = value - old
-            let steps = (delta / Self.step).rounded()
+            // Whole steps from the last value are the user's presses, applied to their exact volume — also from
+            // the value a press really started at, when the app left during a hold (the press's observation then
+            // arrives after the restore was taken as landed, and carries the hold's nudges).
+            func wholeSteps(_ delta: Float) -> Float? {
+                let steps = (delta / Self.step).rounded()
+                return steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance ? steps : nil
+            }
+            let steps = wholeSteps(value - old) ?? (leftover != 0 ? wholeSteps(value - old - leftover) : nil)
             let users =
-                steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance && value > 0 && value < 1
-                ? Self.clamp(userVolume + steps * Self.step) : value
+                if let steps, value > 0, value < 1 { Self.clamp(userVolume + steps * Self.step) } else { value }
             userVolume = users
             if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
             // The system volume may carry our nudge: put the user's exact value back.

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// Sets of VolumeKit's still on their way when something else happens — a route change, a background trip
+/// during a hold — on the device behaviours the envelope sweep found them failing on (issue 11, item 5).
+@Suite("Correct across the envelope: sets in flight")
+struct InFlightSetRegressionTests {
+    /// Runs `script` on a device with `rules` ("name=value") and returns the presses, whether any press
+    /// repeated, and the runner (for the device's volumes).
+    func run(
+        _ script: String, _ rules: [String], strategy: SimulatedStrategy = .outputVolume
+    ) throws -> (presses: [VolumeButton], repeated: Bool, runner: ScenarioRunner) {
+        var behaviour = DeviceBehaviour()
+        for rule in rules { try behaviour.set(rule) }
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+        let events = runner.run().compactMap { record -> (VolumeButton, ButtonPhase)? in
+            if case .button(let button, let phase) = record.kind { return (button, phase) }
+            return nil
+        }
+        return (events.filter { $0.1 == .pressed }.map(\.0), events.contains { $0.1 == .repeated }, runner)
+    }
+
+    /// A slow slider: the resets after a press land on the headphones plugged in meanwhile.
+    static let slowSliderKVOFirst = [
+        "sliderLatency=0.15", "kvoLatency=0.0271", "routeNotification=afterKVO", "stepQuantization=grid",
+        "downPressRefusal=none",
+    ]
+
+    static let headphones = """
+        ios 16.4
+        volume 0.5
+        start
+        press up
+        route headphones
+        wait 0.1
+        press down
+        press up
+        wait 1
+        stop
+        """
+
+    @Test("Resets landing on the new route are not read as presses (a re-set while they fly is counted too)")
+    func resetsLandOnNewRoute() throws {
+        let result = try run(Self.headphones, Self.slowSliderKVOFirst)
+        #expect(result.presses == [.up, .down, .up])
+        #expect(!result.repeated)
+    }
+
+    @Test("A reset that landed silently does not swallow a later press landing on the same value")
+    func silentLandingExpires() throws {
+        let result = try run(
+            Self.headphones,
+            [
+                "sliderLatency=0.0943", "kvoLatency=0.0288", "routeNotification=afterKVO", "stepQuantization=grid",
+                "downPressRefusal=none", "repeatInterval=0.06",
+            ])
+        #expect(result.presses == [.up, .down, .up])
+    }
+
+    static let headphonesDuringReset = """
+        ios 16.4
+        volume 0
+        start
+        press down x1 every 0.05
+        route headphones
+        wait 0.5
+        press up
+        route speaker
+        wait 0.5
+        stop
+        """
+
+    @Test("Headphones plugged in while a reset flies: their volume is the route's own, not the landed reset")
+    func newRouteVolumeIsNotTheLandedReset() throws {
+        let script = Self.headphonesDuringReset.replacingOccurrences(of: "press up\n", with: "")
+        let result = try run(
+            script,
+            [
+                "sliderLatency=0.0406", "kvoLatency=0.0282", "routeNotification=afterKVO", "stepQuantization=grid",
+                "downPressRefusal=none",
+            ])
+        #expect(result.presses == [.down])
+        // Headphones keep the user's 0 (restored now or, the route being left, by the saved record).
+        let records = PendingRestores.load(from: result.runner.device.clients.keyValueStore).byRoute
+        let headphones = records[.headphones]?.userVolume ?? result.runner.device.volume(on: .headphones)
+        #expect(headphones == 0, "the reset that landed there (0.12476) is not the user's headphones volume")
+    }
+
+    @Test("A reset from before the route change landing on the old route does not turn its KVO into a press")
+    func oldRouteLandingIsNotAPress() throws {
+        let result = try run(
+            Self.headphonesDuringReset.replacingOccurrences(of: "ios 16.4", with: "ios 17.4"),
+            [
+                "sliderLatency=0.1199", "kvoLatency=0.0257", "routeNotification=afterKVO", "stepQuantization=exact",
+                "downPressRefusal=seedShape", "tapLength=0.072",
+            ])
+        #expect(result.presses == [.down, .up])
+    }
+
+    @Test("Background during a hold: the hold's nudges do not become the user's volume")
+    func backgroundDuringHold() throws {
+        let script = """
+            ios 17.4
+            volume 0.5
+            start
+            hold down 1.5 &
+            wait 0.9
+            background
+            wait 1
+            foreground
+            wait 1
+            stop
+            """
+        let result = try run(
+            script,
+            [
+                "stepQuantization=rounded", "sliderLatency=0.0415", "kvoLatency=0.0273", "firstRepeatDelay=0.3",
+                "repeatInterval=0.1474", "downPressRefusal=none", "suspensionDelay=4",
+            ], strategy: .systemNotification)
+        // The presses made while the app was in the background are the user's: whole steps from 0.5.
+        let volume = result.runner.device.volume(on: .speaker)
+        let steps = ((volume - 0.5) * 16).rounded()
+        #expect(abs(volume - (0.5 + steps / 16)) < 1e-4, "speaker at \(volume), not whole steps from 0.5")
+    }
+}
