@@ -503,7 +503,10 @@ public final class VolumeButtonsEngine: Sendable {
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
         return work
             + translate(
-                state.steps.routeChanged(volume: volume, userVolume: recovered ?? own, at: now), &state, at: now)
+                state.steps.routeChanged(
+                    volume: volume, userVolume: recovered ?? own,
+                    expectsObservation: observed == nil && configuration.strategy == .outputVolume, at: now),
+                &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and

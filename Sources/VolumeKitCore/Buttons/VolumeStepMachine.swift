@@ -136,6 +136,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// What the machine believes the system volume is.
     public private(set) var believedVolume: Float = 0
     private var echoes = SmallList<Echo>()
+    /// The new route's own volume after a route change seen by its notification, until its KVO arrives
+    /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
+    private var routeObservation: Expected?
+
+    private struct Expected: Sendable, Equatable {
+        var value: Float
+        var until: Instant
+    }
     private var wanted: Float?
     private var attempts = 0
     private var settleAt: Instant?
@@ -228,11 +236,19 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
     /// (a saved one, see ``RecoveryRule``), by default `volume`; the anchor is re-chosen for it.
-    public mutating func routeChanged(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
+    ///
+    /// `expectsObservation`: the change was seen by its notification and the new route's KVO (its volume,
+    /// when different from the old route's) is still to come.
+    public mutating func routeChanged(
+        volume: Float, userVolume: Float? = nil, expectsObservation: Bool = false, at time: Instant
+    ) -> Actions {
         // Sets still in flight may land on the new route: their echoes stay known (never taken for the user's
         // changes), and the target below is set again so that it lands after them.
         wanted = nil
         settleAt = nil
+        routeObservation =
+            expectsObservation && abs(volume - believedVolume) > Self.sameValue
+            ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
         for index in echoes.indices { echoes[index].beforeRouteChange = true }
         let user = userVolume ?? volume
@@ -270,6 +286,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:at:)``) or a set of
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
     public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
+        routeObservation = nil
         // The route's own volume, as just read: its KVO, not a landing.
         guard abs(value - believedVolume) > Self.sameValue,
             let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue })
@@ -282,6 +299,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return [] }
+        if let expected = routeObservation {
+            // The new route's KVO, after its notification (landings of ours may come first): its volume,
+            // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
+            // stay for the set itself, nor a press.
+            if time > expected.until {
+                routeObservation = nil
+            } else if abs(value - expected.value) < Self.sameValue {
+                routeObservation = nil
+                return []
+            }
+        }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             // One set of this value landed; sets of other values may still land (or were dropped: they expire).
             let landedBeforeRouteChange = echoes[index].beforeRouteChange

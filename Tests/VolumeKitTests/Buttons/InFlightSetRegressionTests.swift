@@ -99,6 +99,25 @@ struct InFlightSetRegressionTests {
         #expect(result.presses == [.down, .up])
     }
 
+    @Test(
+        "The new route's KVO after its notification is the route's volume, not a landing of ours or a press",
+        arguments: [
+            // A slow slider: the route's KVO would consume the echo of a reset still flying there.
+            (
+                Self.headphones.replacingOccurrences(of: "ios 16.4", with: "ios 15.0"), [VolumeButton.up, .down, .up],
+                ["stepQuantization=rounded", "sliderLatency=0.15", "kvoLatency=0.0215", "routeNotificationGap=0.0193"]
+            ),
+            // A fast slider: the reset after the notification lands before the route's KVO, read as 2 presses.
+            (
+                Self.headphonesDuringReset.replacingOccurrences(of: "ios 16.4", with: "ios 15.0"), [.down, .up],
+                ["sliderLatency=0.0053", "kvoLatency=0.0018", "routeNotificationGap=0.0111", "tapLength=0.15"]
+            ),
+        ])
+    func routeKVOAfterNotification(script: String, presses: [VolumeButton], rules: [String]) throws {
+        let result = try run(script, rules + ["routeNotification=beforeKVO", "downPressRefusal=none"])
+        #expect(result.presses == presses)
+    }
+
     @Test("Background during a hold: the hold's nudges do not become the user's volume")
     func backgroundDuringHold() throws {
         let script = """
