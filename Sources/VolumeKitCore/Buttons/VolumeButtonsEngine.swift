@@ -51,6 +51,10 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
         var reportedHeadroomExhausted = false
+        /// A route change read before (or without) its notification, waiting for it; reported once if it
+        /// never comes.
+        var unnotifiedRoute: AudioRoute?
+        var reportedUnnotifiedRoute = false
         var route: AudioRoute = .speaker
         var records = PendingRestores()
         var onReady: (@Sendable () -> Void)?
@@ -201,6 +205,8 @@ public final class VolumeButtonsEngine: Sendable {
             $0.lastCaptureEvent = nil
             $0.reportedCaptureEventsMissing = false
             $0.reportedHeadroomExhausted = false
+            $0.unnotifiedRoute = nil
+            $0.reportedUnnotifiedRoute = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -297,7 +303,11 @@ public final class VolumeButtonsEngine: Sendable {
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
-        run { state in self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now) }
+        run { state in
+            state.unnotifiedRoute = route
+            return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
+        }
+        awaitRouteNotification(route)
         return true
     }
 
@@ -395,6 +405,7 @@ public final class VolumeButtonsEngine: Sendable {
         case .interruptionEnded:
             reactivate()
         case .routeChanged(let route):
+            state.withLock { if $0.unnotifiedRoute == route { $0.unnotifiedRoute = nil } }
             if sessionWasTakenOver() { return }
             let volume = clients.systemVolume.outputVolume()
             run { state in
@@ -412,6 +423,27 @@ public final class VolumeButtonsEngine: Sendable {
                 state.isSessionLive = false
                 return self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
+        }
+    }
+
+    /// How long a route's notification may follow its KVO (the gap is 0–20 ms in `shared/facts/envelope.md`,
+    /// plus KVO latency): later, it is taken as missing.
+    static let routeNotificationGrace: TimeInterval = 0.25
+
+    /// A route change was read before its notification: reports ``VolumeButtonsDiagnostic/routeChangeNotNotified``
+    /// once if the notification does not follow within ``routeNotificationGrace``.
+    private func awaitRouteNotification(_ route: AudioRoute) {
+        _ = clients.clock.schedule(Self.routeNotificationGrace) { [weak self] in
+            guard let self else { return }
+            let missing = self.state.withLock { state -> Bool in
+                guard state.isStarted, state.unnotifiedRoute == route, !state.reportedUnnotifiedRoute else {
+                    return false
+                }
+                state.unnotifiedRoute = nil
+                state.reportedUnnotifiedRoute = true
+                return true
+            }
+            if missing { self.onDiagnostic(.routeChangeNotNotified) }
         }
     }
 

@@ -143,4 +143,16 @@ struct InFlightSetRegressionTests {
         let steps = ((volume - 0.5) * 16).rounded()
         #expect(abs(volume - (0.5 + steps / 16)) < 1e-4, "speaker at \(volume), not whole steps from 0.5")
     }
+
+    @Test(
+        "A route change with no notification is reported (routeChangeNotNotified); one with its notification is not",
+        arguments: ["missing", "afterKVO", "beforeKVO"])
+    func unnotifiedRouteChangeIsReported(order: String) throws {
+        let run = try EnvelopeRegressionTests.Run(["routeNotification=\(order)"], volume: 0.5, headphones: 0.25)
+        run.device.connect(.headphones)
+        run.device.advance(by: 1)
+        let reported = run.diagnostics.current.contains(.routeChangeNotNotified)
+        #expect(reported == (order == "missing"), "\(run.diagnostics.current)")
+        run.stop()
+    }
 }

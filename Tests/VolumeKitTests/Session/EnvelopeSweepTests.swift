@@ -255,9 +255,10 @@ struct EnvelopeSweepTests {
         "Randomized user-volume sessions under seeded samples of the envelope keep the user's volume",
         arguments: [SimulatedStrategy.outputVolume, .systemNotification, .passive])
     func sessions(strategy: SimulatedStrategy) async {
-        let failures = await offThePool { () -> [String] in
+        let (failures, _) = await offThePool { () -> ([String], [String]) in
             var runs = 0
             var failures = [String]()
+            var limitFailures = [String]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.samples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 for index in 0..<SweepSize.sessions {
@@ -266,18 +267,28 @@ struct EnvelopeSweepTests {
                     let session = RandomSession(seed: seed, behaviour: behaviour, strategy: strategy)
                     session.run(length: 14)
                     let problems = session.violations()
-                    if !problems.isEmpty {
-                        failures.append(
-                            "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
-                                + session.script.joined(separator: "\n  "))
+                    guard !problems.isEmpty else { continue }
+                    let line =
+                        "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
+                        + session.script.joined(separator: "\n  ")
+                    // Envelope limit (README): `routeNotification=missing` — a route change seen only with the
+                    // next volume change, so a press then is taken for the new route's own volume. VolumeKit
+                    // detects it and reports `VolumeButtonsDiagnostic.routeChangeNotNotified`; only a run that
+                    // reported it is excluded from the violations.
+                    if behaviour.routeNotification == .missing,
+                        session.diagnostics.current.contains(.routeChangeNotNotified)
+                    {
+                        limitFailures.append("[route change without a notification] " + line)
+                    } else {
+                        failures.append(line)
                     }
                 }
             }
-            SweepSize.report(failures, "sessions-\(strategy.rawValue)")
+            SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), violations \(failures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), violations \(failures.count); under the named limit (route change without a notification, diagnosed) \(limitFailures.count)"
             )
-            return failures
+            return (failures, limitFailures)
         }
         // Open (issue 11): sessions combining several envelope rules still lose the user's volume sometimes.
         withKnownIssue("open: randomized sessions are not yet right across the whole envelope", isIntermittent: true) {
