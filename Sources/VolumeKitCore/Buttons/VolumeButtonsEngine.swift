@@ -282,14 +282,24 @@ public final class VolumeButtonsEngine: Sendable {
                 state.onReady = nil
                 work.append(.ready(ready))
             }
-            guard self.configuration.strategy != .captureEvents else { return work }
-            let recovered = self.recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
-            work += self.translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
-            if !state.isAppActive || state.isInterrupted {
-                work += self.translate(state.steps.suspend(at: now), &state, at: now)
-            }
-            return work
+            return work + self.startSteps(&state, volume: volume, at: now)
         }
+    }
+
+    /// Starts the step machine once the view is ready and the session is not interrupted: while it is, the
+    /// `outputVolume` read is stale (seed 001), and sets made from it would overwrite a change the user makes
+    /// meanwhile (Control Center during the interruption). It starts when the session is re-activated.
+    private func startSteps(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
+        guard configuration.strategy != .captureEvents, state.isViewReady, state.steps.phase == .idle,
+            !state.isInterrupted
+        else { return [] }
+        var work = [Work]()
+        let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
+        work += translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
+        if !state.isAppActive || state.isInterrupted {
+            work += translate(state.steps.suspend(at: now), &state, at: now)
+        }
+        return work
     }
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
@@ -562,7 +572,7 @@ public final class VolumeButtonsEngine: Sendable {
 
     private func refreshForStop() {
         do {
-            try makeReadsLive { _, _, _ in [] }
+            try makeReadsLive(startsCapture: false) { _, _, _ in [] }
         } catch {
             state.withLock { $0.stopBlind = true }
         }
@@ -571,7 +581,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// Activates the session and primes output so `outputVolume` reads are live again (seed 001), handles a
     /// route change seen while they were stale, then runs `then` with the live volume. Throws what the session
     /// throws (a call holds the audio).
-    private func makeReadsLive(then: @escaping (inout State, Float, Instant) -> [Work]) throws {
+    private func makeReadsLive(
+        startsCapture: Bool = true, then: @escaping (inout State, Float, Instant) -> [Work]
+    ) throws {
         try clients.audioSession.setActive(true, false)
         clients.audioSession.primeOutput()
         let now = clients.clock.now()
@@ -586,7 +598,10 @@ public final class VolumeButtonsEngine: Sendable {
             if let route = state.pendingRoute {
                 work += self.changeRoute(to: route, volume: volume, &state, at: now)
             }
-            return work + then(&state, volume, now)
+            work += then(&state, volume, now)
+            // Capture waits for live reads to start (see startSteps); not for a stop.
+            if startsCapture, state.isStarted { work += self.startSteps(&state, volume: volume, at: now) }
+            return work
         }
     }
 
