@@ -43,8 +43,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         public var maximumAttempts: Int
         /// How long an expected echo of our own set is remembered: longer than a set takes to land and be
         /// observed (slider ≤ 0.15 s plus KVO ≤ 0.03 s, `shared/facts/envelope.md`), short enough that a set
-        /// that landed silently (on a volume already there: KVO reports only changes) or was dropped cannot
-        /// swallow a later press landing on the same value (CipherBit VolumeButtonHandler #4's fake echo).
+        /// that landed silently (on a volume already there: KVO reports only changes), was refused during a
+        /// down press or was dropped cannot swallow a later press landing on the same value (CipherBit
+        /// VolumeButtonHandler #4's fake echo).
         public var echoLifetime: TimeInterval
 
         /// Creates a configuration.
@@ -55,7 +56,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             settleDelay: TimeInterval = 0.35,
             retryDelay: TimeInterval = 0.2,
             maximumAttempts: Int = 30,
-            echoLifetime: TimeInterval = 0.25
+            echoLifetime: TimeInterval = 0.2
         ) {
             self.mode = mode
             self.headroomSteps = headroomSteps

@@ -118,6 +118,17 @@ struct InFlightSetRegressionTests {
         #expect(result.presses == presses)
     }
 
+    @Test("A reset refused during a down press does not swallow the next up press landing on its value")
+    func refusedResetExpires() throws {
+        let result = try run(
+            Self.headphones.replacingOccurrences(of: "ios 16.4", with: "ios 17.4"),
+            [
+                "sliderLatency=0.1332", "kvoLatency=0.03", "routeNotification=afterKVO", "routeNotificationGap=0.0086",
+                "downPressRefusal=seedShape", "tapLength=0.0752", "stepQuantization=exact",
+            ], strategy: .systemNotification)
+        #expect(result.presses == [.up, .down, .up])
+    }
+
     @Test("Background during a hold: the hold's nudges do not become the user's volume")
     func backgroundDuringHold() throws {
         let script = """
