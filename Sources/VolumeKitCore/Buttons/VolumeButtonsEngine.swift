@@ -274,9 +274,13 @@ public final class VolumeButtonsEngine: Sendable {
     private func volumeViewReady() {
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
+        // A recovery at launch (VolumeRecovery) may have given a record back since `start()` read them: the
+        // saved records, not start's copy, say what is still owed.
+        let records = PendingRestores.load(from: clients.keyValueStore)
         run { state in
             guard state.isStarted else { return [] }
             state.isViewReady = true
+            state.records = records
             var work = [Work]()
             if let ready = state.onReady {
                 state.onReady = nil

@@ -30,3 +30,36 @@ struct InterruptedStartTests {
         #expect(device.volume == 0.87)
     }
 }
+
+/// Capture started while the launch's recovery is still giving a volume back (issue 11, found by the envelope
+/// sweep, sample 108).
+@Suite("Correct across the envelope: a start during recovery")
+struct StartDuringRecoveryTests {
+    @Test("Presses before the volume view is ready, after the recovery landed, are the user's")
+    func pressesAfterRecoveryBeforeReady() throws {
+        var behaviour = DeviceBehaviour()
+        try behaviour.set("volumeViewReadyDelay=1")
+        let device = SimulatedDevice(.init(volume: 0.125, behaviour: behaviour))
+        // The last run crashed holding 0.125 for a user at 0.
+        PendingRestores([.speaker: PendingRestore(userVolume: 0, heldVolume: 0.125, savedAtUptime: 0)]).save(
+            to: device.clients.keyValueStore)
+        device.advance(by: 0.1)
+        // The recovery's volume view is ready at 1.1 s; capture starts before that, its view ready at 1.6 s.
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: 0.5)
+        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 0.6)
+        #expect(device.volume == 0, "the recovery gave the user's 0 back")
+        // Before capture is ready the presses are the system's: the user moves to 0.125 themselves.
+        device.press(.up)
+        device.advance(by: 0.15)
+        device.press(.up)
+        device.advance(by: 1)
+        #expect(engine.isCapturing)
+        #expect(engine.userVolume == 0.125)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(device.volume == 0.125)
+    }
+}
