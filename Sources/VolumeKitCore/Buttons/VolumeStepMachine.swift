@@ -104,8 +104,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public static let nudge: Float = 1.0 / 4096.0
     /// Two values closer than this are the same: reads may be rounded to 1e-4 (Apple forums 756484).
     public static let readTolerance: Float = 1e-4
-    /// How far a change may be from whole steps and still be the user's presses when not capturing.
-    public static let pressTolerance: Float = 1e-3
+    /// How far a change may be from whole steps and still be the user's presses when not capturing: two
+    /// rounded reads (``readTolerance`` each) and float noise, no more — a Control Center drag's intermediate
+    /// values may come about a step apart (0.062 of 0.0625) and are the user's values as they are. VolumeKit's
+    /// own nudges left in the volume are taken out separately (``assumeSetsLanded(at:)``'s residue).
+    public static let pressTolerance: Float = 3e-4
     /// How far a value read after observations stopped may be from whole steps of the user's volume and still
     /// be their presses: VolumeKit's nudges around a burst (1/4096 each) may be left in it.
     public static let residueTolerance: Float = 0.002

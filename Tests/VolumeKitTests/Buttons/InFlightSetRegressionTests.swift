@@ -166,4 +166,31 @@ struct InFlightSetRegressionTests {
         #expect(reported == (order == "missing"), "\(run.diagnostics.current)")
         run.stop()
     }
+
+    @Test("A Control Center drag whose values come about a step apart is the user's values, not presses")
+    func dragNearWholeSteps() throws {
+        var behaviour = DeviceBehaviour()
+        for rule in [
+            "controlCenterDrag=series", "stepQuantization=rounded", "sliderLatency=0.0061", "kvoLatency=0.0144",
+        ] {
+            try behaviour.set(rule)
+        }
+        let device = SimulatedDevice(.init(osVersion: OSVersion(16, 4), volume: 0.68, behaviour: behaviour))
+        let engine = VolumeButtonsEngine(
+            configuration: SimulatedStrategy.systemNotification.configuration!, clients: device.clients,
+            onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 0.5)
+        device.interruption(began: true)
+        device.advance(by: 0.2)
+        // 0.68 → 0.99 in five values 0.062 apart, close to a step (0.0625) each.
+        device.controlCenterDrag(0.99)
+        device.advance(by: 1)
+        #expect(abs(device.volume - 0.99) < 1e-4, "the drag's end is the user's volume, not 0.68 + 5 steps")
+        device.interruption(began: false)
+        device.advance(by: 0.5)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(abs(device.volume - 0.99) < 1e-4)
+    }
 }
