@@ -15,7 +15,11 @@ import Foundation
 ///   retried with backoff (``activationRetryDelays``), as long as the session mixes with others, so no other
 ///   app's audio is ever stopped;
 /// - the route is read on every observation: a route's KVO may come before its notification, or without
-///   one (RBVolumeButtons #18, openradar 35432156);
+///   one (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
+///   (``VolumeButtonsDiagnostic/routeChangeNotNotified``), and sets still in flight when the route changes are
+///   told from the new route's own volume (``VolumeStepMachine/routeVolume(read:observed:)``);
+/// - capture that becomes ready while the session is interrupted starts only once it is live again (reads are
+///   stale until then, seed 001), from the records as saved then (a launch recovery may have landed since);
 /// - another component changing the session's category (a camera, a player, a web view) is detected on the
 ///   route-change notification it causes: the session is re-activated with the component's category kept,
 ///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
