@@ -86,4 +86,9 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// further presses there are not observed until a reset lands. A larger
     /// ``VolumeButtonsConfiguration/headroomSteps`` absorbs longer bursts.
     case headroomExhausted
+    /// The output route changed without `AVAudioSession.routeChangeNotification` (seen only with a later volume
+    /// change or read: RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`). Until such a change
+    /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
+    /// taken for it (not reported, and the user's volume there moved by it).
+    case routeChangeNotNotified
 }

@@ -15,7 +15,11 @@ import Foundation
 ///   retried with backoff (``activationRetryDelays``), as long as the session mixes with others, so no other
 ///   app's audio is ever stopped;
 /// - the route is read on every observation: a route's KVO may come before its notification, or without
-///   one (RBVolumeButtons #18, openradar 35432156);
+///   one (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
+///   (``VolumeButtonsDiagnostic/routeChangeNotNotified``), and sets still in flight when the route changes are
+///   told from the new route's own volume (``VolumeStepMachine/routeVolume(read:observed:)``);
+/// - capture that becomes ready while the session is interrupted starts only once it is live again (reads are
+///   stale until then, seed 001), from the records as saved then (a launch recovery may have landed since);
 /// - another component changing the session's category (a camera, a player, a web view) is detected on the
 ///   route-change notification it causes: the session is re-activated with the component's category kept,
 ///   and ``VolumeButtonsDiagnostic/sessionTakenOver(_:)`` is reported;
@@ -54,6 +58,10 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
         var reportedHeadroomExhausted = false
+        /// A route change read before (or without) its notification, waiting for it; reported once if it
+        /// never comes.
+        var unnotifiedRoute: AudioRoute?
+        var reportedUnnotifiedRoute = false
         /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
         var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
@@ -208,6 +216,8 @@ public final class VolumeButtonsEngine: Sendable {
             $0.lastCaptureEvent = nil
             $0.reportedCaptureEventsMissing = false
             $0.reportedHeadroomExhausted = false
+            $0.unnotifiedRoute = nil
+            $0.reportedUnnotifiedRoute = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -279,28 +289,42 @@ public final class VolumeButtonsEngine: Sendable {
     private func volumeViewReady() {
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
+        // A recovery at launch (VolumeRecovery) may have given a record back since `start()` read them: the
+        // saved records, not start's copy, say what is still owed.
+        let records = PendingRestores.load(from: clients.keyValueStore)
         run { state in
             guard state.isStarted else { return [] }
             state.isViewReady = true
+            state.records = records
             var work = [Work]()
             if let ready = state.onReady {
                 state.onReady = nil
                 work.append(.ready(ready))
             }
-            guard self.configuration.strategy != .captureEvents else { return work }
-            let recovered = self.recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
-            work += self.translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
-            if !state.isAppActive || state.isInterrupted {
-                work += self.translate(state.steps.suspend(at: now), &state, at: now)
-            }
-            return work
+            return work + self.startSteps(&state, volume: volume, at: now)
         }
+    }
+
+    /// Starts the step machine once the view is ready and the session is not interrupted: while it is, the
+    /// `outputVolume` read is stale (seed 001), and sets made from it would overwrite a change the user makes
+    /// meanwhile (Control Center during the interruption). It starts when the session is re-activated.
+    private func startSteps(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
+        guard configuration.strategy != .captureEvents, state.isViewReady, state.steps.phase == .idle,
+            !state.isInterrupted
+        else { return [] }
+        var work = [Work]()
+        let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
+        work += translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
+        if !state.isAppActive || state.isInterrupted {
+            work += translate(state.steps.suspend(at: now), &state, at: now)
+        }
+        return work
     }
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
     /// routes have the same volume): the route is read with every input. Returns whether it had changed.
     @discardableResult
-    private func followRoute() -> Bool {
+    private func followRoute(observed: Float? = nil) -> Bool {
         let now = clients.clock.now()
         let route = clients.audioSession.currentOutput()
         let moved = state.withLock {
@@ -308,13 +332,21 @@ public final class VolumeButtonsEngine: Sendable {
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
-        run { state in self.changeRoute(to: route, volume: volume, &state, at: now) }
+        run { state in
+            state.unnotifiedRoute = route.route
+            return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
+        }
+        awaitRouteNotification(route.route)
         return true
     }
 
     private func observe(_ value: Float) {
         let now = clients.clock.now()
-        if followRoute() { return }
+        if followRoute(observed: value) {
+            // The observation that showed the new route may be a set of ours landing there: its echo goes.
+            run { state in self.translate(state.steps.observeAfterRouteChange(value, at: now), &state, at: now) }
+            return
+        }
         var exhausted = false
         run { state in
             let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
@@ -402,6 +434,7 @@ public final class VolumeButtonsEngine: Sendable {
         case .interruptionEnded:
             reactivate()
         case .routeChanged(let changed):
+            state.withLock { if $0.unnotifiedRoute == changed { $0.unnotifiedRoute = nil } }
             if usesSession, sessionWasTakenOver() { return }
             let current = clients.audioSession.currentOutput()
             let route = current.route == changed ? current : AudioOutput(route: changed)
@@ -432,6 +465,27 @@ public final class VolumeButtonsEngine: Sendable {
                 state.isSessionLive = false
                 return self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
             }
+        }
+    }
+
+    /// How long a route's notification may follow its KVO (the gap is 0–20 ms in `shared/facts/envelope.md`,
+    /// plus KVO latency): later, it is taken as missing.
+    static let routeNotificationGrace: TimeInterval = 0.25
+
+    /// A route change was read before its notification: reports ``VolumeButtonsDiagnostic/routeChangeNotNotified``
+    /// once if the notification does not follow within ``routeNotificationGrace``.
+    private func awaitRouteNotification(_ route: AudioRoute) {
+        _ = clients.clock.schedule(Self.routeNotificationGrace) { [weak self] in
+            guard let self else { return }
+            let missing = self.state.withLock { state -> Bool in
+                guard state.isStarted, state.unnotifiedRoute == route, !state.reportedUnnotifiedRoute else {
+                    return false
+                }
+                state.unnotifiedRoute = nil
+                state.reportedUnnotifiedRoute = true
+                return true
+            }
+            if missing { self.onDiagnostic(.routeChangeNotNotified) }
         }
     }
 
@@ -500,8 +554,11 @@ public final class VolumeButtonsEngine: Sendable {
         state.classifier.release(at: now).map(Work.emit) + translate(state.steps.suspend(at: now), &state, at: now)
     }
 
-    /// The output moved to `route`, whose volume is `volume` (a live read).
-    private func changeRoute(to route: AudioOutput, volume: Float, _ state: inout State, at now: Instant) -> [Work] {
+    /// The output moved to `route`, whose volume is `volume` (a live read); `observed` is the observation that
+    /// showed the change, if one did (see ``VolumeStepMachine/routeVolume(read:observed:)``).
+    private func changeRoute(
+        to route: AudioOutput, volume: Float, observed: Float? = nil, _ state: inout State, at now: Instant
+    ) -> [Work] {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
         var work = [Work]()
@@ -517,9 +574,14 @@ public final class VolumeButtonsEngine: Sendable {
             work.append(.save(state.records))
         }
         state.route = route
-        let recovered = recoveredUserVolume(&state, route: route, volume: volume, at: now, work: &work)
+        let own = state.steps.routeVolume(read: volume, observed: observed)
+        let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
         return work
-            + translate(state.steps.routeChanged(volume: volume, userVolume: recovered, at: now), &state, at: now)
+            + translate(
+                state.steps.routeChanged(
+                    volume: volume, userVolume: recovered ?? own,
+                    expectsObservation: observed == nil && configuration.strategy == .outputVolume, at: now),
+                &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
@@ -543,7 +605,7 @@ public final class VolumeButtonsEngine: Sendable {
 
     private func refreshForStop() {
         do {
-            try makeReadsLive { _, _, _ in [] }
+            try makeReadsLive(startsCapture: false) { _, _, _ in [] }
         } catch {
             state.withLock { $0.stopBlind = true }
         }
@@ -552,7 +614,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// Activates the session and primes output so `outputVolume` reads are live again (seed 001), handles a
     /// route change seen while they were stale, then runs `then` with the live volume. Throws what the session
     /// throws (a call holds the audio).
-    private func makeReadsLive(then: @escaping (inout State, Float, Instant) -> [Work]) throws {
+    private func makeReadsLive(
+        startsCapture: Bool = true, then: @escaping (inout State, Float, Instant) -> [Work]
+    ) throws {
         if usesSession {
             try clients.audioSession.setActive(true, false)
             clients.audioSession.primeOutput()
@@ -569,7 +633,10 @@ public final class VolumeButtonsEngine: Sendable {
             if let route = state.pendingRoute {
                 work += self.changeRoute(to: route, volume: volume, &state, at: now)
             }
-            return work + then(&state, volume, now)
+            work += then(&state, volume, now)
+            // Capture waits for live reads to start (see startSteps); not for a stop.
+            if startsCapture, state.isStarted { work += self.startSteps(&state, volume: volume, at: now) }
+            return work
         }
     }
 

@@ -33,6 +33,8 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
             "A press reached the system volume instead of the capture interaction: capture events need the app's camera running with its preview on screen."
         case .headroomExhausted:
             "Presses came faster than the volume could be reset and it reached 0 or 1; raise headroomSteps to absorb longer bursts."
+        case .routeChangeNotNotified:
+            "The audio route changed without a route-change notification, so a press made just after it may have been taken for the new route's own volume."
         }
     }
 }

@@ -41,7 +41,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
         public var retryDelay: TimeInterval
         /// How many times a set is tried before the machine gives up and reports ``Action/setFailed(_:)``.
         public var maximumAttempts: Int
-        /// How long an expected echo of our own set is remembered.
+        /// How long an expected echo of our own set is remembered: longer than a set takes to land and be
+        /// observed (slider ≤ 0.15 s plus KVO ≤ 0.03 s, `shared/facts/envelope.md`), short enough that a set
+        /// that landed silently (on a volume already there: KVO reports only changes), was refused during a
+        /// down press or was dropped cannot swallow a later press landing on the same value (CipherBit
+        /// VolumeButtonHandler #4's fake echo).
         public var echoLifetime: TimeInterval
 
         /// Creates a configuration.
@@ -52,7 +56,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             settleDelay: TimeInterval = 0.35,
             retryDelay: TimeInterval = 0.2,
             maximumAttempts: Int = 30,
-            echoLifetime: TimeInterval = 0.5
+            echoLifetime: TimeInterval = 0.2
         ) {
             self.mode = mode
             self.headroomSteps = headroomSteps
@@ -100,8 +104,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public static let nudge: Float = 1.0 / 4096.0
     /// Two values closer than this are the same: reads may be rounded to 1e-4 (Apple forums 756484).
     public static let readTolerance: Float = 1e-4
-    /// How far a change may be from whole steps and still be the user's presses when not capturing.
-    public static let pressTolerance: Float = 1e-3
+    /// How far a change may be from whole steps and still be the user's presses when not capturing: two
+    /// rounded reads (``readTolerance`` each) and float noise, no more — a Control Center drag's intermediate
+    /// values may come about a step apart (0.062 of 0.0625) and are the user's values as they are. VolumeKit's
+    /// own nudges left in the volume are taken out separately (``assumeSetsLanded(at:)``'s residue).
+    public static let pressTolerance: Float = 3e-4
     /// How far a value read after observations stopped may be from whole steps of the user's volume and still
     /// be their presses: VolumeKit's nudges around a burst (1/4096 each) may be left in it.
     public static let residueTolerance: Float = 0.002
@@ -117,6 +124,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         var expires: Instant
         /// How many sets of this value are on their way (each lands once, or is dropped and expires).
         var count = 1
+        /// Issued before the route changed: it lands on the old route or the new one, so its observation says
+        /// nothing of the volume now (the route's change read it).
+        var beforeRouteChange = false
     }
 
     /// The configuration in force.
@@ -130,6 +140,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// What the machine believes the system volume is.
     public private(set) var believedVolume: Float = 0
     private var echoes = SmallList<Echo>()
+    /// The new route's own volume after a route change seen by its notification, until its KVO arrives
+    /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
+    private var routeObservation: Expected?
+
+    private struct Expected: Sendable, Equatable {
+        var value: Float
+        var until: Instant
+    }
     private var wanted: Float?
     private var attempts = 0
     private var settleAt: Instant?
@@ -222,12 +240,21 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
     /// (a saved one, see ``RecoveryRule``), by default `volume`; the anchor is re-chosen for it.
-    public mutating func routeChanged(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
+    ///
+    /// `expectsObservation`: the change was seen by its notification and the new route's KVO (its volume,
+    /// when different from the old route's) is still to come.
+    public mutating func routeChanged(
+        volume: Float, userVolume: Float? = nil, expectsObservation: Bool = false, at time: Instant
+    ) -> Actions {
         // Sets still in flight may land on the new route: their echoes stay known (never taken for the user's
         // changes), and the target below is set again so that it lands after them.
         wanted = nil
         settleAt = nil
+        routeObservation =
+            expectsObservation && abs(volume - believedVolume) > Self.sameValue
+            ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
+        for index in echoes.indices { echoes[index].beforeRouteChange = true }
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {
@@ -249,27 +276,72 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return actions
     }
 
+    /// The new route's own volume after a route change seen through an observation: `read` is a live read,
+    /// `observed` the observation that showed the change. A set of ours in flight may already have landed on
+    /// the new route: when the read is such a set and the observation is not, the observation (the route's
+    /// KVO) is the route's volume (`shared/facts/envelope.md`: the route's KVO may come before its notification).
+    public func routeVolume(read: Float, observed: Float?) -> Float {
+        guard let observed else { return read }
+        func inFlight(_ value: Float) -> Bool { echoes.contains { abs($0.value - value) < Self.sameValue } }
+        return inFlight(read) && !inFlight(observed) ? observed : read
+    }
+
+    /// A value observed right after the route changed (read with the observation, before its notification):
+    /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:at:)``) or a set of
+    /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
+    public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
+        routeObservation = nil
+        // The route's own volume, as just read: its KVO, not a landing.
+        guard abs(value - believedVolume) > Self.sameValue,
+            let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue })
+        else { return [] }
+        if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+        return []
+    }
+
     /// A value observed through KVO or the system notification.
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return [] }
+        if let expected = routeObservation {
+            // The new route's KVO, after its notification (landings of ours may come first): its volume,
+            // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
+            // stay for the set itself, nor a press.
+            if time > expected.until {
+                routeObservation = nil
+            } else if abs(value - expected.value) < Self.sameValue {
+                routeObservation = nil
+                return []
+            }
+        }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             // One set of this value landed; sets of other values may still land (or were dropped: they expire).
+            let landedBeforeRouteChange = echoes[index].beforeRouteChange
             if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
-            believedVolume = value
+            // A set from before a route change may have landed on the old route: the volume read at the
+            // change stays what the machine believes (the set made then lands after it and confirms).
+            if !landedBeforeRouteChange { believedVolume = value }
             return confirmIfWanted(at: time)
         }
         let old = believedVolume
         believedVolume = value
+        // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
+        // believed; an observation is the real volume again.
+        let leftover = residue
+        residue = 0
         guard phase == .running else {
             // Not capturing: every change is the user's.
             guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
-            // Whole steps from the last value are the user's presses, applied to their exact volume.
-            let delta = value - old
-            let steps = (delta / Self.step).rounded()
+            // Whole steps from the last value are the user's presses, applied to their exact volume — also from
+            // the value a press really started at, when the app left during a hold (the press's observation then
+            // arrives after the restore was taken as landed, and carries the hold's nudges).
+            func wholeSteps(_ delta: Float) -> Float? {
+                let steps = (delta / Self.step).rounded()
+                return steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance ? steps : nil
+            }
+            let steps = wholeSteps(value - old) ?? (leftover != 0 ? wholeSteps(value - old - leftover) : nil)
             let users =
-                steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance && value > 0 && value < 1
-                ? Self.clamp(userVolume + steps * Self.step) : value
+                if let steps, value > 0, value < 1 { Self.clamp(userVolume + steps * Self.step) } else { value }
             userVolume = users
             if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
             // The system volume may carry our nudge: put the user's exact value back.
@@ -358,9 +430,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
         if phase == .running { anchor = target }
         attempts = 0
-        // A set still in flight would land after this moment: set the target again so it lands last.
+        // A set of another value still in flight would land after this moment: set the target again so it
+        // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
+        // reporting only changes, and its echo would linger).
+        let otherInFlight = echoes.contains { abs($0.value - target) > Self.sameValue }
         guard configuration.mode == .capture || phase != .running,
-            abs(believedVolume - target) > Self.sameValue || !echoes.isEmpty
+            abs(believedVolume - target) > Self.sameValue || otherInFlight
         else {
             wanted = nil
             settleAt = nil
@@ -368,14 +443,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
         }
         wanted = target
         settleAt = time + configuration.retryDelay
-        return set(target, at: time)
+        // A set of this value still on its way lands too (on the new route after a route change): this one is
+        // another set on its way, not a retry, so both landings are ours.
+        return set(target, at: time, again: true)
     }
 
     private mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
         guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
-        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue && !$0.beforeRouteChange }) {
             // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
             // another set on its way.
             if again { echoes[index].count += 1 }

@@ -59,6 +59,10 @@ public enum RecoveryRule {
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
         if !left.contains(where: { abs(currentVolume - $0) <= tolerance }) { return .discard(.userChangedVolume) }
+        // VolumeKit never leaves a rail it did not hold: a press moved it there, by less than a step near it.
+        if currentVolume <= 0 || currentVolume >= 1, !left.contains(where: { abs(currentVolume - $0) < 1e-4 }) {
+            return .discard(.userChangedVolume)
+        }
         return .restore(record.userVolume)
     }
 }

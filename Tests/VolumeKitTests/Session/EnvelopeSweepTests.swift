@@ -70,20 +70,23 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
     }
 
     /// The envelope limit this run falls under, if any: a rule under which no design can be right, which
-    /// VolumeKit detects and reports and README names (see `EnvelopeSweepTests`).
+    /// VolumeKit detects and reports (a ``VolumeButtonsDiagnostic``) and README names. A failing run under a
+    /// limit is counted apart from the violations; every other failing run is a violation.
     func limit(strategy: SimulatedStrategy, behaviour: DeviceBehaviour) -> String? {
-        // Presses faster than the slider's round trip: resets land during later presses (or are refused under
-        // the iOS 11 rule), the headroom is used up and KVO is silent at the rail (diagnostic headroomExhausted).
+        // Rules `sliderLatency` + `kvoLatency` against the presses' rhythm: presses (or a hold's repeats,
+        // `repeatInterval`) faster than the slider's round trip land while the resets are still on their way
+        // (or are refused under `downPressRefusal=seedShape`), the headroom is used up and KVO is silent at the
+        // rail. Diagnostic: `VolumeButtonsDiagnostic.headroomExhausted`.
         let roundTrip = behaviour.sliderLatency + behaviour.kvoLatency + 0.025
         if roundTrip >= shortestPressInterval {
             return "presses faster than the slider's round trip"
         }
-        // The same for a hold whose repeats come faster than the round trip.
         if held != nil, behaviour.repeatInterval <= roundTrip {
             return "repeats faster than the slider's round trip"
         }
-        // No route-change notification: the route change is seen only with the next volume change, and a press
-        // then is taken for the new route's own volume.
+        // Rule `routeNotification=missing`: the route change is seen only with the next volume change, and a
+        // press then is taken for the new route's own volume. Diagnostic:
+        // `VolumeButtonsDiagnostic.routeChangeNotNotified`.
         if behaviour.routeNotification == .missing, script.contains("route ") {
             return "route change without a notification"
         }
@@ -189,10 +192,12 @@ enum SweepSize {
         ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
     }
     static let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
-    /// Corpus scenarios not yet right across the whole envelope (reported as known issues, listed in the
-    /// report of issue 11): a route change while a reset is in flight, a background trip during a hold.
-    static let openScenarios: Set<String> = [
-        "scenarios/headphones-during-reset.txt", "scenarios/background-during-hold.txt",
+    /// Random sessions (sample, seed) still losing the user's volume at the default sweep size, each named in
+    /// issue 11's report: an activation retry landing mid-hold while the buttons move the ringer (134), a
+    /// Control Center drag during a set refused by the cached-equal rule (74), a session mixing calls,
+    /// interruptions and crashes (93). Any other failing session is a violation.
+    static let openSessions: Set<String> = [
+        "sample:74 seed 586007", "sample:93 seed 736467", "sample:134 seed 1061146",
     ]
 }
 
@@ -202,12 +207,11 @@ struct EnvelopeSweepTests {
         "The scenario corpus under seeded samples of the envelope: every press once, no HUD, the user's volume back",
         arguments: [SimulatedStrategy.outputVolume, .systemNotification, .captureEvents])
     func corpus(strategy: SimulatedStrategy) async {
-        let (failures, limitFailures, open) = await offThePool { () -> ([String], [String], [String]) in
+        let failures = await offThePool { () -> [String] in
             var runs = 0
             var limitRuns = 0
             var failures = [String]()
             var limitFailures = [String]()
-            var open = [String]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.corpusSamples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 let os =
@@ -221,43 +225,31 @@ struct EnvelopeSweepTests {
                     let problems = scenario.violations(strategy: strategy, behaviour: behaviour, os: os)
                     guard !problems.isEmpty else { continue }
                     let line = "sample:\(k) iOS \(os) \(scenario.name): \(problems.joined(separator: "; "))"
+                    // Excluded from the violations only under a named limit (see `CorpusScenario.limit`).
                     if let limit {
                         limitFailures.append("[\(limit)] " + line)
-                    } else if SweepSize.openScenarios.contains(scenario.name)
-                        || (scenario.script.contains("route ")
-                            && behaviour.sliderLatency + behaviour.kvoLatency + 0.025 >= 0.15)
-                    {
-                        // Open: a route change while a reset from a press just before is still in flight.
-                        open.append(line)
                     } else {
                         failures.append(line)
                     }
                 }
             }
-            SweepSize.report(failures + open + limitFailures, "corpus-\(strategy.rawValue)")
+            SweepSize.report(failures + limitFailures, "corpus-\(strategy.rawValue)")
             print(
-                "envelope sweep (\(strategy.rawValue)): samples \(SweepSize.corpusSamples), scenarios \(CorpusScenario.all.count), runs \(runs), violations \(failures.count); under named limits \(limitRuns) runs, \(limitFailures.count) failing; open \(open.count)"
+                "envelope sweep (\(strategy.rawValue)): samples \(SweepSize.corpusSamples), scenarios \(CorpusScenario.all.count), runs \(runs), violations \(failures.count); under named limits \(limitRuns) runs, \(limitFailures.count) failing"
             )
-            return (failures, limitFailures, open)
+            return failures
         }
         #expect(failures.isEmpty, "\(failures.count) violations, e.g.\n\(failures.prefix(8).joined(separator: "\n"))")
-        withKnownIssue(
-            "envelope limits (README): no design is right there; VolumeKit reports a diagnostic", isIntermittent: true
-        ) {
-            #expect(limitFailures.isEmpty, "\(limitFailures.prefix(3).joined(separator: "\n"))")
-        }
-        withKnownIssue("open: not yet right across the envelope (issue 11)", isIntermittent: true) {
-            #expect(open.isEmpty, "\(open.prefix(3).joined(separator: "\n"))")
-        }
     }
 
     @Test(
         "Randomized user-volume sessions under seeded samples of the envelope keep the user's volume",
         arguments: [SimulatedStrategy.outputVolume, .systemNotification, .passive])
     func sessions(strategy: SimulatedStrategy) async {
-        let failures = await offThePool { () -> [String] in
+        let (failures, _) = await offThePool { () -> ([String], [String]) in
             var runs = 0
             var failures = [String]()
+            var limitFailures = [String]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.samples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 for index in 0..<SweepSize.sessions {
@@ -266,23 +258,35 @@ struct EnvelopeSweepTests {
                     let session = RandomSession(seed: seed, behaviour: behaviour, strategy: strategy)
                     session.run(length: 14)
                     let problems = session.violations()
-                    if !problems.isEmpty {
-                        failures.append(
-                            "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
-                                + session.script.joined(separator: "\n  "))
+                    guard !problems.isEmpty else { continue }
+                    let line =
+                        "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
+                        + session.script.joined(separator: "\n  ")
+                    // Envelope limit (README): `routeNotification=missing` — a route change seen only with the
+                    // next volume change, so a press then is taken for the new route's own volume. VolumeKit
+                    // detects it and reports `VolumeButtonsDiagnostic.routeChangeNotNotified`; only a run that
+                    // reported it is excluded from the violations.
+                    if behaviour.routeNotification == .missing,
+                        session.diagnostics.current.contains(.routeChangeNotNotified)
+                    {
+                        limitFailures.append("[route change without a notification] " + line)
+                    } else {
+                        failures.append(line)
                     }
                 }
             }
-            SweepSize.report(failures, "sessions-\(strategy.rawValue)")
+            SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), violations \(failures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (open, listed in SweepSize.openSessions: \(failures.filter { line in SweepSize.openSessions.contains { line.hasPrefix($0 + ":") } }.count)); under the named limit (route change without a notification, diagnosed) \(limitFailures.count)"
             )
-            return failures
+            return (failures, limitFailures)
         }
-        // Open (issue 11): sessions combining several envelope rules still lose the user's volume sometimes.
-        withKnownIssue("open: randomized sessions are not yet right across the whole envelope", isIntermittent: true) {
-            #expect(
-                failures.isEmpty, "\(failures.count) violations, e.g.\n\(failures.prefix(2).joined(separator: "\n"))")
+        let open = failures.filter { line in SweepSize.openSessions.contains { line.hasPrefix($0 + ":") } }
+        let violations = failures.filter { line in !SweepSize.openSessions.contains { line.hasPrefix($0 + ":") } }
+        #expect(
+            violations.isEmpty, "\(violations.count) violations, e.g.\n\(violations.prefix(2).joined(separator: "\n"))")
+        withKnownIssue("open sessions (issue 11 report): \(SweepSize.openSessions.sorted())", isIntermittent: true) {
+            #expect(open.isEmpty, "\(open.prefix(1).joined(separator: "\n"))")
         }
     }
 }

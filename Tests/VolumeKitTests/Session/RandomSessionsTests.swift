@@ -19,6 +19,8 @@ final class RandomSession {
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
     private var lastRunRoute: AudioRoute?
     private var interrupted = false
+    /// Every diagnostic VolumeKit reported during the session.
+    let diagnostics = Locked([VolumeButtonsDiagnostic]())
 
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
     init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
@@ -59,8 +61,10 @@ final class RandomSession {
 
     private func start() {
         act("start") { [self] device in
+            let diagnostics = self.diagnostics
             let engine = VolumeButtonsEngine(
-                configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in })
+                configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in },
+                onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
             self.engine = engine
             try? engine.start()
             device.advance(by: 0.4)
