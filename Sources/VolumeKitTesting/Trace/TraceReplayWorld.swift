@@ -32,7 +32,7 @@ final class TraceReplayWorld: @unchecked Sendable {
     private var timeline = Timeline()
     /// The recorded inputs in file order, delivered by ``run(until:)`` as their times come (kept apart from
     /// the timeline, whose sorted insert would make a long trace quadratic).
-    private var inputs: [(time: Instant, order: Int, event: TraceEvent)] = []
+    private var inputs: [(time: Instant, order: Int, event: TraceEvent, afterOwnWork: Bool)] = []
     private var nextInput = 0
     /// The app's calls the trace recorded (start, stop), with their place in the file, in time order.
     private var calls: [(time: Instant, order: Int, action: () -> Void)] = []
@@ -75,9 +75,20 @@ final class TraceReplayWorld: @unchecked Sendable {
         configuration = trace.header.session
         endTime = origin + (trace.records.last?.time ?? 0)
         // `order` is the record's place in the whole file: at equal times it orders inputs and the app's calls.
+        // The app's own work (a read, a set, an event) recorded at an input's very time but before it, with no
+        // input or call before it at that time, was a timer of the app's that ran first: see `run(until:)`.
+        var ownWorkAt: Instant?
+        var lastInputAt: Instant?
         for (order, record) in trace.records.enumerated()
         where feature == nil || record.feature == nil || record.feature == feature {
             let time = origin + record.time
+            switch record.event {
+            case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted,
+                .app, .gesture, .mark:
+                lastInputAt = time
+            default:
+                if lastInputAt != time { ownWorkAt = time }
+            }
             switch record.event {
             case .subscribed(let channel, let observer): recordedObservers[channel, default: []].append(observer)
             case .volumeViewInstalled(let view): recordedViews.append(view)
@@ -87,7 +98,8 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
             case .read(let reading): reads[Self.kind(reading), default: []].append(Reading(time: time, value: reading))
             case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
-                inputs.append((time, order, record.event))
+                inputs.append((time, order, record.event, ownWorkAt == time))
+                ownWorkAt = nil
             default: break
             }
         }
@@ -126,7 +138,9 @@ final class TraceReplayWorld: @unchecked Sendable {
     }
 
     /// Runs everything due up to `time`, in order; at equal times recorded inputs and the app's recorded calls
-    /// run in file order, before the app's own timers.
+    /// run in file order, before the app's own timers — except an input the app's own work preceded at that
+    /// very time in the file (a timer of the app's that came first there: an echo expiring on the very
+    /// instant of a hold's repeat, say), which waits for the timers due then.
     func run(until time: Instant) {
         while true {
             let next: (Instant, () -> Void)? = locked {
@@ -134,7 +148,7 @@ final class TraceReplayWorld: @unchecked Sendable {
                 let call = nextCall < calls.count ? calls[nextCall] : nil
                 let timer = timeline.nextTime ?? .infinity
                 // The earliest of the next input and the next call, by (time, place in the file).
-                if let input, input.time <= time, input.time <= timer,
+                if let input, input.time <= time, input.time < timer || (input.time == timer && !input.afterOwnWork),
                     call.map({ (input.time, input.order) < ($0.time, $0.order) }) ?? true
                 {
                     nextInput += 1
