@@ -20,7 +20,7 @@ for file in scenarios/*.txt; do
     repeated=$(grep -c '"phase":"repeated"' <<<"$out" || true)
     released=$(grep -c '"phase":"released"' <<<"$out" || true)
     hud=$(grep -c '"type":"systemHUD"' <<<"$out" || true)
-    end=$(grep '"type":"end"' <<<"$out" | sed -e 's/.*"volume"://' -e 's/}//')
+    end=$(grep '"type":"end"' <<<"$out" | sed -E 's/.*"volume":([0-9.e-]+).*/\1/')
     printf " %s/%s/%s, HUD %s, end %s |" "$pressed" "$repeated" "$released" "$hud" "$end"
   done
   echo
