@@ -287,7 +287,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// A value observed right after the route changed (read with the observation, before its notification):
-    /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:at:)``) or a set of
+    /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:expectsObservation:at:)``) or a set of
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
     public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
         routeObservation = nil
