@@ -168,16 +168,6 @@ struct FieldCheckTests {
                 == "iPad13-1-ios18.0-2026-11-30-2.jsonl")
         #expect(FieldCheckTrace.fileName(model: "a/b c", os: OSVersion(17, 4), date: date).hasPrefix("a-b-c-"))
     }
-
-    @Test("Port UIDs become stable aliases")
-    func portAliases() {
-        var aliases = PortAliases()
-        let speaker = TracePort(type: "Speaker", uid: "Speaker")
-        let headset = TracePort(type: "BluetoothA2DPOutput", uid: "AA:BB:CC:DD:EE:FF-tacl")
-        #expect(aliases.scrub([speaker]) == [TracePort(type: "Speaker", uid: "port-1")])
-        #expect(aliases.scrub([headset, speaker]).map(\.uid) == ["port-2", "port-1"])
-        #expect(aliases.alias(for: headset.uid) == "port-2")
-    }
 }
 
 @Suite("Field check on the simulated iPhone")
@@ -206,6 +196,56 @@ struct SimulatedFieldCheckTests {
         #expect(answers["to-zero/empty"] == true && answers["to-one/full"] == true)
         #expect(answers["silent-switch/shown"] == true && answers["control-center/shown"] == true)
         #expect(answers["hold-up/repeats"] == true && answers["hold-down/repeats"] == true)
+    }
+
+    /// Every port name the trace carries: the route details' UIDs, and in stored pending restores the
+    /// `bluetooth:<UID>` keys and the `portUID` values.
+    static func portNames(_ trace: Trace) throws -> [String] {
+        var names: [String] = []
+        for record in trace.records {
+            var stored: Data?
+            switch record.event {
+            case .routeDetails(_, let ports): names += ports.map(\.uid)
+            case .storeWrite(_, let data), .read(.stored(_, let data)): stored = data
+            default: break
+            }
+            guard let stored else { continue }
+            for (key, value) in try JSONDecoder().decode([String: PendingRestore].self, from: stored) {
+                if key.hasPrefix("bluetooth:") { names.append(String(key.dropFirst("bluetooth:".count))) }
+                if let port = value.portUID { names.append(port) }
+            }
+        }
+        return names
+    }
+
+    @Test("The simulated check's trace names audio ports port-1, port-2… only, each route change once, and replays")
+    func noPortUIDs() throws {
+        // On a Bluetooth headset, so the store holds a headset's record too.
+        let run = SimulatedFieldCheck()
+        run.device.connect(.bluetooth, headset: "AA:BB:CC:DD:EE:FF-tacl")
+        run.run()
+        let trace = try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8))
+        let names = try Self.portNames(trace)
+        #expect(names.contains { $0 != names.first }, "route details and stored headsets: \(Set(names))")
+        #expect(
+            names.allSatisfy { $0.hasPrefix("port-") && Int($0.dropFirst(5)) != nil }, "\(Set(names).sorted())")
+        var text = trace.jsonLines
+        for record in trace.records {
+            if case .storeWrite(_, let data?) = record.event { text += String(decoding: data, as: UTF8.self) }
+        }
+        for uid in ["AA:BB:CC:DD:EE:FF-tacl", "Wired Headphones", "\"uid\":\"Speaker\""] {
+            #expect(!text.contains(uid), "\(uid) in the trace")
+        }
+        // Each route change has one routeDetails record, right after it.
+        let events = trace.records.map(\.event)
+        let changes = events.indices.filter {
+            if case .lifecycle(.routeChanged, _) = events[$0] { true } else { false }
+        }
+        let details = events.indices.filter { if case .routeDetails = events[$0] { true } else { false } }
+        #expect(!changes.isEmpty && details == changes.map { $0 + 1 })
+        let report = try TraceReplay.run(trace)
+        #expect(report.setDifferences.isEmpty)
+        #expect(report.eventsMatchRecording == true)
     }
 
     /// The fixture `Tests/VolumeKitTests/Fixtures/Traces/simulator-ios17.4-2026-12-01.jsonl` is this check's
