@@ -29,7 +29,10 @@ final class FieldCheckModel: ObservableObject {
     private var writer: TraceFileWriter?
     private var buttons: VolumeButtons?
     private var mute: MuteSwitch?
-    private var routeObserver: NSObjectProtocol?
+    /// Stops of capture not finished yet: the trace closes only once they have (``close()``).
+    private var stopsPending = 0
+    /// The check finished while capture was stopping.
+    private var closesWhenStopped = false
 
     /// The hardware model (`utsname.machine`, `iPhone15,2`).
     nonisolated static var machine: String {
@@ -70,7 +73,9 @@ final class FieldCheckModel: ObservableObject {
             problem = "The trace file could not be created: \(error)"
             return
         }
-        let recorder = TraceRecorder(header: header, clock: .live, onLine: writer.write)
+        // Port UIDs (a Bluetooth headset's is its address) are written as port-1, port-2… (docs/trace.md).
+        let recorder = TraceRecorder(
+            header: header, clock: .live, keepsRecords: true, portNaming: .aliases, onLine: writer.write)
         self.writer = writer
         recordingURL = url
 
@@ -97,11 +102,10 @@ final class FieldCheckModel: ObservableObject {
             mute.stateChangeBlock = { [weak self] change in self?.silentMode = "\(change.new)" }
             self.mute = mute
         }
-        routeObserver = Self.observeRouteDetails(into: recorder)
         performer = FieldCheckPerformer(
             recorder: recorder,
             startButtons: { [weak self] in try self?.buttons?.start() },
-            stopButtons: { [weak self] in self?.buttons?.stop() },
+            stopButtons: { [weak self] in self?.stopButtons() },
             startSilentMode: { [weak self] in
                 self?.silentMode = "checking…"
                 self?.mute?.start()
@@ -145,9 +149,33 @@ final class FieldCheckModel: ObservableObject {
         stepEvents.append("\(event.button.rawValue) \(event.phase.rawValue)")
     }
 
+    /// How long after capture has stopped the trace stays open (0.5 s): the session lease retries a refused
+    /// deactivation ``AudioSessionLease/deactivationRetries`` times, ``AudioSessionLease/deactivationRetryDelay``
+    /// apart, and those attempts belong in the trace; one delay more for the last one to be recorded.
+    static let closeDelay =
+        AudioSessionLease.deactivationRetryDelay * Double(AudioSessionLease.deactivationRetries + 2)
+
+    /// Stops capture; until it has stopped (the restore's sets and KVO, the category restore, the
+    /// deactivation) and ``closeDelay`` has passed, the trace stays open.
+    private func stopButtons() {
+        guard let buttons, buttons.isStarted else { return }
+        stopsPending += 1
+        buttons.stop { [self] in
+            Task { @MainActor [self] in
+                try? await Task.sleep(nanoseconds: UInt64(Self.closeDelay * 1e9))
+                stopsPending -= 1
+                if closesWhenStopped { close() }
+            }
+        }
+    }
+
+    /// Closes the trace, once capture has finished stopping.
     private func close() {
-        if let routeObserver { NotificationCenter.default.removeObserver(routeObserver) }
-        routeObserver = nil
+        guard stopsPending == 0 else {
+            closesWhenStopped = true
+            return
+        }
+        closesWhenStopped = false
         buttons = nil
         mute = nil
         writer?.close()
@@ -156,7 +184,7 @@ final class FieldCheckModel: ObservableObject {
         traceURL = recordingURL
     }
 
-    // MARK: - The file and the route details
+    // MARK: - The file
 
     /// A new file in Documents/FieldChecks named `device-os-date.jsonl` (`-2`, `-3`, … for more runs a day).
     private static func newFileURL(model: String, os: OSVersion) throws -> URL {
@@ -171,39 +199,6 @@ final class FieldCheckModel: ObservableObject {
                 FieldCheckTrace.fileName(model: model, os: os, date: now, attempt: attempt))
             if !FileManager.default.fileExists(atPath: url.path) { return url }
             attempt += 1
-        }
-    }
-
-    /// Records each route change's reason and output ports (`routeDetails`), the ports' UIDs replaced by
-    /// aliases (``PortAliases``): the lifecycle client reports only which kind of route.
-    private static func observeRouteDetails(into recorder: TraceRecorder) -> NSObjectProtocol {
-        let aliases = Locked(PortAliases())
-        return NotificationCenter.default.addObserver(
-            forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
-        ) { notification in
-            let raw = notification.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
-            let reason = raw.flatMap(AVAudioSession.RouteChangeReason.init(rawValue:))
-            let ports = AVAudioSession.sharedInstance().currentRoute.outputs.map {
-                TracePort(type: $0.portType.rawValue, uid: $0.uid)
-            }
-            let scrubbed = aliases.withLock { $0.scrub(ports) }
-            recorder.record(.routeDetails(reason: reasonName(reason), ports: scrubbed))
-        }
-    }
-
-    /// `AVAudioSession.RouteChangeReason` as its case name.
-    private nonisolated static func reasonName(_ reason: AVAudioSession.RouteChangeReason?) -> String {
-        switch reason {
-        case .newDeviceAvailable?: "newDeviceAvailable"
-        case .oldDeviceUnavailable?: "oldDeviceUnavailable"
-        case .categoryChange?: "categoryChange"
-        case .override?: "override"
-        case .wakeFromSleep?: "wakeFromSleep"
-        case .noSuitableRouteForCategory?: "noSuitableRouteForCategory"
-        case .routeConfigurationChange?: "routeConfigurationChange"
-        case .unknown?: "unknown"
-        case let other?: "reason \(other.rawValue)"
-        case nil: "unknown"
         }
     }
 }
