@@ -170,6 +170,26 @@ struct FieldCheckTests {
     }
 }
 
+@Suite("When the field check's trace closes")
+struct FieldCheckClosingTests {
+    @Test("It closes once: at finish with nothing stopping, else when the last stop has settled")
+    func closing() {
+        var idle = FieldCheckClosing()
+        let first = idle.finish()
+        #expect(first && idle.isClosed)
+        let again = [idle.finish(), idle.stopSettled()]
+        #expect(again == [false, false], "closed once")
+        var closing = FieldCheckClosing()
+        closing.stopBegan()
+        closing.stopBegan()
+        let early = [closing.stopSettled(), closing.finish()]
+        #expect(early == [false, false], "not finished yet, then a stop still settling")
+        let last = closing.stopSettled()
+        #expect(last && closing.isClosed)
+        #expect(FieldCheckClosing.closeDelay >= 0.4, "the lease's retries: 3 × 0.1 s after the first try")
+    }
+}
+
 @Suite("Field check on the simulated iPhone")
 struct SimulatedFieldCheckTests {
     @Test(
@@ -246,6 +266,25 @@ struct SimulatedFieldCheckTests {
         let report = try TraceReplay.run(trace)
         #expect(report.setDifferences.isEmpty)
         #expect(report.eventsMatchRecording == true)
+    }
+
+    @Test(
+        "Stopped while capturing, the trace closes only once capture has stopped: the restore, the category and the deactivation are in it"
+    )
+    func closesAfterStopping() throws {
+        // At volume 0 capture holds the volume two steps up, so stopping sets it back and waits for its KVO.
+        let run = SimulatedFieldCheck(.init(volume: 0))
+        run.run(stoppingIn: "tap-up")
+        #expect(run.check.phase == .finished)
+        let records = run.recorder.records
+        let closed = try #require(run.recordsWhenClosed, "the trace was never closed")
+        let stop = try #require(records.lastIndex { $0.event == .app(feature: "buttons", call: "stop") })
+        let late = records[closed...].filter { $0.feature == "buttons" }
+        #expect(late.isEmpty, "recorded after the file closed: \(late.map(\.event))")
+        // What the stop did is inside: the user's volume set back, then the session deactivated.
+        let kept = records[stop..<closed]
+        #expect(kept.contains { if case .setVolume = $0.event { true } else { false } })
+        #expect(kept.contains { if case .setActive(false, _, _) = $0.event { true } else { false } })
     }
 
     /// The fixture `Tests/VolumeKitTests/Fixtures/Traces/simulator-ios17.4-2026-12-01.jsonl` is this check's

@@ -29,10 +29,8 @@ final class FieldCheckModel: ObservableObject {
     private var writer: TraceFileWriter?
     private var buttons: VolumeButtons?
     private var mute: MuteSwitch?
-    /// Stops of capture not finished yet: the trace closes only once they have (``close()``).
-    private var stopsPending = 0
-    /// The check finished while capture was stopping.
-    private var closesWhenStopped = false
+    /// When the trace may close: after capture has finished stopping.
+    private var closing = FieldCheckClosing()
 
     /// The hardware model (`utsname.machine`, `iPhone15,2`).
     nonisolated static var machine: String {
@@ -114,7 +112,10 @@ final class FieldCheckModel: ObservableObject {
                 self?.mute?.stop()
                 self?.silentMode = nil
             },
-            finish: { [weak self] in self?.close() }
+            finish: { [weak self] in
+                guard let self, self.closing.finish() else { return }
+                self.close()
+            }
         )
         perform(check.begin())
     }
@@ -149,33 +150,21 @@ final class FieldCheckModel: ObservableObject {
         stepEvents.append("\(event.button.rawValue) \(event.phase.rawValue)")
     }
 
-    /// How long after capture has stopped the trace stays open (0.5 s): the session lease retries a refused
-    /// deactivation ``AudioSessionLease/deactivationRetries`` times, ``AudioSessionLease/deactivationRetryDelay``
-    /// apart, and those attempts belong in the trace; one delay more for the last one to be recorded.
-    static let closeDelay =
-        AudioSessionLease.deactivationRetryDelay * Double(AudioSessionLease.deactivationRetries + 2)
-
-    /// Stops capture; until it has stopped (the restore's sets and KVO, the category restore, the
-    /// deactivation) and ``closeDelay`` has passed, the trace stays open.
+    /// Stops capture; the trace stays open until it has stopped (the restore's sets and KVO, the category
+    /// restore, the deactivation and its retries: ``FieldCheckClosing``).
     private func stopButtons() {
         guard let buttons, buttons.isStarted else { return }
-        stopsPending += 1
+        closing.stopBegan()
         buttons.stop { [self] in
             Task { @MainActor [self] in
-                try? await Task.sleep(nanoseconds: UInt64(Self.closeDelay * 1e9))
-                stopsPending -= 1
-                if closesWhenStopped { close() }
+                try? await Task.sleep(nanoseconds: UInt64(FieldCheckClosing.closeDelay * 1e9))
+                if closing.stopSettled() { close() }
             }
         }
     }
 
-    /// Closes the trace, once capture has finished stopping.
+    /// Closes the trace (once ``closing`` says so).
     private func close() {
-        guard stopsPending == 0 else {
-            closesWhenStopped = true
-            return
-        }
-        closesWhenStopped = false
         buttons = nil
         mute = nil
         writer?.close()
