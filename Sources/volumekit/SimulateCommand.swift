@@ -124,6 +124,11 @@ enum SimulateCommand: Subcommand {
             guard !tracePath.isEmpty, tracePath != "-" else {
                 throw UsageError("--trace needs a file name (the trace goes to a file, the events to standard output)")
             }
+            if let script = paths.first, script != "-", isSameFile(tracePath, script) {
+                throw UsageError(
+                    "--trace \(tracePath) is the script itself: writing the trace there would replace the script; give the trace another file name."
+                )
+            }
             do {
                 writer = try TraceFileWriter(url: URL(fileURLWithPath: tracePath))
             } catch {
@@ -154,5 +159,18 @@ enum SimulateCommand: Subcommand {
             return 1
         }
         return 0
+    }
+
+    /// Whether paths `a` and `b` name one file: the same path once symbolic links are resolved, or (both
+    /// existing) the same file on the same device (a hard link).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        let urls = [a, b].map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath() }
+        if urls[0].path == urls[1].path { return true }
+        let manager = FileManager.default
+        guard let first = try? manager.attributesOfItem(atPath: urls[0].path),
+            let second = try? manager.attributesOfItem(atPath: urls[1].path),
+            let file = first[.systemFileNumber] as? NSNumber, let device = first[.systemNumber] as? NSNumber
+        else { return false }
+        return file == second[.systemFileNumber] as? NSNumber && device == second[.systemNumber] as? NSNumber
     }
 }

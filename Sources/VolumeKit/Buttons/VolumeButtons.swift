@@ -116,6 +116,17 @@ public final class VolumeButtons {
         engine.stop()
     }
 
+    /// Stops capture as ``stop()`` does, and calls `onStopped` on the main actor once the user's volume is
+    /// back and everything is torn down (the engine's ``VolumeButtonsEngine/stop(onStopped:)``). A
+    /// deactivation the system refused is still retried after that, for up to
+    /// ``AudioSessionLease/deactivationRetries`` × ``AudioSessionLease/deactivationRetryDelay``. Not
+    /// called when capture was not started.
+    public func stop(onStopped: @escaping @MainActor @Sendable () -> Void) {
+        readiness.cancel()
+        // The engine's callback runs on whichever thread finished the teardown.
+        engine.stop(onStopped: { onMain(onStopped) })
+    }
+
     /// Every event from now on, until the task consuming it is cancelled.
     public func events() -> AsyncStream<VolumeButtonEvent> {
         AsyncStream { continuation in

@@ -6,6 +6,9 @@ import Foundation
 /// recorded; add what only the app or a person knows with ``mark(_:answer:)``, ``gesture(_:)``,
 /// ``appCalled(_:on:)`` and ``buttonEvent(_:)``. Times come from the clock given at creation, relative to
 /// its reading then, and never decrease in the file.
+///
+/// Audio ports are named by ``portNaming``: by default each port UID (a Bluetooth headset's is its
+/// address) is written as a stable alias, `port-1`, `port-2`…, wherever the trace would carry it.
 public final class TraceRecorder: Sendable {
     private struct State {
         var records: [TraceRecord] = []
@@ -15,10 +18,14 @@ public final class TraceRecorder: Sendable {
         var nextPlay = 0
         /// Installed volume views not removed yet, oldest first.
         var views: [Int] = []
+        /// The alias of each port UID seen so far.
+        var portAliases: [String: String] = [:]
     }
 
     /// The header, with the clock origin filled in.
     public let header: TraceHeader
+    /// How the trace names audio ports.
+    public let portNaming: TracePortNaming
     private let now: @Sendable () -> Instant
     private let onLine: (@Sendable (String) -> Void)?
     private let keepsRecords: Bool
@@ -33,12 +40,23 @@ public final class TraceRecorder: Sendable {
 
     /// Creates a recorder that keeps its records in memory (``records``, ``trace``) only if `keepsRecords`:
     /// a long recording streamed to a file through `onLine` then takes no memory per record.
-    public init(
+    public convenience init(
         header: TraceHeader, clock: ClockClient, keepsRecords: Bool, onLine: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.init(header: header, clock: clock, keepsRecords: keepsRecords, portNaming: .aliases, onLine: onLine)
+    }
+
+    /// Creates a recorder that names audio ports by `portNaming`: ``TracePortNaming/aliases`` (what the
+    /// other initializers do) or ``TracePortNaming/uids`` (the system's UIDs, for a trace that stays on
+    /// the machine that made it).
+    public init(
+        header: TraceHeader, clock: ClockClient, keepsRecords: Bool, portNaming: TracePortNaming,
+        onLine: (@Sendable (String) -> Void)? = nil
     ) {
         var header = header
         header.clockOrigin = clock.now()
         self.header = header
+        self.portNaming = portNaming
         now = clock.now
         self.onLine = onLine
         self.keepsRecords = keepsRecords
@@ -107,4 +125,48 @@ public final class TraceRecorder: Sendable {
 
     /// The view a set goes through: the newest installed one.
     var currentView: Int? { state.withLock { $0.views.last } }
+
+    // MARK: - Port names, for the recording clients
+
+    /// How the trace names the port `uid`: its alias (made on first sight), or the UID itself.
+    func portName(_ uid: String) -> String {
+        guard portNaming == .aliases else { return uid }
+        return state.withLock { state in
+            if let alias = state.portAliases[uid] { return alias }
+            let alias = "port-\(state.portAliases.count + 1)"
+            state.portAliases[uid] = alias
+            return alias
+        }
+    }
+
+    /// Stored `data` as the trace carries it: pending-restore JSON (``PendingRestores``) with each
+    /// headset's UID — the `bluetooth:<UID>` keys and the `portUID` values — replaced by its port name,
+    /// re-encoded with sorted keys as ``PendingRestores/save(to:)`` writes it. Other data is unchanged.
+    func storedData(_ data: Data?) -> Data? {
+        guard portNaming == .aliases, let data,
+            let decoded = try? JSONDecoder().decode([String: PendingRestore].self, from: data)
+        else { return data }
+        let prefix = PendingRestores.headsetPrefix
+        guard decoded.contains(where: { $0.key.hasPrefix(prefix) || $0.value.portUID != nil }) else { return data }
+        var named: [String: PendingRestore] = [:]
+        for (key, record) in decoded.sorted(by: { $0.key < $1.key }) {
+            var record = record
+            record.portUID = record.portUID.map(portName)
+            let name = key.hasPrefix(prefix) ? prefix + portName(String(key.dropFirst(prefix.count))) : key
+            named[name] = record
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(named)) ?? data
+    }
+}
+
+/// How a trace names audio ports (``TracePort/uid``, and the headsets in stored pending restores).
+public enum TracePortNaming: Sendable, Equatable {
+    /// Each UID replaced by an alias, `port-1`, `port-2`… in the order first seen; the same UID always
+    /// gets the same alias within a trace, so records per port still match (and replay) while the trace
+    /// carries no Bluetooth address (`docs/trace.md`, privacy).
+    case aliases
+    /// The UIDs as the system gives them.
+    case uids
 }

@@ -7,7 +7,9 @@ extension VolumeKitClients {
     /// read with its answer. Features need no code of their own: give them these clients.
     ///
     /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
-    /// when several share a trace. The clock and the session lease pass through unrecorded.
+    /// when several share a trace. The clock and the session lease pass through unrecorded. Port UIDs are
+    /// written as the recorder's ``TraceRecorder/portNaming`` says (aliases by default); the clients still
+    /// give the features the real ones.
     public func recording(to recorder: TraceRecorder, feature: String? = nil) -> VolumeKitClients {
         let tap = TraceTap(recorder: recorder, feature: feature)
         var clients = self
@@ -134,7 +136,8 @@ private struct TraceTap: Sendable {
                 if case .routeChanged = event, let change = client.lastRouteChange() {
                     record(.lifecycle(event, observer: observer))
                     return .routeDetails(
-                        reason: change.reason, ports: change.outputs.map { TracePort(type: $0.type, uid: $0.uid) })
+                        reason: change.reason,
+                        ports: change.outputs.map { TracePort(type: $0.type, uid: recorder.portName($0.uid)) })
                 }
                 return .lifecycle(event, observer: observer)
             },
@@ -178,11 +181,11 @@ private struct TraceTap: Sendable {
         KeyValueStoreClient(
             data: { key in
                 let data = client.data(key)
-                record(.read(.stored(key: key, data: data)))
+                record(.read(.stored(key: key, data: recorder.storedData(data))))
                 return data
             },
             setData: { data, key in
-                record(.storeWrite(key: key, data: data))
+                record(.storeWrite(key: key, data: recorder.storedData(data)))
                 client.setData(data, key)
             }
         )

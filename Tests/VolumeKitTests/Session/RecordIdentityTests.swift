@@ -171,7 +171,8 @@ struct RouteDetailsTraceTests {
     @Test("clients.recording(to:) writes each route change's reason and output ports after it")
     func recordsRouteDetails() throws {
         let device = SimulatedDevice()
-        let recorder = TraceRecorder(header: .simulator(device, note: "test"), clock: device.clock)
+        let recorder = TraceRecorder(
+            header: .simulator(device, note: "test"), clock: device.clock, keepsRecords: true, portNaming: .uids)
         let clients = device.clients.recording(to: recorder)
         let subscription = clients.lifecycle.observe { _ in }
         device.connect(.headphones)

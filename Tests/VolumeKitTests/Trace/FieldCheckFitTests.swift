@@ -72,6 +72,17 @@ struct FieldCheckFitTests {
         return truth
     }
 
+    /// The widest tolerance a rule's estimate may claim in a simulated trace (no delivery jitter;
+    /// docs/trace.md, "Tolerances"): 2 ms for a time, 4 ms for `sliderLatency` (the sum of two), 1e-4 for
+    /// the step.
+    static func toleranceCap(_ rule: String) -> Double {
+        switch rule {
+        case "step": 1e-4
+        case "sliderLatency": 0.004
+        default: 0.002
+        }
+    }
+
     /// Every way a fit of `run` misses the truth of `behaviour`.
     static func misses(_ report: TraceFitReport, _ run: Run, _ behaviour: DeviceBehaviour, strategy: SimulatedStrategy)
         -> [String]
@@ -89,7 +100,13 @@ struct FieldCheckFitTests {
             case (.variant(let name)?, let value?):
                 if value != .variant(name) { misses.append("\(rule): \(value), true \(name) (\(estimate.how))") }
             case (let expected?, let value?):
-                let tolerance = estimate.tolerance ?? 0
+                // The estimate's own interval, but never wider than docs/trace.md's cap: a fitter that
+                // widened its interval would otherwise pass.
+                let cap = toleranceCap(rule)
+                let tolerance = min(estimate.tolerance ?? 0, cap)
+                if (estimate.tolerance ?? 0) > cap + 1e-9 {
+                    misses.append("\(rule): tolerance \(estimate.tolerance ?? 0) wider than the cap \(cap)")
+                }
                 if let truth = expected.number, let fitted = value.number, abs(truth - fitted) > tolerance + 1e-9 {
                     misses.append("\(rule): \(fitted) ± \(tolerance), true \(truth) (\(estimate.how))")
                 }

@@ -168,15 +168,25 @@ struct FieldCheckTests {
                 == "iPad13-1-ios18.0-2026-11-30-2.jsonl")
         #expect(FieldCheckTrace.fileName(model: "a/b c", os: OSVersion(17, 4), date: date).hasPrefix("a-b-c-"))
     }
+}
 
-    @Test("Port UIDs become stable aliases")
-    func portAliases() {
-        var aliases = PortAliases()
-        let speaker = TracePort(type: "Speaker", uid: "Speaker")
-        let headset = TracePort(type: "BluetoothA2DPOutput", uid: "AA:BB:CC:DD:EE:FF-tacl")
-        #expect(aliases.scrub([speaker]) == [TracePort(type: "Speaker", uid: "port-1")])
-        #expect(aliases.scrub([headset, speaker]).map(\.uid) == ["port-2", "port-1"])
-        #expect(aliases.alias(for: headset.uid) == "port-2")
+@Suite("When the field check's trace closes")
+struct FieldCheckClosingTests {
+    @Test("It closes once: at finish with nothing stopping, else when the last stop has settled")
+    func closing() {
+        var idle = FieldCheckClosing()
+        let first = idle.finish()
+        #expect(first && idle.isClosed)
+        let again = [idle.finish(), idle.stopSettled()]
+        #expect(again == [false, false], "closed once")
+        var closing = FieldCheckClosing()
+        closing.stopBegan()
+        closing.stopBegan()
+        let early = [closing.stopSettled(), closing.finish()]
+        #expect(early == [false, false], "not finished yet, then a stop still settling")
+        let last = closing.stopSettled()
+        #expect(last && closing.isClosed)
+        #expect(FieldCheckClosing.closeDelay >= 0.4, "the lease's retries: 3 × 0.1 s after the first try")
     }
 }
 
@@ -206,6 +216,75 @@ struct SimulatedFieldCheckTests {
         #expect(answers["to-zero/empty"] == true && answers["to-one/full"] == true)
         #expect(answers["silent-switch/shown"] == true && answers["control-center/shown"] == true)
         #expect(answers["hold-up/repeats"] == true && answers["hold-down/repeats"] == true)
+    }
+
+    /// Every port name the trace carries: the route details' UIDs, and in stored pending restores the
+    /// `bluetooth:<UID>` keys and the `portUID` values.
+    static func portNames(_ trace: Trace) throws -> [String] {
+        var names: [String] = []
+        for record in trace.records {
+            var stored: Data?
+            switch record.event {
+            case .routeDetails(_, let ports): names += ports.map(\.uid)
+            case .storeWrite(_, let data), .read(.stored(_, let data)): stored = data
+            default: break
+            }
+            guard let stored else { continue }
+            for (key, value) in try JSONDecoder().decode([String: PendingRestore].self, from: stored) {
+                if key.hasPrefix("bluetooth:") { names.append(String(key.dropFirst("bluetooth:".count))) }
+                if let port = value.portUID { names.append(port) }
+            }
+        }
+        return names
+    }
+
+    @Test("The simulated check's trace names audio ports port-1, port-2… only, each route change once, and replays")
+    func noPortUIDs() throws {
+        // On a Bluetooth headset, so the store holds a headset's record too.
+        let run = SimulatedFieldCheck()
+        run.device.connect(.bluetooth, headset: "AA:BB:CC:DD:EE:FF-tacl")
+        run.run()
+        let trace = try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8))
+        let names = try Self.portNames(trace)
+        #expect(names.contains { $0 != names.first }, "route details and stored headsets: \(Set(names))")
+        #expect(
+            names.allSatisfy { $0.hasPrefix("port-") && Int($0.dropFirst(5)) != nil }, "\(Set(names).sorted())")
+        var text = trace.jsonLines
+        for record in trace.records {
+            if case .storeWrite(_, let data?) = record.event { text += String(decoding: data, as: UTF8.self) }
+        }
+        for uid in ["AA:BB:CC:DD:EE:FF-tacl", "Wired Headphones", "\"uid\":\"Speaker\""] {
+            #expect(!text.contains(uid), "\(uid) in the trace")
+        }
+        // Each route change has one routeDetails record, right after it.
+        let events = trace.records.map(\.event)
+        let changes = events.indices.filter {
+            if case .lifecycle(.routeChanged, _) = events[$0] { true } else { false }
+        }
+        let details = events.indices.filter { if case .routeDetails = events[$0] { true } else { false } }
+        #expect(!changes.isEmpty && details == changes.map { $0 + 1 })
+        let report = try TraceReplay.run(trace)
+        #expect(report.setDifferences.isEmpty)
+        #expect(report.eventsMatchRecording == true)
+    }
+
+    @Test(
+        "Stopped while capturing, the trace closes only once capture has stopped: the restore, the category and the deactivation are in it"
+    )
+    func closesAfterStopping() throws {
+        // At volume 0 capture holds the volume two steps up, so stopping sets it back and waits for its KVO.
+        let run = SimulatedFieldCheck(.init(volume: 0))
+        run.run(stoppingIn: "tap-up")
+        #expect(run.check.phase == .finished)
+        let records = run.recorder.records
+        let closed = try #require(run.recordsWhenClosed, "the trace was never closed")
+        let stop = try #require(records.lastIndex { $0.event == .app(feature: "buttons", call: "stop") })
+        let late = records[closed...].filter { $0.feature == "buttons" }
+        #expect(late.isEmpty, "recorded after the file closed: \(late.map(\.event))")
+        // What the stop did is inside: the user's volume set back, then the session deactivated.
+        let kept = records[stop..<closed]
+        #expect(kept.contains { if case .setVolume = $0.event { true } else { false } })
+        #expect(kept.contains { if case .setActive(false, _, _) = $0.event { true } else { false } })
     }
 
     /// The fixture `Tests/VolumeKitTests/Fixtures/Traces/simulator-ios17.4-2026-12-01.jsonl` is this check's

@@ -24,6 +24,8 @@ final class SimulatedFieldCheck: @unchecked Sendable {
     private let events = Locked([VolumeButtonEvent]())
     private let userVolumes = Locked([Float]())
     private let muteStates = Locked([MuteState]())
+    private let closing = Locked(FieldCheckClosing())
+    private let closedAt = Locked<Int?>(nil)
     /// When the step on screen started, the presses the person made in it, and moments inside it.
     private var stepStart: Instant = 0
     private var pressesMade = 0
@@ -57,11 +59,15 @@ final class SimulatedFieldCheck: @unchecked Sendable {
         )
     }
 
+    /// How many records the trace held when the screen would have closed its file (`nil`: not closed).
+    var recordsWhenClosed: Int? { closedAt.current }
+
     /// The button events the app received.
     var buttonEvents: [VolumeButtonEvent] { events.current }
 
-    /// Walks every step, answering each question; the check ends finished.
-    func run() {
+    /// Walks every step, answering each question; the check ends finished. With `stoppingIn`, the person
+    /// stops the check once that step's presses are done (the check ends stopped).
+    func run(stoppingIn stop: String? = nil) {
         perform(check.begin())
         device.advance(by: 2)
         while let step = check.currentStep {
@@ -70,6 +76,11 @@ final class SimulatedFieldCheck: @unchecked Sendable {
             moments = [:]
             perform(check.start())
             act(step.id)
+            if step.id == stop {
+                perform(check.stop())
+                device.advance(by: 2)
+                return
+            }
             device.advance(by: 1)
             perform(check.done())
             while let question = check.currentQuestion {
@@ -86,9 +97,22 @@ final class SimulatedFieldCheck: @unchecked Sendable {
     private func perform(_ actions: [FieldCheck.Action]) {
         let buttons = self.buttons!
         let mute = self.mute!
+        let (closing, closedAt, recorder, clock) = (self.closing, self.closedAt, self.recorder, device.clock)
+        // Closes as the screen does (FieldCheckModel): after capture has stopped, and closeDelay more.
+        let close: @Sendable () -> Void = { closedAt.withLock { if $0 == nil { $0 = recorder.records.count } } }
         FieldCheckPerformer(
-            recorder: recorder, startButtons: { try buttons.start() }, stopButtons: { buttons.stop() },
-            startSilentMode: { mute.start() }, stopSilentMode: { mute.stop() }, finish: {}
+            recorder: recorder, startButtons: { try buttons.start() },
+            stopButtons: {
+                guard buttons.isStarted else { return }
+                closing.withLock { $0.stopBegan() }
+                buttons.stop(onStopped: {
+                    _ = clock.schedule(FieldCheckClosing.closeDelay) {
+                        if closing.withLock({ $0.stopSettled() }) { close() }
+                    }
+                })
+            },
+            startSilentMode: { mute.start() }, stopSilentMode: { mute.stop() },
+            finish: { if closing.withLock({ $0.finish() }) { close() } }
         ).perform(actions)
     }
 

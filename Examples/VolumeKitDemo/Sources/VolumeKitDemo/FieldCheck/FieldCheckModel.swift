@@ -29,7 +29,8 @@ final class FieldCheckModel: ObservableObject {
     private var writer: TraceFileWriter?
     private var buttons: VolumeButtons?
     private var mute: MuteSwitch?
-    private var routeObserver: NSObjectProtocol?
+    /// When the trace may close: after capture has finished stopping.
+    private var closing = FieldCheckClosing()
 
     /// The hardware model (`utsname.machine`, `iPhone15,2`).
     nonisolated static var machine: String {
@@ -70,7 +71,9 @@ final class FieldCheckModel: ObservableObject {
             problem = "The trace file could not be created: \(error)"
             return
         }
-        let recorder = TraceRecorder(header: header, clock: .live, onLine: writer.write)
+        // Port UIDs (a Bluetooth headset's is its address) are written as port-1, port-2… (docs/trace.md).
+        let recorder = TraceRecorder(
+            header: header, clock: .live, keepsRecords: true, portNaming: .aliases, onLine: writer.write)
         self.writer = writer
         recordingURL = url
 
@@ -97,11 +100,10 @@ final class FieldCheckModel: ObservableObject {
             mute.stateChangeBlock = { [weak self] change in self?.silentMode = "\(change.new)" }
             self.mute = mute
         }
-        routeObserver = Self.observeRouteDetails(into: recorder)
         performer = FieldCheckPerformer(
             recorder: recorder,
             startButtons: { [weak self] in try self?.buttons?.start() },
-            stopButtons: { [weak self] in self?.buttons?.stop() },
+            stopButtons: { [weak self] in self?.stopButtons() },
             startSilentMode: { [weak self] in
                 self?.silentMode = "checking…"
                 self?.mute?.start()
@@ -110,7 +112,10 @@ final class FieldCheckModel: ObservableObject {
                 self?.mute?.stop()
                 self?.silentMode = nil
             },
-            finish: { [weak self] in self?.close() }
+            finish: { [weak self] in
+                guard let self, self.closing.finish() else { return }
+                self.close()
+            }
         )
         perform(check.begin())
     }
@@ -145,9 +150,21 @@ final class FieldCheckModel: ObservableObject {
         stepEvents.append("\(event.button.rawValue) \(event.phase.rawValue)")
     }
 
+    /// Stops capture; the trace stays open until it has stopped (the restore's sets and KVO, the category
+    /// restore, the deactivation and its retries: ``FieldCheckClosing``).
+    private func stopButtons() {
+        guard let buttons, buttons.isStarted else { return }
+        closing.stopBegan()
+        buttons.stop { [self] in
+            Task { @MainActor [self] in
+                try? await Task.sleep(nanoseconds: UInt64(FieldCheckClosing.closeDelay * 1e9))
+                if closing.stopSettled() { close() }
+            }
+        }
+    }
+
+    /// Closes the trace (once ``closing`` says so).
     private func close() {
-        if let routeObserver { NotificationCenter.default.removeObserver(routeObserver) }
-        routeObserver = nil
         buttons = nil
         mute = nil
         writer?.close()
@@ -156,7 +173,7 @@ final class FieldCheckModel: ObservableObject {
         traceURL = recordingURL
     }
 
-    // MARK: - The file and the route details
+    // MARK: - The file
 
     /// A new file in Documents/FieldChecks named `device-os-date.jsonl` (`-2`, `-3`, … for more runs a day).
     private static func newFileURL(model: String, os: OSVersion) throws -> URL {
@@ -171,39 +188,6 @@ final class FieldCheckModel: ObservableObject {
                 FieldCheckTrace.fileName(model: model, os: os, date: now, attempt: attempt))
             if !FileManager.default.fileExists(atPath: url.path) { return url }
             attempt += 1
-        }
-    }
-
-    /// Records each route change's reason and output ports (`routeDetails`), the ports' UIDs replaced by
-    /// aliases (``PortAliases``): the lifecycle client reports only which kind of route.
-    private static func observeRouteDetails(into recorder: TraceRecorder) -> NSObjectProtocol {
-        let aliases = Locked(PortAliases())
-        return NotificationCenter.default.addObserver(
-            forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
-        ) { notification in
-            let raw = notification.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt
-            let reason = raw.flatMap(AVAudioSession.RouteChangeReason.init(rawValue:))
-            let ports = AVAudioSession.sharedInstance().currentRoute.outputs.map {
-                TracePort(type: $0.portType.rawValue, uid: $0.uid)
-            }
-            let scrubbed = aliases.withLock { $0.scrub(ports) }
-            recorder.record(.routeDetails(reason: reasonName(reason), ports: scrubbed))
-        }
-    }
-
-    /// `AVAudioSession.RouteChangeReason` as its case name.
-    private nonisolated static func reasonName(_ reason: AVAudioSession.RouteChangeReason?) -> String {
-        switch reason {
-        case .newDeviceAvailable?: "newDeviceAvailable"
-        case .oldDeviceUnavailable?: "oldDeviceUnavailable"
-        case .categoryChange?: "categoryChange"
-        case .override?: "override"
-        case .wakeFromSleep?: "wakeFromSleep"
-        case .noSuitableRouteForCategory?: "noSuitableRouteForCategory"
-        case .routeConfigurationChange?: "routeConfigurationChange"
-        case .unknown?: "unknown"
-        case let other?: "reason \(other.rawValue)"
-        case nil: "unknown"
         }
     }
 }

@@ -40,26 +40,3 @@ public enum FieldCheckTrace {
         return "\(device)-ios\(os)-\(text)" + (attempt > 1 ? "-\(attempt)" : "") + ".jsonl"
     }
 }
-
-/// Stands in for the audio ports' UIDs in a trace: the first port seen is `port-1`, the next `port-2`, and
-/// the same UID always gets the same alias, so a trace still tells which route changes went to which
-/// port without carrying a Bluetooth headset's address (`docs/field-check.md`, privacy).
-public struct PortAliases: Sendable, Equatable {
-    private var aliases: [String: String] = [:]
-
-    /// No port seen yet.
-    public init() {}
-
-    /// The alias of `uid`, made on first sight.
-    public mutating func alias(for uid: String) -> String {
-        if let alias = aliases[uid] { return alias }
-        let alias = "port-\(aliases.count + 1)"
-        aliases[uid] = alias
-        return alias
-    }
-
-    /// `ports` with their UIDs replaced by aliases.
-    public mutating func scrub(_ ports: [TracePort]) -> [TracePort] {
-        ports.map { TracePort(type: $0.type, uid: alias(for: $0.uid)) }
-    }
-}
