@@ -248,8 +248,28 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// Stops capture and puts everything back; see the type's lifecycle rules. `onStopped` runs once the
-    /// user's volume is back and everything is torn down.
+    /// user's volume is back and everything is torn down — at once when capture is not running, and after
+    /// the earlier stop when one is still finishing.
     public func stop(onStopped: (@Sendable () -> Void)? = nil) {
+        // Not capturing: call back at once — or, while an earlier stop is still putting things back, when it
+        // is done (a caller waiting for `onStopped`, e.g. to close a trace, was never called back).
+        let notStarted = state.withLock { state -> Bool in
+            guard !state.isStarted else { return false }
+            if let onStopped, state.keepAlive != nil {
+                let earlier = state.onStopped
+                state.onStopped = {
+                    earlier?()
+                    onStopped()
+                }
+                return false
+            }
+            return true
+        }
+        if notStarted {
+            onStopped?()
+            return
+        }
+        if !isStarted { return }
         // Reads are stale while the session is inactive (interruption, background): try to make them live so
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.

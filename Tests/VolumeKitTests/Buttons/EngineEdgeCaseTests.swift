@@ -24,6 +24,24 @@ struct EngineEdgeCaseTests {
         #expect(!device.isSessionActive)
     }
 
+    @Test("stop(onStopped:) always calls back: at once when not capturing, and a second stop when the first is done")
+    func stopAlwaysCallsBack() throws {
+        let device = SimulatedDevice(.init(volume: 0.05))
+        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        let calls = Locked([String]())
+        engine.stop(onStopped: { calls.withLock { $0.append("never started") } })
+        #expect(calls.current == ["never started"])
+        try engine.start()
+        device.advance(by: 0.5)
+        engine.stop(onStopped: { calls.withLock { $0.append("first") } })
+        engine.stop(onStopped: { calls.withLock { $0.append("second") } })
+        // The restore from the anchor to 0.05 is still on its way: neither stop is done.
+        #expect(calls.current == ["never started"])
+        device.advance(by: 3)
+        #expect(calls.current == ["never started", "first", "second"])
+        #expect(abs(device.volume - 0.05) < 1e-6)
+    }
+
     @Test("start() right after stop(), before the restore landed, captures and ends at the user's volume")
     func restartDuringStop() throws {
         let device = SimulatedDevice(.init(volume: 0.05))
