@@ -9,8 +9,8 @@ import Foundation
 /// Rules:
 /// - ``start()`` starts capture and the HUD at once and the target in the background; presses made while
 ///   the target connects are queued and reach it, in order, once it has started. If it cannot start, capture
-///   and the HUD stop (the buttons are the phone's again) and ``VolumeDriveDiagnostic/targetUnavailable(_:)``
-///   is reported;
+///   and the HUD stop (the buttons are the phone's again), then ``VolumeDriveDiagnostic/targetUnavailable(_:)``
+///   is reported on the clients' thread; ``start()`` from that diagnostic, or any time after, starts a fresh run;
 /// - every event goes to the HUD first (a press at a rail shows the bump, judged against the level shown
 ///   before the press), then to the target; the levels the target yields are shown, except the first one —
 ///   connecting is no change, the HUD does not pop up for it. It is still known: a first press toward the
@@ -272,18 +272,32 @@ public final class VolumeDriveEngine: Sendable {
         }
     }
 
+    /// The target of run `generation` could not start: the run's events end now (nothing reaches the
+    /// target), then, on the clients' thread, capture and the HUD stop and the failure is reported — in that
+    /// order, so a ``start()`` from the diagnostic (or any time after) starts a fresh run whose capture
+    /// nothing stops behind its back. Until then the run still counts as running (``isRunning``).
     private func targetFailed(_ error: any Error, generation: Int) {
-        let (failed, events) = state.withLock { state -> (Bool, AsyncStream<VolumeButtonEvent>.Continuation?) in
-            guard state.isRunning, state.generation == generation else { return (false, nil) }
-            state.isRunning = false
-            defer { state.events = nil; state.deadline = nil }
-            return (true, state.events)
+        let events = state.withLock { state -> AsyncStream<VolumeButtonEvent>.Continuation? in
+            guard state.isRunning, state.generation == generation else { return nil }
+            defer { state.events = nil }
+            return state.events
         }
-        guard failed else { return }
-        onDiagnostic(.targetUnavailable(String(describing: error)))
+        guard let events else { return }
+        events.finish()
+        let reason = String(describing: error)
         // Capture and the HUD are touched on the clients' thread, as everywhere else.
-        _ = clients.clock.schedule(0) { [self] in stopCaptureAndHUD(generation: generation) }
-        events?.finish()
+        _ = clients.clock.schedule(0) { [self] in
+            let (stops, reports) = state.withLock { state -> (Bool, Bool) in
+                // A `stop()` in between stopped capture itself; a newer run is not this one's to report on.
+                guard state.generation == generation else { return (false, false) }
+                guard state.isRunning else { return (false, true) }
+                state.isRunning = false
+                state.deadline = nil
+                return (true, true)
+            }
+            if stops { stopCaptureAndHUD(generation: generation) }
+            if reports { onDiagnostic(.targetUnavailable(reason)) }
+        }
     }
 
     /// Stops capture and the HUD of run `generation`; the run's `stop` callbacks also wait for capture's own

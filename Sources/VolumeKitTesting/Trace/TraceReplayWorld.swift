@@ -41,11 +41,17 @@ final class TraceReplayWorld: @unchecked Sendable {
     let trace: Trace
     let origin: Instant
 
-    private var recordedObservers: [TraceChannel: [Int]] = [:]
+    /// The place of each recorded observer among its channel's recorded subscriptions (its first one), of
+    /// each recorded view among the recorded views, of each recorded play among the recorded plays: a
+    /// delivery finds its subscriber in constant time, however many runs the trace holds.
+    private var recordedObservers: [TraceChannel: [Int: Int]] = [:]
+    private var recordedSubscriptionCounts: [TraceChannel: Int] = [:]
     private var subscriptions: [TraceChannel: [Subscription]] = [:]
-    private var recordedViews: [Int] = []
+    private var recordedViews: [Int: Int] = [:]
+    private var recordedViewCount = 0
     private var views: [View] = []
-    private var recordedPlays: [Int] = []
+    private var recordedPlays: [Int: Int] = [:]
+    private var recordedPlayCount = 0
     private var completions: [(@Sendable () -> Void)?] = []
     private var reads: [String: [Reading]] = [:]
     private var readCursor: [String: Int] = [:]
@@ -64,6 +70,9 @@ final class TraceReplayWorld: @unchecked Sendable {
     private(set) var sets: [(time: Instant, value: Float)] = []
     /// Recorded inputs that found no subscriber, view or play now.
     private(set) var undelivered = 0
+    /// The work scheduling the recorded calls took: one step per comparison of two calls' places
+    /// in time. Linear in the number of calls for calls scheduled in file order (the tests check it).
+    private(set) var schedulingSteps = 0
     /// The time of the last record.
     let endTime: Instant
 
@@ -90,9 +99,18 @@ final class TraceReplayWorld: @unchecked Sendable {
                 if lastInputAt != time { ownWorkAt = time }
             }
             switch record.event {
-            case .subscribed(let channel, let observer): recordedObservers[channel, default: []].append(observer)
-            case .volumeViewInstalled(let view): recordedViews.append(view)
-            case .soundStarted(_, _, let play): recordedPlays.append(play)
+            case .subscribed(let channel, let observer):
+                let place = recordedSubscriptionCounts[channel, default: 0]
+                recordedSubscriptionCounts[channel] = place + 1
+                if recordedObservers[channel]?[observer] == nil {
+                    recordedObservers[channel, default: [:]][observer] = place
+                }
+            case .volumeViewInstalled(let view):
+                if recordedViews[view] == nil { recordedViews[view] = recordedViewCount }
+                recordedViewCount += 1
+            case .soundStarted(_, _, let play):
+                if recordedPlays[play] == nil { recordedPlays[play] = recordedPlayCount }
+                recordedPlayCount += 1
             case .setActive(_, _, let error): recordedActivations.append(error)
             case .setCategory(_, let error): recordedCategories.append(error)
             case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
@@ -130,10 +148,26 @@ final class TraceReplayWorld: @unchecked Sendable {
     /// Schedules the app's call recorded as the `order`-th record of the trace at the clock time `time`: at
     /// equal times, inputs and calls run in the order the file has them (an input recorded after the call
     /// reached the subscription the call made).
+    ///
+    /// Calls scheduled in file order (as ``TraceReplay`` does) are appended after one comparison; any other is
+    /// placed by a binary search of the calls still pending, so a trace of many `app` records replays in
+    /// linear time.
     func at(_ time: Instant, order: Int, _ action: @escaping () -> Void) {
         locked {
-            let index = calls[nextCall...].firstIndex { ($0.time, $0.order) > (time, order) } ?? calls.count
-            calls.insert((time, order, action), at: index)
+            let key = (time, order)
+            var low = nextCall
+            var high = calls.count
+            if let last = calls.last, low < high {
+                schedulingSteps += 1
+                if (last.time, last.order) <= key { low = high }
+            }
+            // The first pending call placed after `key`: equal places keep the order they were scheduled in.
+            while low < high {
+                let middle = (low + high) / 2
+                schedulingSteps += 1
+                if (calls[middle].time, calls[middle].order) > key { high = middle } else { low = middle + 1 }
+            }
+            calls.insert((time, order, action), at: low)
         }
     }
 
@@ -182,13 +216,13 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .captureEvent(_, let observer):
                 return subscriber(.captureEvents, observer).map { deliver in { deliver(event) } }
             case .volumeViewReady(let view):
-                guard let index = recordedViews.firstIndex(of: view), index < views.count, views[index].installed else {
+                guard let index = recordedViews[view], index < views.count, views[index].installed else {
                     return nil
                 }
                 let onReady = views[index].onReady
                 return { onReady() }
             case .soundCompleted(let play):
-                guard let index = recordedPlays.firstIndex(of: play), index < completions.count,
+                guard let index = recordedPlays[play], index < completions.count,
                     let completion = completions[index]
                 else { return nil }
                 completions[index] = nil
@@ -201,7 +235,7 @@ final class TraceReplayWorld: @unchecked Sendable {
     }
 
     private func subscriber(_ channel: TraceChannel, _ observer: Int) -> Delivery? {
-        guard let index = recordedObservers[channel]?.firstIndex(of: observer),
+        guard let index = recordedObservers[channel]?[observer],
             let subscription = subscriptions[channel]?[safe: index], subscription.active
         else { return nil }
         return subscription.deliver
