@@ -103,9 +103,7 @@ public struct PendingRestores: Sendable, Equatable {
 
     /// Reads the records; unreadable data counts as none (and is replaced on the next write).
     public static func load(from store: KeyValueStoreClient) -> PendingRestores {
-        guard let data = store.data(key),
-            let decoded = try? JSONDecoder().decode([String: PendingRestore].self, from: data)
-        else {
+        guard let data = store.data(key), let decoded = decodeStored(data) else {
             return PendingRestores()
         }
         var records = PendingRestores()
@@ -133,9 +131,19 @@ public struct PendingRestores: Sendable, Equatable {
         }
         var encoded = Dictionary(uniqueKeysWithValues: byRoute.map { ($0.key.rawValue, $0.value) })
         for (port, record) in otherHeadsets { encoded[Self.headsetPrefix + port] = record }
-        // Sorted keys: the same records are the same bytes in every process (traces, fixtures, diffs).
+        store.setData(Self.encodeStored(encoded), Self.key)
+    }
+
+    /// The stored form: each record by its name (a route's raw value, or ``headsetPrefix`` + a port UID).
+    static func decodeStored(_ data: Data) -> [String: PendingRestore]? {
+        try? JSONDecoder().decode([String: PendingRestore].self, from: data)
+    }
+
+    /// The stored form's bytes, with sorted keys: the same records are the same bytes in every process
+    /// (traces, fixtures, diffs).
+    static func encodeStored(_ records: [String: PendingRestore]) -> Data? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        store.setData(try? encoder.encode(encoded), Self.key)
+        return try? encoder.encode(records)
     }
 }

@@ -143,9 +143,7 @@ public final class TraceRecorder: Sendable {
     /// headset's UID — the `bluetooth:<UID>` keys and the `portUID` values — replaced by its port name,
     /// re-encoded with sorted keys as ``PendingRestores/save(to:)`` writes it. Other data is unchanged.
     func storedData(_ data: Data?) -> Data? {
-        guard portNaming == .aliases, let data,
-            let decoded = try? JSONDecoder().decode([String: PendingRestore].self, from: data)
-        else { return data }
+        guard portNaming == .aliases, let data, let decoded = PendingRestores.decodeStored(data) else { return data }
         let prefix = PendingRestores.headsetPrefix
         guard decoded.contains(where: { $0.key.hasPrefix(prefix) || $0.value.portUID != nil }) else { return data }
         var named: [String: PendingRestore] = [:]
@@ -155,9 +153,7 @@ public final class TraceRecorder: Sendable {
             let name = key.hasPrefix(prefix) ? prefix + portName(String(key.dropFirst(prefix.count))) : key
             named[name] = record
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(named)) ?? data
+        return PendingRestores.encodeStored(named) ?? data
     }
 }
 
