@@ -92,8 +92,11 @@ final class TraceReplayWorld: @unchecked Sendable {
         where feature == nil || record.feature == nil || record.feature == feature {
             let time = origin + record.time
             switch record.event {
-            case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted,
-                .app, .gesture, .mark:
+            case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
+                inputs.append((time, order, record.event, ownWorkAt == time))
+                ownWorkAt = nil
+                lastInputAt = time
+            case .app, .gesture, .mark:
                 lastInputAt = time
             default:
                 if lastInputAt != time { ownWorkAt = time }
@@ -115,9 +118,6 @@ final class TraceReplayWorld: @unchecked Sendable {
             case .setCategory(_, let error): recordedCategories.append(error)
             case .soundCreated(_, let sound, let status): recordedCreates.append((sound, status))
             case .read(let reading): reads[Self.kind(reading), default: []].append(Reading(time: time, value: reading))
-            case .outputVolume, .systemNotification, .lifecycle, .captureEvent, .volumeViewReady, .soundCompleted:
-                inputs.append((time, order, record.event, ownWorkAt == time))
-                ownWorkAt = nil
             default: break
             }
         }
