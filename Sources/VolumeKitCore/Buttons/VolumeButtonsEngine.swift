@@ -255,21 +255,20 @@ public final class VolumeButtonsEngine: Sendable {
         // is done (a caller waiting for `onStopped`, e.g. to close a trace, was never called back).
         let notStarted = state.withLock { state -> Bool in
             guard !state.isStarted else { return false }
-            if let onStopped, state.keepAlive != nil {
+            guard state.keepAlive != nil else { return true }
+            if let onStopped {
                 let earlier = state.onStopped
                 state.onStopped = {
                     earlier?()
                     onStopped()
                 }
-                return false
             }
-            return true
+            return false
         }
         if notStarted {
             onStopped?()
             return
         }
-        if !isStarted { return }
         // Reads are stale while the session is inactive (interruption, background): try to make them live so
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.
