@@ -10,22 +10,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `scripts/<name> <verb>` and returns its exit status (posix_spawn: see `UPnPPeer.peer`).
+/// Runs `scripts/<name> <verb>` and returns its exit status.
 func runPeerScript(_ name: String, _ verb: String) async throws -> Int32 {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
         .appendingPathComponent("scripts/\(name)").path
-    return try await Task.detached {
-        var pid: pid_t = 0
-        let words: [String] = ["/bin/bash", path, verb]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
-        guard spawned == 0 else { throw RemoteVolumeError.unreachable("posix_spawn failed: \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
-    }.value
+    return try await bash([path, verb])
 }
 
 /// Waits (at most `seconds`) until the controller has nothing pending.

@@ -25,23 +25,27 @@ enum UPnPPeer {
     }
 
     /// Runs `scripts/upnp-peer.sh <verb>` and returns its exit status.
-    ///
-    /// posix_spawn + waitpid rather than Foundation's Process, whose exit monitoring never fires on a
-    /// thread without a run loop (seen here: the child stays a zombie and `isRunning` stays true).
     static func peer(_ verb: String) async throws -> Int32 {
-        let path = script.path
-        return try await Task.detached {
-            var pid: pid_t = 0
-            let words: [String] = ["/bin/bash", path, verb]
-            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
-            guard spawned == 0 else { throw RemoteVolumeError.unreachable("posix_spawn failed: \(spawned)") }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return (status >> 8) & 0xFF
-        }.value
+        try await bash([script.path, verb])
     }
+}
+
+/// Runs `/bin/bash arguments…` and returns its exit status.
+///
+/// posix_spawn + waitpid rather than Foundation's Process, whose exit monitoring never fires on a thread
+/// without a run loop (seen here: the child stays a zombie and `isRunning` stays true).
+func bash(_ arguments: [String]) async throws -> Int32 {
+    try await Task.detached {
+        var pid: pid_t = 0
+        let words = ["/bin/bash"] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
+        guard spawned == 0 else { throw RemoteVolumeError.unreachable("posix_spawn failed: \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }.value
 }
 
 /// The first element of `stream` that satisfies `predicate`, or `nil` after `seconds`.

@@ -11,17 +11,7 @@ import Darwin
 
 /// Runs `command` with /bin/bash and returns its exit status.
 func shell(_ command: String) async throws -> Int32 {
-    try await Task.detached {
-        var pid: pid_t = 0
-        let words = ["/bin/bash", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ)
-        guard spawned == 0 else { throw RemoteVolumeError.unreachable("posix_spawn failed: \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
-    }.value
+    try await bash(["-c", command])
 }
 
 /// Restarts and the CLI (issue 15). An extension of the serialized gmediarender suite, so these tests never
