@@ -88,6 +88,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     var otherAudio = false
     var persistentStore: [String: Data] = [:]
     var entries: [DeviceLogEntry] = []
+    var logObserver: ((DeviceLogEntry) -> Void)?
     /// What the volume view's slider believes the volume is (``DeviceBehaviour/DownPressRefusal/cachedEqualSetDrop``).
     var sliderCache: Float
     /// App actions that came due while the app was suspended in the background.
@@ -257,7 +258,17 @@ public final class SimulatedDevice: @unchecked Sendable {
         return try body()
     }
 
-    func record(_ entry: DeviceLogEntry) { entries.append(entry) }
+    func record(_ entry: DeviceLogEntry) {
+        entries.append(entry)
+        logObserver?(entry)
+    }
+
+    /// Calls `observer` with each log entry at the virtual instant it happens, inside the device's run of
+    /// that instant (so a test can ask the app's own state then — e.g. whether VolumeKit held the volume when
+    /// a press moved it). One observer at a time; `nil` removes it.
+    public func observeLog(_ observer: ((DeviceLogEntry) -> Void)?) {
+        locked { logObserver = observer }
+    }
 
     func cancelTimeline(_ id: Int) { timeline.cancel(id) }
 

@@ -203,6 +203,35 @@ enum SweepSize {
 
 @Suite("Correct across the envelope")
 struct EnvelopeSweepTests {
+    /// `VOLUMEKIT_SESSION="outputVolume 74 586007"` (strategy, sample, seed, as the report names them; several
+    /// separated by `;`) replays those sessions and prints each whole timeline: each action, every device log
+    /// entry (a volume change with whether VolumeKit held the volume at that instant), VolumeKit's events and
+    /// diagnostics, and the verdict. With `VOLUMEKIT_NARRATE_DIR` each goes to its own file there instead.
+    @Test(
+        "Named sessions, narrated (for investigation)",
+        .enabled(if: ProcessInfo.processInfo.environment["VOLUMEKIT_SESSION"] != nil))
+    func narratedSessions() throws {
+        let environment = ProcessInfo.processInfo.environment
+        for named in (environment["VOLUMEKIT_SESSION"] ?? "").split(separator: ";") {
+            let words = named.split(separator: " ")
+            let strategy = try #require(words.first.flatMap { SimulatedStrategy(rawValue: String($0)) })
+            let sample = try #require(words.dropFirst().first.flatMap { UInt64($0) })
+            let seed = try #require(words.dropFirst(2).first.flatMap { UInt64($0) })
+            let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
+            let lines = Locked([session.script[0]])
+            session.narrate = { line in lines.withLock { $0.append(line) } }
+            session.run(length: 14)
+            lines.withLock { $0.append("violations: \(session.violations())") }
+            let text = lines.current.joined(separator: "\n") + "\n"
+            if let directory = environment["VOLUMEKIT_NARRATE_DIR"] {
+                try text.write(
+                    toFile: "\(directory)/\(strategy.rawValue)-\(sample)-\(seed).txt", atomically: true, encoding: .utf8)
+            } else {
+                print(text)
+            }
+        }
+    }
+
     @Test(
         "The scenario corpus under seeded samples of the envelope: every press once, no HUD, the user's volume back",
         arguments: [SimulatedStrategy.outputVolume, .systemNotification, .captureEvents])

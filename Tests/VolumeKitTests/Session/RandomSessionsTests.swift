@@ -13,7 +13,6 @@ final class RandomSession {
     var truth: [AudioRoute: Float]
     private var engine: VolumeButtonsEngine?
     private var rng: SeededRandom
-    private var seenLog = 0
     private(set) var script: [String] = []
     private var inCall = false
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
@@ -21,6 +20,9 @@ final class RandomSession {
     private var interrupted = false
     /// Every diagnostic VolumeKit reported during the session.
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
+    /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
+    /// volume before the action and the engine's events (for investigating one session).
+    var narrate: (@Sendable (String) -> Void)?
 
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
     init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
@@ -37,6 +39,7 @@ final class RandomSession {
             using: &rng)!
         self.strategy = strategy ?? drawn
         truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
+        followTruth()
         script.append(
             "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
         )
@@ -62,9 +65,15 @@ final class RandomSession {
     private func start() {
         act("start") { [self] device in
             let diagnostics = self.diagnostics
+            let narrate = self.narrate
             let engine = VolumeButtonsEngine(
-                configuration: strategy.configuration!, clients: device.clients, onEvent: { _ in },
-                onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
+                configuration: strategy.configuration!, clients: device.clients,
+                onEvent: { event in narrate?("    event \(event)") },
+                onUserVolume: { value in narrate?("    userVolume \(value)") },
+                onDiagnostic: { diagnostic in
+                    narrate?("    diagnostic \(diagnostic)")
+                    diagnostics.withLock { $0.append(diagnostic) }
+                })
             self.engine = engine
             try? engine.start()
             device.advance(by: 0.4)
@@ -97,6 +106,7 @@ final class RandomSession {
             let seconds = Double.random(in: 0.3...1.6, using: &rng)
             let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
             script.append("hold \(button) \(seconds)")
+            narrate?("hold \(button) \(seconds)")
             withTruth { device in device.hold(button, for: seconds) }
             // VolumeKit may start or stop holding the volume during the hold (an activation retry): look often.
             var left = seconds + 0.1
@@ -153,6 +163,7 @@ final class RandomSession {
         let every = Double.random(in: 0.05...0.4, using: &rng)
         let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
         script.append("press \(button) x\(count) every \(every)")
+        narrate?("press \(button) x\(count) every \(every)")
         // Whether VolumeKit holds the volume is looked at for each press: it may change between presses.
         for _ in 0..<count {
             withTruth { device in device.press(button) }
@@ -161,23 +172,32 @@ final class RandomSession {
         withTruth { device in device.advance(by: 0.1) }
     }
 
-    /// Runs a user action and updates `truth` from the volume changes it caused: the user's own only when
-    /// VolumeKit was not holding the volume (not capturing, or passive).
+    /// Runs a user action. `truth` follows the device's log as it happens (see ``followTruth()``).
     private func withTruth(_ body: (SimulatedDevice) -> Void) {
-        let holding = engine?.isHoldingVolume ?? false
         body(device)
-        for entry in device.log.dropFirst(seenLog) {
-            guard case .volume(_, let route, let value, let cause) = entry else { continue }
+    }
+
+    /// Keeps `truth` from the device's log at the instant of each change: a Control Center change is always
+    /// the user's; a button's is the user's only when VolumeKit was not holding the volume at that instant
+    /// (not capturing, passive, or the app not running).
+    private func followTruth() {
+        device.observeLog { [unowned self] entry in
+            guard case .volume(_, let route, let value, let cause) = entry else {
+                narrate?("    \(entry)")
+                return
+            }
+            let holding = (engine?.isHoldingVolume ?? false) && device.isAppRunning
+            narrate?("    [holding \(holding)] \(entry)")
             switch cause {
             case .controlCenter: truth[route] = value
-            case .button: if !holding || !device.isAppRunning { truth[route] = value }
+            case .button: if !holding { truth[route] = value }
             case .app: break
             }
         }
-        seenLog = device.log.count
     }
 
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
+        narrate?(line)
         script.append(line)
         withTruth(body)
     }
