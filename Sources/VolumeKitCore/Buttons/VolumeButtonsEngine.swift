@@ -65,6 +65,9 @@ public final class VolumeButtonsEngine: Sendable {
         /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
         var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
+        /// Whether the step machine has started in this run: until then the saved records are an earlier
+        /// run's (a crash, a kill), still owed, and never dropped for what the idle machine believes.
+        var stepsStarted = false
         var onReady: (@Sendable () -> Void)?
         var onStopped: (@Sendable () -> Void)?
         /// Keeps the engine alive from `stop()` until its teardown, even if the app lets go of it.
@@ -199,6 +202,7 @@ public final class VolumeButtonsEngine: Sendable {
             $0.classifier = PressClassifier(timing: configuration.timing)
             $0.isStarted = true
             $0.records = records
+            $0.stepsStarted = false
             $0.route = route
             $0.onReady = { [weak self] in
                 if let self { self.holdReporter.ready(userVolume: self.userVolume) }
@@ -333,6 +337,7 @@ public final class VolumeButtonsEngine: Sendable {
         else { return [] }
         var work = [Work]()
         let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
+        state.stepsStarted = true
         work += translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
         if !state.isAppActive || state.isInterrupted {
             work += translate(state.steps.suspend(at: now), &state, at: now)
@@ -583,10 +588,10 @@ public final class VolumeButtonsEngine: Sendable {
         var work = [Work]()
         // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
         // only be set again once it is current (per-route volumes).
-        if !state.steps.holdsVolumeAwayFromUser, state.records[state.route] != nil {
+        if state.stepsStarted, !state.steps.holdsVolumeAwayFromUser, state.records[state.route] != nil {
             state.records[state.route] = nil
             work.append(.save(state.records))
-        } else if var record = state.records[state.route] {
+        } else if state.stepsStarted, var record = state.records[state.route] {
             // A reset in flight lands on the new route: this one stays where it was last seen.
             record.leftVolume = state.steps.believedVolume
             state.records[state.route] = record
@@ -624,7 +629,10 @@ public final class VolumeButtonsEngine: Sendable {
 
     private func refreshForStop() {
         do {
-            try makeReadsLive(startsCapture: false) { _, _, _ in [] }
+            // The machine learns the live volume: a restore dropped while reads were stale is set again by the stop.
+            try makeReadsLive(startsCapture: false) { state, volume, now in
+                self.translate(state.steps.refresh(volume: volume, at: now), &state, at: now)
+            }
         } catch {
             state.withLock { $0.stopBlind = true }
         }
@@ -692,7 +700,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// while VolumeKit holds the volume (a press may move it at any moment) or has left it away from the
     /// user's, and is written before any set it covers (saves are carried out first).
     private func syncRecord(_ state: inout State, at now: Instant) -> Work? {
-        guard configuration.mode == .capture, configuration.strategy != .captureEvents, state.isViewReady else {
+        guard configuration.mode == .capture, configuration.strategy != .captureEvents, state.isViewReady,
+            state.stepsStarted
+        else {
             return nil
         }
         let steps = state.steps

@@ -20,8 +20,9 @@ import Foundation
 ///   After an up step it sets just above the anchor: iOS 18.2's slider drops a set equal to its cached value,
 ///   which lags the press (decompiled `MPVolumeControllerSystemDataSource`), so the immediate set always
 ///   differs from the value set before.
-/// - Changes while not capturing are the user's; a change by whole steps from the user's volume moves it by
-///   exactly those steps (VolumeKit's own nudges never become the user's).
+/// - Changes while not capturing are the user's; a change by whole steps from the user's volume — or from the
+///   anchor VolumeKit still holds them at, what they heard — moves it by exactly those steps (VolumeKit's own
+///   nudges never become the user's).
 /// - Our own sets come back as observations ("echoes"); they are recognised and never reported as presses.
 ///
 /// Pure: one mutating method per input, each returning the actions to carry out; time is passed in.
@@ -238,6 +239,28 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return actions + hold(anchorFor(userVolume), at: time)
     }
 
+    /// Reads are live again while suspended, just before a stop (observations had stopped: an interruption, the
+    /// background): `volume` is the system volume now. A change since is the user's, as in
+    /// ``resync(volume:at:)``; the volume VolumeKit left (a restore dropped or refused meanwhile) is not, and the
+    /// stop then sets the user's volume back over it.
+    public mutating func refresh(volume: Float, at time: Instant) -> Actions {
+        guard phase == .suspended else { return [] }
+        var actions = Actions()
+        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        if wanted == nil, !setInFlight, abs(volume - userVolume) > Self.sameValue {
+            let users = usersValue(volume)
+            if abs(users - userVolume) > Self.sameValue {
+                userVolume = users
+                actions.append(.userVolumeChanged(users))
+            }
+        }
+        // As the machine now believes: the stop sets the user's volume again unless it is there (a set still in
+        // flight lands on the same value).
+        believedVolume = volume
+        residue = 0
+        return actions
+    }
+
     /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
     /// (a saved one, see ``RecoveryRule``), by default `volume`; the anchor is re-chosen for it.
     ///
@@ -339,9 +362,21 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 let steps = (delta / Self.step).rounded()
                 return steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance ? steps : nil
             }
-            let steps = wholeSteps(value - old) ?? (leftover != 0 ? wholeSteps(value - old - leftover) : nil)
-            let users =
-                if let steps, value > 0, value < 1 { Self.clamp(userVolume + steps * Self.step) } else { value }
+            let start: Float? =
+                wholeSteps(value - old) != nil
+                ? old : (leftover != 0 && wholeSteps(value - old - leftover) != nil ? old + leftover : nil)
+            var users = value
+            if let start, value > 0, value < 1 {
+                // The press moved what the user heard, with VolumeKit's own nudges taken out: from their volume, or
+                // from the anchor VolumeKit held them at (headroom near a rail) — what the system HUD showed and
+                // what RecoveryRule keeps as their choice after a crash. From anything else: the value as it is.
+                let steps = ((value - start) / Self.step).rounded()
+                if abs(start - userVolume) < Self.stepTolerance {
+                    users = Self.clamp(userVolume + steps * Self.step)
+                } else if abs(start - anchor) < Self.stepTolerance {
+                    users = Self.clamp(anchor + steps * Self.step)
+                }
+            }
             userVolume = users
             if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
             // The system volume may carry our nudge: put the user's exact value back.
@@ -504,12 +539,24 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// the volume (the user's presses, with VolumeKit's leftover nudge taken out) move the user's volume by
     /// exactly those steps; anything else is a new value (Control Center, another app).
     private func usersValue(_ volume: Float) -> Float {
-        let delta = volume - residue - userVolume
-        let steps = (delta / Self.step).rounded()
-        if abs(delta - steps * Self.step) < Self.residueTolerance, volume > 0, volume < 1 {
-            return Self.clamp(userVolume + steps * Self.step)
+        guard volume > 0, volume < 1 else { return volume }
+        // The volume is where the set taken as landed put it, or that plus VolumeKit's leftover nudge
+        // (`residue`), or the last value observed since — an echo of one of VolumeKit's own sets landing after
+        // the user's change or in place of a dropped restore says the volume is VolumeKit's there. Whole steps
+        // from one of them, within two rounded reads, are presses (the fewest when several fit: a read equal
+        // to where VolumeKit's own set left the volume is no press); anything else is a new value — a Control
+        // Center value a few thousandths from whole steps is the user's as it is.
+        var users: Float?
+        var fewest = Float.infinity
+        for offset in [0, residue, believedVolume - userVolume] {
+            let delta = volume - offset - userVolume
+            let steps = (delta / Self.step).rounded()
+            if abs(delta - steps * Self.step) < Self.pressTolerance, abs(steps) < fewest {
+                fewest = abs(steps)
+                users = Self.clamp(userVolume + steps * Self.step)
+            }
         }
-        return volume
+        return users ?? volume
     }
 
     static func clamp(_ value: Float) -> Float { min(1, max(0, value)) }

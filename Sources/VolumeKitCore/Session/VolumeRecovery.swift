@@ -33,7 +33,13 @@ public enum VolumeRecovery {
         let engine = VolumeButtonsEngine(configuration: .init(headroomSteps: 0), clients: clients, onEvent: { _ in })
         do {
             try engine.start(onReady: {
-                engine.stop(onStopped: { completion(.handled) })
+                // A stop that could not make reads live (a call or an interruption took the session before the
+                // view was ready) sets nothing and keeps the record: not handled, it waits for the next run.
+                engine.stop(onStopped: {
+                    let kept = hasPendingRestore(clients)
+                    let reason = "The audio session could not be activated to give the volume back."
+                    completion(kept ? .failed(.audioSession(reason)) : .handled)
+                })
             })
         } catch let error as VolumeButtonsError {
             completion(.failed(error))

@@ -225,7 +225,8 @@ struct EnvelopeSweepTests {
             let text = lines.current.joined(separator: "\n") + "\n"
             if let directory = environment["VOLUMEKIT_NARRATE_DIR"] {
                 try text.write(
-                    toFile: "\(directory)/\(strategy.rawValue)-\(sample)-\(seed).txt", atomically: true, encoding: .utf8)
+                    toFile: "\(directory)/\(strategy.rawValue)-\(sample)-\(seed).txt", atomically: true, encoding: .utf8
+                )
             } else {
                 print(text)
             }

@@ -16,7 +16,12 @@ final class RandomSession {
     private(set) var script: [String] = []
     private var inCall = false
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
-    private var lastRunRoute: AudioRoute?
+    private var lastRunRoute: AudioRoute? {
+        get { lastRun.current }
+        set { lastRun.withLock { $0 = newValue } }
+    }
+    /// Set from the launch recovery's completion too, whenever it comes.
+    private let lastRun = Locked<AudioRoute?>(nil)
     private var interrupted = false
     /// Every diagnostic VolumeKit reported during the session.
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
@@ -91,11 +96,13 @@ final class RandomSession {
         if Bool.random(using: &rng) { userPresses() }
         act("launch + recoverVolumeIfNeeded") { device in
             device.launch()
-            let outcome = Locked<VolumeRecovery.Outcome?>(nil)
-            VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
+            // The route VolumeKit ran on is the one where the recovery ends (the route may move before its
+            // view is ready); a recovery the session refused (a call holds the audio) keeps its record.
+            let lastRun = self.lastRun
+            VolumeRecovery.recoverIfNeeded(device.clients) { [device] result in
+                if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
+            }
             device.advance(by: 0.6)
-            // A recovery the session refused (a call holds the audio) keeps its record for the next run.
-            if case .failed = outcome.current {} else { lastRunRoute = device.route }
         }
     }
 
