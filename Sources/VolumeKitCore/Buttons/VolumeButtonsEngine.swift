@@ -406,7 +406,19 @@ public final class VolumeButtonsEngine: Sendable {
         } catch {
             return
         }
-        // Only presses (and sliders) in ordinary app audio; route and category changes carry other volumes.
+        // A route change posts here too, with the new route's own volume (facts §2: reasons seen): this
+        // strategy's counterpart of the route's KVO. It may come before the route's notification, or with none
+        // (`shared/facts/envelope.md`), and before a set of ours in flight lands on the new route: the route
+        // is followed now, so that landing is not taken for the new route's own volume. Never a press. Its
+        // volume is used only against a read that is a set of ours in flight (see
+        // ``VolumeStepMachine/routeVolume(read:observed:)``), and only for ordinary app audio (a call's route
+        // change carries the call volume: twilio-voice-ios #75).
+        if parsed.reason == .routeChange {
+            let media = parsed.category == nil || parsed.category == VolumeChangeNotification.mediaCategory
+            followRoute(observed: media ? parsed.volume : nil)
+            return
+        }
+        // Only presses (and sliders) in ordinary app audio; category changes carry other volumes.
         guard parsed.reason == .explicitVolumeChange,
             parsed.category == nil || parsed.category == VolumeChangeNotification.mediaCategory
         else { return }
@@ -586,9 +598,11 @@ public final class VolumeButtonsEngine: Sendable {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
         var work = [Work]()
-        // The route we leave keeps its record only if VolumeKit left it away from the user's volume: it can
-        // only be set again once it is current (per-route volumes).
-        if state.stepsStarted, !state.steps.holdsVolumeAwayFromUser, state.records[state.route] != nil {
+        // The route we leave keeps its record only if VolumeKit left it away from the user's volume, or a set
+        // of ours away from it may still land there (a nudge in flight): it can only be set again once it is
+        // current (per-route volumes).
+        let leftAway = state.steps.holdsVolumeAwayFromUser || state.steps.maySetAwayFromUser
+        if state.stepsStarted, !leftAway, state.records[state.route] != nil {
             state.records[state.route] = nil
             work.append(.save(state.records))
         } else if state.stepsStarted, var record = state.records[state.route] {
@@ -713,7 +727,10 @@ public final class VolumeButtonsEngine: Sendable {
             return .save(state.records)
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
-        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held { return nil }
+        // Where VolumeKit once left the route (`leftVolume`) no longer applies once it holds the route again: a
+        // press to that value after a crash would be taken for VolumeKit's.
+        let stale = steps.phase == .running && existing?.leftVolume != nil
+        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held, !stale { return nil }
         state.records[state.route] = PendingRestore(
             userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime)
         return .save(state.records)

@@ -187,6 +187,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
     public var holdsVolumeAwayFromUser: Bool { abs(believedVolume - userVolume) > Self.sameValue || wanted != nil }
 
+    /// Whether a set of ours of another value than the user's volume may still land: issued less than
+    /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
+    public var maySetAwayFromUser: Bool { echoes.contains { abs($0.value - userVolume) > Self.sameValue } }
+
     /// Pauses: puts the user's volume back; later changes are the user's.
     public mutating func suspend(at time: Instant) -> Actions {
         guard phase == .running else { return [] }

@@ -10,11 +10,13 @@ import Foundation
 ///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
 /// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, or of
 ///    the value the route had when the output moved away while a set was in flight, which covers its own
-///    sub-step nudges). Anything else means the user (Control Center, another app, a button
-///    press) chose a new volume since, and their choice wins.
+///    sub-step nudges), and not on a rail or a point of the 1/16 grid it did not hold (a press moves
+///    there from any value on a device whose presses snap to the grid, however close). Anything else means
+///    the user (Control Center, another app, a button press) chose a new volume since, and their choice wins.
 ///
-/// Limit: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
-/// from the held value; that is taken as the user's choice.
+/// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
+/// from the held value; that is taken as the user's choice. A change by other means (Control Center) to an
+/// off-grid value within ``tolerance`` of the held value is taken for VolumeKit's own.
 ///
 /// A record that fails rule 2 or 3 is discarded; one for another route waits until that route is current.
 public enum RecoveryRule {
@@ -59,10 +61,22 @@ public enum RecoveryRule {
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
         if !left.contains(where: { abs(currentVolume - $0) <= tolerance }) { return .discard(.userChangedVolume) }
-        // VolumeKit never leaves a rail it did not hold: a press moved it there, by less than a step near it.
-        if currentVolume <= 0 || currentVolume >= 1, !left.contains(where: { abs(currentVolume - $0) < 1e-4 }) {
+        // VolumeKit never leaves a rail or a point of the 1/16 grid it did not hold (its nudges are 1/4096 off
+        // the value it holds): a press moved the volume there, by less than a step — near a rail, or from an
+        // off-grid value on a device whose presses snap to the grid (`shared/facts/envelope.md`: 0.33 → 0.3125).
+        if isOnGrid(currentVolume), !left.contains(where: { abs(currentVolume - $0) < gridTolerance }) {
             return .discard(.userChangedVolume)
         }
         return .restore(record.userVolume)
+    }
+
+    /// How close a read must be to a point of the 1/16 grid to be on it: reads may be rounded to 1e-4
+    /// (Apple forums 756484), while VolumeKit's nudges are 1/4096 ≈ 2.4e-4 off the value it holds.
+    static let gridTolerance: Float = 1e-4
+
+    /// Whether `volume` is a rail or a point of the 1/16 grid (within ``gridTolerance``).
+    static func isOnGrid(_ volume: Float) -> Bool {
+        let steps = volume / VolumeStepMachine.step
+        return volume <= 0 || volume >= 1 || abs(steps - steps.rounded()) * VolumeStepMachine.step < gridTolerance
     }
 }
