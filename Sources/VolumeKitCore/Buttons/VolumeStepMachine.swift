@@ -158,6 +158,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     private var residue: Float = 0
+    /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
+    /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
+    private var unconfirmedFrom: Float?
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -181,6 +184,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         self.userVolume = userVolume ?? volume
         believedVolume = volume
         echoes = SmallList()
+        unconfirmedFrom = nil
         return hold(anchorFor(self.userVolume), at: time)
     }
 
@@ -206,7 +210,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // The part of the offset that is not whole steps (presses) is our nudge.
             let offset = believedVolume - target
             let fraction = offset - (offset / Self.step).rounded() * Self.step
-            residue = abs(fraction) < Self.stepTolerance ? fraction : 0
+            // Only for a set to the anchor itself: one from the anchor to another value (the user's, headroom
+            // away near a rail) leaves an offset that says nothing of nudges.
+            residue = abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue ? fraction : 0
+            unconfirmedFrom = believedVolume
             believedVolume = target
         }
         wanted = nil
@@ -228,19 +235,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// stopped): `volume` is the system volume now. A change since is the user's (the system HUD showed it).
     public mutating func resync(volume: Float, at time: Instant) -> Actions {
         guard phase == .running else { return [] }
-        var actions = Actions()
-        // A set issued a moment ago may not have landed yet: the read is then ours, not the user's.
-        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
-        if wanted == nil, !setInFlight, abs(volume - userVolume) > Self.sameValue {
-            let users = usersValue(volume)
-            if abs(users - userVolume) > Self.sameValue {
-                userVolume = users
-                actions.append(.userVolumeChanged(users))
-            }
-        }
-        believedVolume = volume
-        residue = 0
-        return actions + hold(anchorFor(userVolume), at: time)
+        return readBack(volume, at: time) + hold(anchorFor(userVolume), at: time)
     }
 
     /// Reads are live again while suspended, just before a stop (observations had stopped: an interruption, the
@@ -249,20 +244,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// stop then sets the user's volume back over it.
     public mutating func refresh(volume: Float, at time: Instant) -> Actions {
         guard phase == .suspended else { return [] }
-        var actions = Actions()
-        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
-        if wanted == nil, !setInFlight, abs(volume - userVolume) > Self.sameValue {
-            let users = usersValue(volume)
-            if abs(users - userVolume) > Self.sameValue {
-                userVolume = users
-                actions.append(.userVolumeChanged(users))
-            }
-        }
         // As the machine now believes: the stop sets the user's volume again unless it is there (a set still in
         // flight lands on the same value).
-        believedVolume = volume
-        residue = 0
-        return actions
+        return readBack(volume, at: time)
     }
 
     /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
@@ -330,6 +314,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return [] }
+        // Observations are live again: the real volume is seen from here on.
+        unconfirmedFrom = nil
         if let expected = routeObservation {
             // The new route's KVO, after its notification (landings of ours may come first): its volume,
             // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
@@ -537,6 +523,33 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return (button, Int(steps))
         }
         return nil
+    }
+
+    /// A live read after observations had stopped (``resync(volume:at:)``, ``refresh(volume:at:)``): a change
+    /// since is the user's (see ``usersValue(_:)``), and the read is what the machine believes from here on.
+    /// A set issued a moment ago may not have landed yet: a read then of the value before it (the last one
+    /// seen, or the one before a set taken as landed) or of a value of ours on its way is ours. Any other read
+    /// is a change since — a press made while not capturing, however soon after the set. Later, the value
+    /// before a set taken as landed is the user's too: a press after it landed may come back to it.
+    private mutating func readBack(_ volume: Float, at time: Instant) -> Actions {
+        var actions = Actions()
+        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        let ours =
+            setInFlight
+            && ([believedVolume] + (unconfirmedFrom.map { [$0] } ?? []) + echoes.map(\.value)).contains {
+                abs($0 - volume) <= Self.sameValue
+            }
+        unconfirmedFrom = nil
+        if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
+            let users = usersValue(volume)
+            if abs(users - userVolume) > Self.sameValue {
+                userVolume = users
+                actions.append(.userVolumeChanged(users))
+            }
+        }
+        believedVolume = volume
+        residue = 0
+        return actions
     }
 
     /// `volume`, read after observations stopped, as the user's own: whole steps from where VolumeKit left

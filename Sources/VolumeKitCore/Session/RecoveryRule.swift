@@ -8,11 +8,12 @@ import Foundation
 /// 2. only if the device has not restarted since: its boot time (wall clock minus uptime) is the one saved,
 ///    within ``bootTimeTolerance``, and its uptime did not go back. A new boot's uptime may well exceed the
 ///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
-/// 3. only if the volume is still where VolumeKit left it (within ``tolerance`` of the value it held, or of
-///    the value the route had when the output moved away while a set was in flight, which covers its own
-///    sub-step nudges), and not on a rail or a point of the 1/16 grid it did not hold (a press moves
-///    there from any value on a device whose presses snap to the grid, however close). Anything else means
-///    the user (Control Center, another app, a button press) chose a new volume since, and their choice wins.
+/// 3. only if the volume is still where VolumeKit left it: within ``tolerance`` below the value it held (or
+///    the value the route had when the output moved away while a set was in flight), and at most
+///    ``nudgeAbove`` above it — its own sub-step nudges go down, and up by one nudge only — and not on a rail
+///    or a point of the 1/16 grid it did not hold (a press moves there from any value on a device whose
+///    presses snap to the grid, however close). Anything else means the user (Control Center, another app, a
+///    button press) chose a new volume since, and their choice wins.
 ///
 /// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
 /// from the held value; that is taken as the user's choice. A change by other means (Control Center) to an
@@ -20,12 +21,15 @@ import Foundation
 ///
 /// A record that fails rule 2 or 3 is discarded; one for another route waits until that route is current.
 public enum RecoveryRule {
-    /// How far from the held value the volume may be and still count as "where VolumeKit left it": more than
+    /// How far below the held value the volume may be and still count as "where VolumeKit left it": more than
     /// VolumeKit's own nudges around a burst of presses (1/4096 each), less than one button step (1/16).
     public static let tolerance: Float = 0.02
     /// How far apart two boot times may be and still be the same boot: the wall clock moves under network time
     /// corrections (seconds at most), while a restart takes longer than this.
     public static let bootTimeTolerance: TimeInterval = 5
+    /// How far above the held value VolumeKit may leave the volume: one nudge (1/4096, after an up press) and
+    /// a rounded read (1e-4). Higher is the user's (Control Center just above an anchor).
+    public static let nudgeAbove: Float = 1.0 / 4096.0 + 1e-4
 
     /// What to do with a record.
     public enum Decision: Sendable, Equatable {
@@ -60,7 +64,10 @@ public enum RecoveryRule {
         }
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
-        if !left.contains(where: { abs(currentVolume - $0) <= tolerance }) { return .discard(.userChangedVolume) }
+        // Its nudges go below the held value, and above it by one nudge at most.
+        if !left.contains(where: { currentVolume >= $0 - tolerance && currentVolume <= $0 + nudgeAbove }) {
+            return .discard(.userChangedVolume)
+        }
         // VolumeKit never leaves a rail or a point of the 1/16 grid it did not hold (its nudges are 1/4096 off
         // the value it holds): a press moved the volume there, by less than a step — near a rail, or from an
         // off-grid value on a device whose presses snap to the grid (`shared/facts/envelope.md`: 0.33 → 0.3125).

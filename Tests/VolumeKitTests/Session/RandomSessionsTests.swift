@@ -86,12 +86,16 @@ final class RandomSession {
     }
 
     private func crashAndLaunch() {
-        // People act a human moment after anything happens (0.1 s): not within the 10 ms in which a set the
-        // app issued just before dying still reaches the system.
+        // People act a human moment after anything happens (0.1 s), counted from when a set the app issued
+        // just before dying has reached the system (`sliderLatency`, up to 0.15 s in the envelope): no design
+        // can stop a set already on its way.
+        let landed = device.behaviour.sliderLatency
         act("crash") {
-            $0.crash(); $0.advance(by: 0.1)
+            $0.crash(); $0.advance(by: 0.1 + landed)
         }
         engine = nil
+        // A crashed run ended nowhere: only the records give its route the user's volume back.
+        lastRunRoute = nil
         interrupted = false
         if Bool.random(using: &rng) { userPresses() }
         act("launch + recoverVolumeIfNeeded") { device in
