@@ -402,8 +402,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
             // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
             // anchor, then to the anchor itself — whichever the cache holds, the second set differs from it.
+            // Also during a burst or a hold (sets in flight): the cache then holds the anchor our last reset
+            // landed on, and a lone anchor set is dropped until the retry — a crash meanwhile leaves a step.
             let nudged = Self.clamp(anchor + Self.nudge)
-            if nudged != anchor, echoes.isEmpty {
+            if nudged != anchor {
                 actions += set(nudged, at: time, again: true)
                 actions += set(anchor, at: time, again: true)
             } else {
