@@ -409,7 +409,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 actions += set(nudged, at: time, again: true)
                 actions += set(anchor, at: time, again: true)
             } else {
-                actions += set(anchor, at: time, again: nudged != anchor)
+                // At the top rail: no value above the anchor.
+                actions += set(anchor, at: time)
             }
         }
         settleAt = time + configuration.settleDelay
