@@ -242,6 +242,12 @@ public final class VolumeButtonsEngine: Sendable {
                 clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
         }
         state.withLock { $0.subscriptions = subscriptions }
+        // The volume at launch, before the view is ready: an earlier run's record is judged on it too.
+        if usesSession, records[route] != nil {
+            let volume = clients.systemVolume.outputVolume()
+            let now = clients.clock.now()
+            run { state in self.judgeBeforeStart(&state, volume: volume, at: now) }
+        }
         holdReporter.started()
         if needsVolumeView {
             let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
@@ -373,7 +379,9 @@ public final class VolumeButtonsEngine: Sendable {
         }
         var exhausted = false
         run { state in
-            let work = self.translate(state.steps.observe(value, at: now), &state, at: now)
+            let work =
+                self.judgeBeforeStart(&state, volume: value, at: now)
+                + self.translate(state.steps.observe(value, at: now), &state, at: now)
             if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
                 value <= 0 || value >= 1, !state.reportedHeadroomExhausted
             {
@@ -710,6 +718,20 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// Until the machine starts (the view is not ready yet), every read and observation of the volume is
+    /// judged by ``RecoveryRule``: a change the rule takes for the user's ends the record at once — their choice,
+    /// made after launch, wins even if the volume later comes back to where VolumeKit left it (a press up, then
+    /// down, before the view is ready). A set of the crashed run still landing is within the rule's band.
+    private func judgeBeforeStart(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
+        guard state.isStarted, !state.stepsStarted, let record = state.records[state.route],
+            case .discard(let reason) = RecoveryRule.decide(
+                record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime),
+            reason != .alreadyRestored
+        else { return [] }
+        state.records[state.route] = nil
+        return [.save(state.records)]
+    }
+
     /// Keeps the current route's record in step with the machine (crash and kill safety): a record exists
     /// while VolumeKit holds the volume (a press may move it at any moment) or has left it away from the
     /// user's, and is written before any set it covers (saves are carried out first).
@@ -727,12 +749,27 @@ public final class VolumeButtonsEngine: Sendable {
             return .save(state.records)
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
-        // Where VolumeKit once left the route (`leftVolume`) no longer applies once it holds the route again: a
-        // press to that value after a crash would be taken for VolumeKit's.
-        let stale = steps.phase == .running && existing?.leftVolume != nil
-        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held, !stale { return nil }
+        // While running, the volume is VolumeKit's wherever presses took it: presses faster than its resets
+        // (refused during a down press, headroom used up) walk it away from the anchor, even to a rail, and are
+        // reported as presses — the user's volume is unchanged. Where it is once more than one press away is
+        // saved as where VolumeKit left it, so that a crash there still gives the user's volume back (one press
+        // away is every press until its reset lands: not worth two writes a press, and RecoveryRule's stated
+        // limit). Where VolumeKit once left the route before (`leftVolume` of a route change) no longer applies
+        // once it holds the route again: a press to that value after a crash would be taken for VolumeKit's.
+        let walked: Float? =
+            steps.phase == .running
+                && abs(steps.believedVolume - held) > VolumeStepMachine.step + VolumeStepMachine.stepTolerance
+                && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
+            ? steps.believedVolume : nil
+        let keepsLeft = steps.phase != .running
+        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
+            keepsLeft || existing.leftVolume == walked
+        {
+            return nil
+        }
         state.records[state.route] = PendingRestore(
-            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime)
+            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
+            leftVolume: walked)
         return .save(state.records)
     }
 

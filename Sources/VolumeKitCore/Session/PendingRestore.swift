@@ -8,8 +8,10 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     public var userVolume: Float
     /// The value VolumeKit holds the route at (its anchor).
     public var heldVolume: Float
-    /// The route's volume when the output moved to another route while VolumeKit held it away from the
-    /// user's: a reset in flight then lands on the new route, leaving this one here (`nil` otherwise).
+    /// Where VolumeKit left the route's volume away from ``heldVolume``: when the output moved to another route
+    /// while VolumeKit held it away from the user's (a reset in flight then lands on the new route, leaving this
+    /// one here), or while capturing, where presses faster than its resets took it (more than one press from the
+    /// held value, up to a rail); `nil` otherwise.
     public var leftVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
