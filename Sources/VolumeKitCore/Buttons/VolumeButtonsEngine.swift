@@ -719,14 +719,14 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// Until the machine starts (the view is not ready yet), every read and observation of the volume is
-    /// judged by ``RecoveryRule``: a change the rule takes for the user's ends the record at once — their choice,
-    /// made after launch, wins even if the volume later comes back to where VolumeKit left it (a press up, then
-    /// down, before the view is ready). A set of the crashed run still landing is within the rule's band.
+    /// judged by ``RecoveryRule``: a change the rule takes for the user's (or a volume already at theirs) ends
+    /// the record at once — their choice, made after launch, wins even if the volume later comes back to where
+    /// VolumeKit left it (a press up, then down, before the view is ready). A set of the crashed run still
+    /// landing is within the rule's band.
     private func judgeBeforeStart(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
         guard state.isStarted, !state.stepsStarted, let record = state.records[state.route],
-            case .discard(let reason) = RecoveryRule.decide(
-                record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime),
-            reason != .alreadyRestored
+            case .discard = RecoveryRule.decide(
+                record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime)
         else { return [] }
         state.records[state.route] = nil
         return [.save(state.records)]

@@ -397,7 +397,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
             var immediate = anchor - Float(downNudges) * Self.nudge
             // With nothing in flight the value before the step is known: stay below it (the iOS 11 rule).
             if echoes.isEmpty { immediate = min(immediate, old - Self.nudge) }
-            actions += set(max(value, immediate), at: time)
+            // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
+            // lands once more: both landings are ours, also one seen only after observations stopped.
+            let target = max(value, immediate)
+            let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
+            actions += set(target, at: time, again: inFlight)
         } else {
             // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
             // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
