@@ -334,6 +334,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // A set from before a route change may have landed on the old route: the volume read at the
             // change stays what the machine believes (the set made then lands after it and confirms).
             if !landedBeforeRouteChange { believedVolume = value }
+            // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
+            // restore was on its way) landed after it, over their value: put it back.
+            if phase == .suspended || phase == .stopping, !landedBeforeRouteChange,
+                abs(value - userVolume) > Self.sameValue, echoes.isEmpty
+            {
+                return hold(userVolume, at: time)
+            }
             return confirmIfWanted(at: time)
         }
         let old = believedVolume
@@ -360,10 +367,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 // The press moved what the user heard, with VolumeKit's own nudges taken out: from their volume, or
                 // from the anchor VolumeKit held them at (headroom near a rail) — what the system HUD showed and
                 // what RecoveryRule keeps as their choice after a crash. From anything else: the value as it is.
+                // The user's value or the anchor, give or take VolumeKit's nudges — but not a point of the 1/16 grid
+                // that is neither (RecoveryRule's grid rule): a press snapped there from an off-grid value (0.07 →
+                // 0.0625, a few thousandths away), and the next press moved from what the device showed.
                 let steps = ((value - start) / Self.step).rounded()
-                if abs(start - userVolume) < Self.stepTolerance {
+                func near(_ held: Float) -> Bool {
+                    abs(start - held) < Self.stepTolerance
+                        && !(RecoveryRule.isOnGrid(start) && abs(start - held) > RecoveryRule.gridTolerance)
+                }
+                if near(userVolume) {
                     users = Self.clamp(userVolume + steps * Self.step)
-                } else if abs(start - anchor) < Self.stepTolerance {
+                } else if near(anchor) {
                     users = Self.clamp(anchor + steps * Self.step)
                 }
             }
@@ -477,7 +491,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
         settleAt = time + configuration.retryDelay
         // A set of this value still on its way lands too (on the new route after a route change): this one is
         // another set on its way, not a retry, so both landings are ours.
-        return set(target, at: time, again: true)
+        // A slider drops a set equal to its cache (decompiled iOS 18.2). Giving the user's volume back, the cache
+        // may still hold their value from an earlier landing — the restore would never land, with no retry once
+        // observations stop (an interruption, the background), the route left at the anchor; setting again the
+        // value the system already has (to land after a set in flight, on a new route), the cache holds it —
+        // the set in flight then lands last. Going a nudge beside it first makes the second set differ from
+        // whatever the cache holds.
+        guard phase != .running || abs(believedVolume - target) <= Self.sameValue else {
+            return set(target, at: time, again: true)
+        }
+        let beside = target < 1 ? Self.clamp(target + Self.nudge) : target - Self.nudge
+        return set(beside, at: time, again: true) + set(target, at: time, again: true)
     }
 
     private mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {

@@ -238,3 +238,55 @@ extension EnvelopeRegressionTests {
         #expect(run.device.volume(on: .speaker) == 1, "the speaker's record gives the user's volume back there")
     }
 }
+
+extension EnvelopeRegressionTests {
+    @Test("A call right after returning from the background: the restore is not dropped by a stale slider cache")
+    func restoreAtCallNotDropped() throws {
+        // The slider's cache learns late of the landing of the background's restore (1.0) and still holds it when
+        // the call comes: a lone set of 1.0 is dropped, leaving the anchor (0.875) as if it were the user's.
+        let run = try Run(
+            ["downPressRefusal=cachedEqualSetDrop", "volumeCacheDelay=0.1", "sliderLatency=0.15"], volume: 1)
+        run.device.background()
+        run.device.advance(by: 0.2)
+        run.device.foreground()
+        run.device.advance(by: 0.1)
+        run.device.phoneCall(began: true)
+        run.device.advance(by: 1)
+        run.device.phoneCall(began: false)
+        run.device.advance(by: 2)
+        run.stop()
+        #expect(run.device.volume == 1)
+    }
+
+    @Test("Control Center while a restore is on its way: the user's value wins over the set landing after it")
+    func controlCenterDuringRestore() throws {
+        var behaviour = DeviceBehaviour()
+        try behaviour.set("sliderLatency=0.15")
+        try behaviour.set("volumeViewReadyDelay=0.5")
+        let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
+        let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients, onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 0.3)
+        // Control Center opens (the app inactive); the view gets ready meanwhile and VolumeKit's sets (the anchor,
+        // then the user's 1.0 back) are on their way when the user's 0.49 arrives: they land after it.
+        device.controlCenterSlider(0.49)
+        device.advance(by: 2)
+        engine.stop()
+        device.advance(by: 2)
+        #expect(device.volume == 0.49)
+    }
+}
+
+extension EnvelopeRegressionTests {
+    @Test("A grid-snapped press seen last before suspending is not the user's volume give or take a step's slack")
+    func snappedPressThenPressWhileSuspended() {
+        // Headroom 0: VolumeKit holds the user's off-grid 0.07 itself; a press snaps to 0.0625, 0.0075 from it.
+        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 0))
+        _ = machine.start(volume: 0.07, at: 0)
+        _ = machine.observe(0.0625, at: 1)
+        _ = machine.suspend(at: 1.05)
+        // Neither reset has landed: the device still shows 0.0625, and the user presses up from there.
+        _ = machine.observe(0.125, at: 1.1)
+        #expect(machine.userVolume == 0.125, "the press moved what the device showed, not 0.07 + 1/16")
+    }
+}

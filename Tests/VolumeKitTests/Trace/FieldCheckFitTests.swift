@@ -117,13 +117,18 @@ struct FieldCheckFitTests {
             misses.append("\(estimate.rule): judged outside the envelope (\(String(describing: estimate.value)))")
         }
         guard strategy != .captureEvents else { return misses }
-        // Dropped sets: exactly the sets the device refused (downPressRefusal) or ignored (no ready view, no slider).
-        let lost = run.device.log.filter { entry in
+        // Dropped sets: exactly the sets the device refused (downPressRefusal) or ignored (no ready view, no slider)
+        // that would have moved the volume — a dropped set of the value the volume already has changes nothing a
+        // trace can show (a slider dropping a set equal to its cache, when the volume is there too).
+        var volume = run.device.configuration.volume
+        var lost = 0
+        for entry in run.device.log {
             switch entry {
-            case .setRefused, .setIgnored: true
-            default: false
+            case .volume(_, _, let value, _): volume = value
+            case .setRefused(_, let value), .setIgnored(_, let value, _): if abs(value - volume) > 1e-6 { lost += 1 }
+            default: break
             }
-        }.count
+        }
         if let dropped = report["droppedSets"], let fraction = dropped.value?.number {
             let count = Int((fraction * Double(dropped.samples)).rounded())
             if count != lost { misses.append("droppedSets: \(count) of \(dropped.samples), the device lost \(lost)") }
