@@ -91,4 +91,10 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
     /// taken for it (not reported, and the user's volume there moved by it).
     case routeChangeNotNotified
+    /// With ``ButtonStrategy/outputVolume``, VolumeKit moved the volume off 0 or 1 (the given rail), where it had
+    /// been left by VolumeKit (a restore of its own landing after the user's press, or a crashed run's walked
+    /// volume), to the user's volume. A press toward that rail while the volume sat there changes nothing iOS
+    /// reports (no `outputVolume` change at a rail), so such a press cannot be seen and is undone by the set.
+    /// ``ButtonStrategy/systemNotification`` reports presses at the rails.
+    case railPressesUnseen(Float)
 }

@@ -710,6 +710,12 @@ public final class VolumeButtonsEngine: Sendable {
         guard let record = state.records[route] else { return nil }
         switch RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime) {
         case .restore(let userVolume):
+            // Restored from a rail the crashed run left (outputVolume): a press toward it since was unseen.
+            if configuration.strategy == .outputVolume, volume <= 0 || volume >= 1,
+                abs(userVolume - volume) > VolumeStepMachine.readTolerance
+            {
+                work.append(.diagnose(.railPressesUnseen(volume <= 0 ? 0 : 1)))
+            }
             return userVolume
         case .discard:
             state.records[route] = nil
@@ -789,6 +795,8 @@ public final class VolumeButtonsEngine: Sendable {
                 work.append(.tearDown)
             case .setFailed(let value):
                 work.append(.diagnose(.volumeSetFailed(value)))
+            case .leavesRailUnobserved(let rail):
+                work.append(.diagnose(.railPressesUnseen(rail)))
             }
         }
         return work

@@ -81,6 +81,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         case restored
         /// A set could not be confirmed after ``Configuration/maximumAttempts`` tries.
         case setFailed(Float)
+        /// The user's value is being put back over a landing of ours at a rail (0 or 1) where presses are not
+        /// observed (``Configuration/reportsPressesAtRails`` false): a press toward the rail meanwhile was unseen.
+        case leavesRailUnobserved(Float)
     }
 
     /// The actions one input produces, kept inline (no allocation).
@@ -336,12 +339,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
             if !landedBeforeRouteChange { believedVolume = value }
             // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
             // restore was on its way) landed after it, over their value: put it back.
-            if phase == .suspended || phase == .stopping, !landedBeforeRouteChange,
-                abs(value - userVolume) > Self.sameValue, echoes.isEmpty
-            {
-                return hold(userVolume, at: time)
-            }
-            return confirmIfWanted(at: time)
+            let over =
+                (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange
+                && abs(value - userVolume) > Self.sameValue
+            // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
+            // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
+            let unseen: Actions =
+                over && !configuration.reportsPressesAtRails && (value <= 0 || value >= 1)
+                ? [.leavesRailUnobserved(value <= 0 ? 0 : 1)] : []
+            if over, echoes.isEmpty { return unseen + hold(userVolume, at: time) }
+            return unseen + confirmIfWanted(at: time)
         }
         let old = believedVolume
         believedVolume = value

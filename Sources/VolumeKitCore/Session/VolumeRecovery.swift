@@ -22,7 +22,12 @@ public enum VolumeRecovery {
     }
 
     /// Restores the current route's saved user volume if the rule allows, then calls `completion`.
-    public static func recoverIfNeeded(_ clients: VolumeKitClients, completion: @escaping @Sendable (Outcome) -> Void) {
+    /// `onDiagnostic` receives what the recovery run noticed (e.g. ``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
+    public static func recoverIfNeeded(
+        _ clients: VolumeKitClients,
+        onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in },
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) {
         guard hasPendingRestore(clients) else {
             completion(.nothingPending)
             return
@@ -30,7 +35,8 @@ public enum VolumeRecovery {
         // A short capture run does exactly what is needed: it reads the live volume, applies the rule and
         // gives the user's volume back on stop, clearing the record.
         // No headroom: the recovery run holds the user's volume itself, never an anchor.
-        let engine = VolumeButtonsEngine(configuration: .init(headroomSteps: 0), clients: clients, onEvent: { _ in })
+        let engine = VolumeButtonsEngine(
+            configuration: .init(headroomSteps: 0), clients: clients, onEvent: { _ in }, onDiagnostic: onDiagnostic)
         do {
             try engine.start(onReady: {
                 // A stop that could not make reads live (a call or an interruption took the session before the

@@ -25,6 +25,12 @@ final class RandomSession {
     private var interrupted = false
     /// Every diagnostic VolumeKit reported during the session.
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
+    /// Per route, the rail (0 or 1) the user last pressed toward while the volume was already there and VolumeKit
+    /// did not hold it: the press changed nothing, so `outputVolume` showed nothing. Cleared by a later change
+    /// of the user's there that moved the volume (a press or Control Center).
+    private(set) var unseenRailPress: [AudioRoute: Float] = [:]
+    /// The last volume the device's log showed per route.
+    private var shown: [AudioRoute: Float] = [:]
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -44,6 +50,7 @@ final class RandomSession {
             using: &rng)!
         self.strategy = strategy ?? drawn
         truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
+        shown = truth
         followTruth()
         script.append(
             "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
@@ -103,7 +110,10 @@ final class RandomSession {
             // The route VolumeKit ran on is the one where the recovery ends (the route may move before its
             // view is ready); a recovery the session refused (a call holds the audio) keeps its record.
             let lastRun = self.lastRun
-            VolumeRecovery.recoverIfNeeded(device.clients) { [device] result in
+            let diagnostics = self.diagnostics
+            VolumeRecovery.recoverIfNeeded(
+                device.clients, onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } }
+            ) { [device] result in
                 if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
             }
             device.advance(by: 0.6)
@@ -199,9 +209,20 @@ final class RandomSession {
             }
             let holding = (engine?.isHoldingVolume ?? false) && device.isAppRunning
             narrate?("    [holding \(holding)] \(entry)")
+            let unchanged = shown[route].map { abs($0 - value) < 1e-6 } ?? false
+            shown[route] = value
             switch cause {
-            case .controlCenter: truth[route] = value
-            case .button: if !holding { truth[route] = value }
+            case .controlCenter:
+                truth[route] = value
+                unseenRailPress[route] = nil
+            case .button:
+                guard !holding else { break }
+                truth[route] = value
+                if unchanged, value <= 0 || value >= 1 {
+                    unseenRailPress[route] = value
+                } else if !unchanged {
+                    unseenRailPress[route] = nil
+                }
             case .app: break
             }
         }
@@ -217,8 +238,26 @@ final class RandomSession {
     /// stop, or its recovery at launch) holds the user's volume; any other route either holds it too or has a
     /// saved record that gives it back the next time VolumeKit runs on that route.
     func violations() -> [String] {
+        violatingRoutes().map { "\($0): volume \(device.volume(on: $0)), user's \(truth[$0]!)" }
+    }
+
+    /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
+    /// changes nothing iOS reports. True when every violating route's user volume is such a rail, the user
+    /// pressed toward it there unseen (``unseenRailPress``), and VolumeKit reported moving the volume off that
+    /// rail (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
+    var isUnderUnseenRailPress: Bool {
+        let routes = violatingRoutes()
+        let reported = diagnostics.current
+        return !routes.isEmpty && strategy == .outputVolume
+            && routes.allSatisfy { route in
+                guard let rail = unseenRailPress[route], abs(truth[route]! - rail) < 1e-4 else { return false }
+                return reported.contains(.railPressesUnseen(rail))
+            }
+    }
+
+    private func violatingRoutes() -> [AudioRoute] {
         let records = PendingRestores.load(from: device.clients.keyValueStore).byRoute
-        var problems = [String]()
+        var problems = [AudioRoute]()
         for route in AudioRoute.allCases {
             let actual = device.volume(on: route)
             let wanted = truth[route]!
@@ -230,7 +269,7 @@ final class RandomSession {
             {
                 continue
             }
-            problems.append("\(route): volume \(actual), user's \(wanted)")
+            problems.append(route)
         }
         return problems
     }
