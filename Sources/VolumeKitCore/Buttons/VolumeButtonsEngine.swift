@@ -45,6 +45,9 @@ public final class VolumeButtonsEngine: Sendable {
         var pendingRoute: AudioOutput?
         /// Stopping without live reads: nothing can be restored safely now.
         var stopBlind = false
+        /// Stopped before the volume view was ready, with an earlier run's record to give back on the route:
+        /// the view is kept until it is ready, then only that record is restored.
+        var restoresWhenReady = false
         var holdsLease = false
         /// The session's configuration as VolumeKit last saw it: a different category means another
         /// component took the session over.
@@ -214,6 +217,7 @@ public final class VolumeButtonsEngine: Sendable {
             $0.isSessionLive = true
             $0.pendingRoute = nil
             $0.stopBlind = false
+            $0.restoresWhenReady = false
             $0.sessionConfiguration = sessionConfiguration
             $0.retryIndex = 0
             $0.reportedActivationFailure = false
@@ -285,13 +289,26 @@ public final class VolumeButtonsEngine: Sendable {
         if isStarted, !state.withLock({ $0.isSessionLive }) { refreshForStop() }
         followRoute()
         let now = clients.clock.now()
+        // Read only when a stop before the view is ready may owe an earlier run's record (see below).
+        let owes = state.withLock {
+            $0.isStarted && !$0.stepsStarted && $0.volumeView != nil && $0.records[$0.route] != nil
+        }
+        let volume = owes ? clients.systemVolume.outputVolume() : nil
         run { state in
             guard state.isStarted else { return [] }
             state.isStarted = false
             state.onStopped = onStopped
             state.keepAlive = self
             var work = state.classifier.release(at: now).map(Work.emit)
-            if state.steps.phase == .idle || state.stopBlind {
+            if state.steps.phase == .idle, !state.stopBlind, !state.stepsStarted, state.volumeView != nil,
+                configuration.mode == .capture, let volume, let record = state.records[state.route],
+                case .restore = RecoveryRule.decide(
+                    record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime)
+            {
+                // Stopped before the view was ready (sets need it) on a route an earlier run left away from the
+                // user's volume: once it is ready, their volume is put back as the next run would.
+                state.restoresWhenReady = true
+            } else if state.steps.phase == .idle || state.stopBlind {
                 work.append(.tearDown)
             } else {
                 work += self.translate(state.steps.stop(at: now), &state, at: now)
@@ -321,7 +338,22 @@ public final class VolumeButtonsEngine: Sendable {
         // A recovery at launch (VolumeRecovery) may have given a record back since `start()` read them: the
         // saved records, not start's copy, say what is still owed.
         let records = PendingRestores.load(from: clients.keyValueStore)
+        // The route is read again only for a stop that came before this moment (it may have moved since).
+        let route = state.withLock { $0.restoresWhenReady } ? clients.audioSession.currentOutput() : nil
         run { state in
+            if !state.isStarted, state.restoresWhenReady, let route {
+                state.restoresWhenReady = false
+                state.isViewReady = true
+                state.records = records
+                state.route = route
+                var work = [Work]()
+                guard state.isSessionLive,
+                    let recovered = recoveredUserVolume(&state, route: route, volume: volume, at: now, work: &work)
+                else { return work + [.tearDown] }
+                state.stepsStarted = true
+                return work
+                    + translate(state.steps.restore(volume: volume, userVolume: recovered, at: now), &state, at: now)
+            }
             guard state.isStarted else { return [] }
             state.isViewReady = true
             state.records = records

@@ -191,6 +191,18 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return hold(anchorFor(self.userVolume), at: time)
     }
 
+    /// Only puts `userVolume` back, capturing nothing: a stop that came before the volume view was ready, with a
+    /// record of an earlier run that ``RecoveryRule`` gives back on this route. `volume` is the system volume
+    /// now. Reports ``Action/restored`` once the user's volume is there.
+    public mutating func restore(volume: Float, userVolume: Float, at time: Instant) -> Actions {
+        phase = .stopping
+        self.userVolume = userVolume
+        believedVolume = volume
+        echoes = SmallList()
+        unconfirmedFrom = nil
+        return hold(userVolume, at: time) + doneIfRestored()
+    }
+
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
     public var holdsVolumeAwayFromUser: Bool { abs(believedVolume - userVolume) > Self.sameValue || wanted != nil }
 
@@ -305,9 +317,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
     public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
         routeObservation = nil
-        // The route's own volume, as just read: its KVO, not a landing.
+        // The route's own volume, as just read: its KVO, not a landing. Only a set made before the change can
+        // have landed: the observation came before the sets the change itself made — the new route's anchor,
+        // which is its own volume when VolumeKit left the route there (their echo stays for their landing).
         guard abs(value - believedVolume) > Self.sameValue,
-            let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue })
+            let index = echoes.firstIndex(where: { $0.beforeRouteChange && abs($0.value - value) < Self.sameValue })
         else { return [] }
         if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
         return []
