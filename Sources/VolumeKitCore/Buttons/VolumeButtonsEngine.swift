@@ -800,14 +800,20 @@ public final class VolumeButtonsEngine: Sendable {
                 && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
             ? steps.believedVolume : nil
         let keepsLeft = steps.phase != .running
+        // While a burst's nudge below the anchor is the last set, the anchor exactly is not where VolumeKit left
+        // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
+        // before the anchor is set again once quiet).
+        let nudged: Bool? = steps.isNudgedBelowAnchor ? true : nil
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
-            keepsLeft || existing.leftVolume == walked
+            keepsLeft || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged)
         {
             return nil
         }
-        state.records[state.route] = PendingRestore(
+        var record = PendingRestore(
             userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
             leftVolume: walked)
+        record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
+        state.records[state.route] = record
         return .save(state.records)
     }
 

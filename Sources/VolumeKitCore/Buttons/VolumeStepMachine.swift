@@ -158,6 +158,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private var lastSetTime: Instant?
     /// Down steps since the exact anchor was last set: each one's immediate set goes one nudge lower.
     private var downNudges = 0
+    /// A down step's nudge below the anchor was set, and the anchor itself not since.
+    private var nudgedSinceAnchorSet = false
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     private var residue: Float = 0
@@ -205,6 +207,15 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
     public var holdsVolumeAwayFromUser: Bool { abs(believedVolume - userVolume) > Self.sameValue || wanted != nil }
+
+    /// Whether the anchor exactly is not where VolumeKit leaves the volume: running, believed off it, a down
+    /// step's nudge below it set and no set of the anchor itself since (it comes once the buttons are quiet).
+    /// A crash now leaves the volume at a nudge (or a press), never on the anchor
+    /// (``PendingRestore/nudgedBelowHeld``).
+    public var isNudgedBelowAnchor: Bool {
+        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > Self.sameValue
+            && !echoes.contains { abs($0.value - anchor) <= Self.sameValue }
+    }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
@@ -434,9 +445,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
             if echoes.isEmpty { immediate = min(immediate, old - Self.nudge) }
             // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
             // lands once more: both landings are ours, also one seen only after observations stopped.
-            let target = max(value, immediate)
+            // Never below the press's value (nor 0) — but when the press landed above the anchor (it started above
+            // it, the anchor's set still in flight), just below the anchor: below the press's value, so accepted,
+            // rather than the press's value itself, a whole step off the anchor until the buttons are quiet (a
+            // crash then lost the user's volume: RecoveryRule takes a step off for a press).
+            let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
             let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
             actions += set(target, at: time, again: inFlight)
+            if target < anchor - Self.sameValue { nudgedSinceAnchorSet = true }
         } else {
             // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
             // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
@@ -495,7 +511,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Makes `target` the value to hold, setting it now if the system is elsewhere.
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
-        if phase == .running { anchor = target }
+        if phase == .running, abs(anchor - target) > Self.sameValue {
+            anchor = target
+            nudgedSinceAnchorSet = false
+        }
         attempts = 0
         // A set of another value still in flight would land after this moment: set the target again so it
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
@@ -540,6 +559,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
         }
         lastSetTime = time
+        if abs(value - anchor) <= Self.sameValue { nudgedSinceAnchorSet = false }
         return [.setVolume(value)]
     }
 

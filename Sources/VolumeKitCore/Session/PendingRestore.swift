@@ -13,6 +13,11 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// one here), or while capturing, where presses faster than its resets took it (more than one press from the
     /// held value, up to a rail); `nil` otherwise.
     public var leftVolume: Float?
+    /// `true` when VolumeKit had set a nudge below ``heldVolume`` after a down press and not set the held value
+    /// itself since (it does once the buttons are quiet): the held value exactly is then not where VolumeKit
+    /// left the route, and a press snapped onto it (the 1/16 grid) is the user's. `nil` otherwise, and in
+    /// records written before it was saved.
+    public var nudgedBelowHeld: Bool?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
     /// When the device had booted, in seconds since 1970 (``DeviceInfo/bootTime``), when known: another boot

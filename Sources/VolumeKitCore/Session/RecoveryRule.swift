@@ -10,10 +10,11 @@ import Foundation
 ///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
 /// 3. only if the volume is still where VolumeKit left it: within ``tolerance`` below the value it held (or
 ///    the value the route had when the output moved away while a set was in flight, or where presses faster
-///    than its resets had taken it — ``PendingRestore/leftVolume``), and at most
-///    ``nudgeAbove`` above it — its own sub-step nudges go down, and up by one nudge only — and not on a rail
-///    or a point of the 1/16 grid it did not hold (a press moves there from any value on a device whose
-///    presses snap to the grid, however close). Anything else means the user (Control Center, another app, a
+///    than its resets had taken it — ``PendingRestore/leftVolume``), and at most ``nudgeAbove`` above it —
+///    its own sub-step nudges go down, and up by one nudge only — and not on a rail or a point of the 1/16
+///    grid it did not hold (a press moves there from any value on a device whose presses snap to the grid,
+///    however close), nor on the held value itself when VolumeKit's last set was a nudge below it
+///    (``PendingRestore/nudgedBelowHeld``). Anything else means the user (Control Center, another app, a
 ///    button press) chose a new volume since, and their choice wins.
 ///
 /// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
@@ -72,7 +73,9 @@ public enum RecoveryRule {
         // VolumeKit never leaves a rail or a point of the 1/16 grid it did not hold (its nudges are 1/4096 off
         // the value it holds): a press moved the volume there, by less than a step — near a rail, or from an
         // off-grid value on a device whose presses snap to the grid (`shared/facts/envelope.md`: 0.33 → 0.3125).
-        if isOnGrid(currentVolume), !left.contains(where: { abs(currentVolume - $0) < gridTolerance }) {
+        // Nor the held value itself while its nudge below it was the last set (``PendingRestore/nudgedBelowHeld``).
+        let exact = record.nudgedBelowHeld == true ? Array(left.dropFirst()) : left
+        if isOnGrid(currentVolume), !exact.contains(where: { abs(currentVolume - $0) < gridTolerance }) {
             return .discard(.userChangedVolume)
         }
         return .restore(record.userVolume)
