@@ -376,11 +376,13 @@ public final class VolumeButtonsEngine: Sendable {
         var work = [Work]()
         let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
         state.stepsStarted = true
-        work += translate(state.steps.start(volume: volume, userVolume: recovered, at: now), &state, at: now)
-        if !state.isAppActive || state.isInterrupted {
-            work += translate(state.steps.suspend(at: now), &state, at: now)
-        }
-        return work
+        // In the background the anchor waits for the app to be active again (resume): setting it and the user's
+        // volume back at once would overwrite presses made meanwhile.
+        let started =
+            state.isAppActive
+            ? state.steps.start(volume: volume, userVolume: recovered, at: now)
+            : state.steps.startSuspended(volume: volume, userVolume: recovered, at: now)
+        return work + translate(started, &state, at: now)
     }
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both

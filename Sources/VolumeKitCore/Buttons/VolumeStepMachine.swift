@@ -193,6 +193,18 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return hold(anchorFor(self.userVolume), at: time)
     }
 
+    /// Starts while the app is not active (it went to the background before the view was ready): nothing is set
+    /// for the anchor — a set now would move the volume under presses the user makes meanwhile, from a read
+    /// that may be stale — only a saved user volume is given back. The anchor is taken at ``resume(volume:at:)``.
+    public mutating func startSuspended(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
+        phase = .suspended
+        self.userVolume = userVolume ?? volume
+        believedVolume = volume
+        echoes = SmallList()
+        unconfirmedFrom = nil
+        return hold(self.userVolume, at: time)
+    }
+
     /// Only puts `userVolume` back, capturing nothing: a stop that came before the volume view was ready, with a
     /// record of an earlier run that ``RecoveryRule`` gives back on this route. `volume` is the system volume
     /// now. Reports ``Action/restored`` once the user's volume is there.
