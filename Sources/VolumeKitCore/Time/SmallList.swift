@@ -5,9 +5,9 @@
 /// construction. Appending past the capacity is a programming error and traps.
 public struct SmallList<Element>: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     /// How many elements fit.
-    public static var capacity: Int { 6 }
+    public static var capacity: Int { 12 }
 
-    private var e0, e1, e2, e3, e4, e5: Element?
+    private var e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11: Element?
     /// The number of elements.
     public private(set) var count = 0
 
@@ -36,7 +36,13 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
             case 2: return e2!
             case 3: return e3!
             case 4: return e4!
-            default: return e5!
+            case 5: return e5!
+            case 6: return e6!
+            case 7: return e7!
+            case 8: return e8!
+            case 9: return e9!
+            case 10: return e10!
+            default: return e11!
             }
         }
         set {
@@ -52,7 +58,13 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         case 2: e2 = element
         case 3: e3 = element
         case 4: e4 = element
-        default: e5 = element
+        case 5: e5 = element
+        case 6: e6 = element
+        case 7: e7 = element
+        case 8: e8 = element
+        case 9: e9 = element
+        case 10: e10 = element
+        default: e11 = element
         }
     }
 

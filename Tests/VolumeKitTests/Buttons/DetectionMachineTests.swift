@@ -154,7 +154,7 @@ struct DetectionMachineTests {
         #expect(Array(list) == [3, 4, 5])
         list.removeAll { $0 == 4 }
         #expect(Array(list) == [3, 5])
-        list.append(contentsOf: [6, 7, 8, 9])
-        #expect(list.isFull && Array(list) == [3, 5, 6, 7, 8, 9])
+        list.append(contentsOf: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+        #expect(list.isFull && Array(list) == [3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])
     }
 }
