@@ -17,8 +17,7 @@ struct EnvelopeRegressionTests {
             _ rules: [String], volume: Float = 0.5, headphones: Float = 0.5, kind: DeviceKind = .iphone,
             configuration: VolumeButtonsConfiguration = .init(), camera: Bool = false
         ) throws {
-            var behaviour = DeviceBehaviour()
-            for rule in rules { try behaviour.set(rule) }
+            let behaviour = try DeviceBehaviour(rules: rules)
             device = SimulatedDevice(
                 .init(kind: kind, volume: volume, headphonesVolume: headphones, behaviour: behaviour))
             if camera { device.startCamera() }

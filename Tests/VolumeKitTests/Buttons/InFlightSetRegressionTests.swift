@@ -12,8 +12,7 @@ struct InFlightSetRegressionTests {
     func run(
         _ script: String, _ rules: [String], strategy: SimulatedStrategy = .outputVolume
     ) throws -> (presses: [VolumeButton], repeated: Bool, runner: ScenarioRunner) {
-        var behaviour = DeviceBehaviour()
-        for rule in rules { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: rules)
         let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
         let events = runner.run().compactMap { record -> (VolumeButton, ButtonPhase)? in
             if case .button(let button, let phase) = record.kind { return (button, phase) }
@@ -169,12 +168,9 @@ struct InFlightSetRegressionTests {
 
     @Test("A Control Center drag whose values come about a step apart is the user's values, not presses")
     func dragNearWholeSteps() throws {
-        var behaviour = DeviceBehaviour()
-        for rule in [
+        let behaviour = try DeviceBehaviour(rules: [
             "controlCenterDrag=series", "stepQuantization=rounded", "sliderLatency=0.0061", "kvoLatency=0.0144",
-        ] {
-            try behaviour.set(rule)
-        }
+        ])
         let device = SimulatedDevice(.init(osVersion: OSVersion(16, 4), volume: 0.68, behaviour: behaviour))
         let engine = VolumeButtonsEngine(
             configuration: SimulatedStrategy.systemNotification.configuration!, clients: device.clients,

@@ -39,10 +39,9 @@ struct RailPressRegressionTests {
     @Test(
         "A recovery that gives the volume back from the 0 a crashed run's refused resets left says so (4789-37924092)")
     func recoveryFromWalkedRail() throws {
-        var behaviour = DeviceBehaviour()
-        for rule in ["tapLength=0.15", "volumeCacheDelay=0.06", "sliderLatency=0.1", "downPressRefusal=seedShape"] {
-            try behaviour.set(rule)
-        }
+        let behaviour = try DeviceBehaviour(rules: [
+            "tapLength=0.15", "volumeCacheDelay=0.06", "sliderLatency=0.1", "downPressRefusal=seedShape",
+        ])
         let device = SimulatedDevice(.init(volume: 0.0625, headphonesVolume: 0.5, behaviour: behaviour))
         let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients, onEvent: { _ in })
         try engine.start()

@@ -8,8 +8,7 @@ import VolumeKitTesting
 @Suite("The user's volume is never lost: what a crash leaves")
 struct CrashRecordRegressionTests {
     private static func device(_ rules: [String], volume: Float) throws -> SimulatedDevice {
-        var behaviour = DeviceBehaviour()
-        for rule in rules { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: rules)
         return SimulatedDevice(.init(volume: volume, headphonesVolume: 0.5, behaviour: behaviour))
     }
 

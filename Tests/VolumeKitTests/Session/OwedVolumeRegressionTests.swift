@@ -9,8 +9,7 @@ import VolumeKitTesting
 struct OwedVolumeRegressionTests {
     /// A device with `rules`, the app capturing with VolumeKit from `volume` on the speaker.
     private static func capturing(_ rules: [String], volume: Float) throws -> (SimulatedDevice, VolumeButtonsEngine) {
-        var behaviour = DeviceBehaviour()
-        for rule in rules { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: rules)
         let device = SimulatedDevice(.init(volume: volume, behaviour: behaviour))
         let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
         try engine.start()

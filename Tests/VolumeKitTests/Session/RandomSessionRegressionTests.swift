@@ -7,8 +7,7 @@ import VolumeKitTesting
 @Suite("The user's volume is never lost: randomized-session failures")
 struct RandomSessionRegressionTests {
     private static func device(_ rules: [String], volume: Float, headphones: Float = 0.5) throws -> SimulatedDevice {
-        var behaviour = DeviceBehaviour()
-        for rule in rules { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: rules)
         return SimulatedDevice(.init(volume: volume, headphonesVolume: headphones, behaviour: behaviour))
     }
 

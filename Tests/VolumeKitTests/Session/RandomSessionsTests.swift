@@ -128,11 +128,12 @@ final class RandomSession {
             let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
             script.append("hold \(button) \(seconds)")
             narrate?("hold \(button) \(seconds)")
-            withTruth { device in device.hold(button, for: seconds) }
-            // VolumeKit may start or stop holding the volume during the hold (an activation retry): look often.
+            device.hold(button, for: seconds)
+            // Played out in 50 ms steps, as every seeded session's timeline has been (`truth` follows each
+            // change at its instant either way; one advance would move later times by float rounding).
             var left = seconds + 0.1
             while left > 0 {
-                withTruth { $0.advance(by: min(0.05, left)) }
+                device.advance(by: min(0.05, left))
                 left -= 0.05
             }
         case 45..<55:
@@ -185,17 +186,11 @@ final class RandomSession {
         let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
         script.append("press \(button) x\(count) every \(every)")
         narrate?("press \(button) x\(count) every \(every)")
-        // Whether VolumeKit holds the volume is looked at for each press: it may change between presses.
         for _ in 0..<count {
-            withTruth { device in device.press(button) }
-            withTruth { device in device.advance(by: every) }
+            device.press(button)
+            device.advance(by: every)
         }
-        withTruth { device in device.advance(by: 0.1) }
-    }
-
-    /// Runs a user action. `truth` follows the device's log as it happens (see ``followTruth()``).
-    private func withTruth(_ body: (SimulatedDevice) -> Void) {
-        body(device)
+        device.advance(by: 0.1)
     }
 
     /// Keeps `truth` from the device's log at the instant of each change: a Control Center change is always
@@ -231,7 +226,7 @@ final class RandomSession {
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
         narrate?(line)
         script.append(line)
-        withTruth(body)
+        body(device)
     }
 
     /// Routes whose volume is not the user's, by the documented rule: the route VolumeKit last ran on (its

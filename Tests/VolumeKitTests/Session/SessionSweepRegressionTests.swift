@@ -20,10 +20,9 @@ struct SessionSweepRegressionTests {
         arguments: ["routeNotification=afterKVO", "routeNotification=missing"])
     func resetLandingOnNewRoute(order: String) throws {
         // sessions systemNotification-4191-33188529, -4560-36110640, -4373-34629787 (and 16 more)
-        var behaviour = DeviceBehaviour()
-        for rule in [order, "routeNotificationGap=0.02", "kvoLatency=0.005", "sliderLatency=0.1"] {
-            try behaviour.set(rule)
-        }
+        let behaviour = try DeviceBehaviour(rules: [
+            order, "routeNotificationGap=0.02", "kvoLatency=0.005", "sliderLatency=0.1",
+        ])
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 0.25, behaviour: behaviour))
         let engine = VolumeButtonsEngine(configuration: Self.notification, clients: device.clients, onEvent: { _ in })
         try engine.start()
@@ -79,8 +78,7 @@ struct SessionSweepRegressionTests {
     @Test("Headphones plugged in just after a nudge landed on the speaker, unseen yet: the speaker keeps its record")
     func nudgeInFlightAtRouteChange() throws {
         // session systemNotification-4807-38066634: the speaker left 2/4096 below the user's 0.33, its record gone
-        var behaviour = DeviceBehaviour()
-        for rule in ["kvoLatency=0.03", "sliderLatency=0.1", "downPressRefusal=none"] { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: ["kvoLatency=0.03", "sliderLatency=0.1", "downPressRefusal=none"])
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 0.25, behaviour: behaviour))
         let engine = VolumeButtonsEngine(configuration: Self.notification, clients: device.clients, onEvent: { _ in })
         try engine.start()
@@ -105,8 +103,7 @@ struct SessionSweepRegressionTests {
     func staleLeftVolume() throws {
         // session systemNotification-2468-19544092: the headphones' record kept `leftVolume` 0 after VolumeKit
         // held them again; the user's presses to 0 after a crash were undone
-        var behaviour = DeviceBehaviour()
-        for rule in ["kvoLatency=0.005", "sliderLatency=0.1", "idleButtons=media"] { try behaviour.set(rule) }
+        let behaviour = try DeviceBehaviour(rules: ["kvoLatency=0.005", "sliderLatency=0.1", "idleButtons=media"])
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 0.0625, behaviour: behaviour))
         let engine = VolumeButtonsEngine(configuration: Self.notification, clients: device.clients, onEvent: { _ in })
         device.connect(.headphones)
