@@ -413,6 +413,10 @@ public final class VolumeButtonsEngine: Sendable {
         }
         var exhausted = false
         run { state in
+            // A route change waits for live reads (a call holds the session): the value is the new route's, read
+            // with the change once it is handled — whole steps from the old route's volume (or its leftover
+            // nudges) would be a coincidence, not presses (issue 11, sn-9585).
+            if let pending = state.pendingRoute, pending != state.route { return [] }
             let work =
                 self.judgeBeforeStart(&state, volume: value, at: now)
                 + self.translate(state.steps.observe(value, at: now), &state, at: now)

@@ -131,6 +131,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         /// Issued before the route changed: it lands on the old route or the new one, so its observation says
         /// nothing of the volume now (the route's change read it).
         var beforeRouteChange = false
+        /// When it was (last) issued, in the order of all sets.
+        var order = 0
     }
 
     /// The configuration in force.
@@ -166,6 +168,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     private var unconfirmedFrom: Float?
+    /// The order of the set ``assumeSetsLanded(at:)`` took as landed, until a read or its own echo: sets issued
+    /// before it land before it.
+    private var assumedOrder: Int?
+    /// The order of the last set issued.
+    private var lastOrder = 0
+    /// The last step observed was a down step (its press may still be held: iOS refuses a set above the value
+    /// before it, seed 000).
+    private var lastStepDown = false
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -190,6 +200,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         echoes = SmallList()
         unconfirmedFrom = nil
+        assumedOrder = nil
         return hold(anchorFor(self.userVolume), at: time)
     }
 
@@ -202,6 +213,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         echoes = SmallList()
         unconfirmedFrom = nil
+        assumedOrder = nil
         return hold(self.userVolume, at: time)
     }
 
@@ -214,6 +226,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         echoes = SmallList()
         unconfirmedFrom = nil
+        assumedOrder = nil
         return hold(userVolume, at: time) + doneIfRestored()
     }
 
@@ -253,6 +266,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             residue = abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue ? fraction : 0
             unconfirmedFrom = believedVolume
             believedVolume = target
+            assumedOrder = echoes.first { abs($0.value - target) < Self.sameValue }?.order
         }
         wanted = nil
         settleAt = nil
@@ -370,14 +384,23 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             // One set of this value landed; sets of other values may still land (or were dropped: they expire).
             let landedBeforeRouteChange = echoes[index].beforeRouteChange
+            // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
+            // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
+            // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
+            // believing the later set's value (issue 11, ov-8742).
+            let landedOrder = echoes[index].order
+            if landedOrder == assumedOrder { assumedOrder = nil }
+            let superseded =
+                !lastStepDown
+                && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
             if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
             // A set from before a route change may have landed on the old route: the volume read at the
             // change stays what the machine believes (the set made then lands after it and confirms).
-            if !landedBeforeRouteChange { believedVolume = value }
+            if !landedBeforeRouteChange, !superseded { believedVolume = value }
             // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
             // restore was on its way) landed after it, over their value: put it back.
             let over =
-                (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange
+                (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange && !superseded
                 && abs(value - userVolume) > Self.sameValue
             // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
             // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
@@ -442,6 +465,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
         var actions: Actions = [.steps(button, count: count)]
+        lastStepDown = button == .down
         guard configuration.mode == .capture else {
             userVolume = value
             return actions + [.userVolumeChanged(value)]
@@ -565,10 +589,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // another set on its way.
             if again { echoes[index].count += 1 }
             echoes[index].expires = time + configuration.echoLifetime
+            lastOrder += 1
+            echoes[index].order = lastOrder
         } else {
             // Only a few values are ever in flight at once; past that, the oldest is forgotten.
             if echoes.isFull { echoes.removeFirst(1) }
-            echoes.append(Echo(value: value, expires: time + configuration.echoLifetime))
+            lastOrder += 1
+            echoes.append(Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder))
         }
         lastSetTime = time
         if abs(value - anchor) <= Self.sameValue { nudgedSinceAnchorSet = false }
@@ -624,6 +651,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 abs($0 - volume) <= Self.sameValue
             }
         unconfirmedFrom = nil
+        assumedOrder = nil
         if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
             let users = usersValue(volume)
             if abs(users - userVolume) > Self.sameValue {
