@@ -68,6 +68,9 @@ public final class VolumeButtonsEngine: Sendable {
         /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
         var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
+        /// The lowest value VolumeKit set since the current route's record was last brought up to date, other
+        /// than the user's own volume (``PendingRestore/lowestVolume``); `nil` when none.
+        var lowestSet: Float?
         /// Whether the step machine has started in this run: until then the saved records are an earlier
         /// run's (a crash, a kill), still owed, and never dropped for what the idle machine believes.
         var stepsStarted = false
@@ -654,6 +657,8 @@ public final class VolumeButtonsEngine: Sendable {
         } else if state.stepsStarted, var record = state.records[state.route] {
             // A reset in flight lands on the new route: this one stays where it was last seen.
             record.leftVolume = state.steps.believedVolume
+            record.lowestVolume = Self.lowest(
+                held: record.heldVolume, left: record.leftVolume, existing: record, sets: state.lowestSet)
             state.records[state.route] = record
             work.append(.save(state.records))
         }
@@ -787,6 +792,8 @@ public final class VolumeButtonsEngine: Sendable {
         }
         let steps = state.steps
         let existing = state.records[state.route]
+        let sets = state.lowestSet
+        state.lowestSet = nil
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
             guard existing != nil else { return nil }
             state.records[state.route] = nil
@@ -810,7 +817,10 @@ public final class VolumeButtonsEngine: Sendable {
         // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
         // before the anchor is set again once quiet).
         let nudged: Bool? = steps.isNudgedBelowAnchor ? true : nil
+        let lowest = Self.lowest(
+            held: held, left: keepsLeft ? existing?.leftVolume : walked, existing: existing, sets: sets)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
+            existing.lowestVolume == lowest,
             keepsLeft || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged)
         {
             return nil
@@ -819,9 +829,31 @@ public final class VolumeButtonsEngine: Sendable {
             userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
             leftVolume: walked)
         record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
+        record.lowestVolume = lowest
         state.records[state.route] = record
         return .save(state.records)
     }
+
+    /// The lowest value VolumeKit may have left a route at while holding it at `held`
+    /// (``PendingRestore/lowestVolume``): the record's own while it holds the same value (`nil` stays `nil`: a
+    /// record of an older version keeps today's rule), lowered to cover `sets`, the values set since. Values more
+    /// than ``RecoveryRule/tolerance`` below both `held` and `left` (``PendingRestore/leftVolume``) are left out:
+    /// the rule looks no lower (a restore's sets toward a user's volume far below, the nudge beside it). Stored a
+    /// multiple of ``lowestGranularity`` below `held`, so a burst of down presses rewrites the record only at its
+    /// first nudge (when ``PendingRestore/nudgedBelowHeld`` is written anyway) and every 8 nudges after.
+    static func lowest(held: Float, left: Float?, existing: PendingRestore?, sets: Float?) -> Float? {
+        var low = held
+        if let existing, existing.heldVolume == held {
+            guard let saved = existing.lowestVolume else { return nil }
+            low = saved
+        }
+        guard let sets, sets < low, sets >= min(held, left ?? held) - RecoveryRule.tolerance else { return low }
+        let below = ((held - sets) / lowestGranularity).rounded(.up)
+        return max(0, held - below * lowestGranularity)
+    }
+
+    /// The step of a saved ``PendingRestore/lowestVolume``: 8 nudges (1/512).
+    static let lowestGranularity: Float = 8 * VolumeStepMachine.nudge
 
     // MARK: - Carrying out actions
 
@@ -830,6 +862,10 @@ public final class VolumeButtonsEngine: Sendable {
         for action in actions {
             switch action {
             case .setVolume(let value):
+                // The user's own volume given back is theirs for ``RecoveryRule``, not a value VolumeKit leaves.
+                if abs(value - state.steps.userVolume) > VolumeStepMachine.readTolerance {
+                    state.lowestSet = min(state.lowestSet ?? value, value)
+                }
                 work.append(.setVolume(value))
             case .steps(let button, let count):
                 for _ in 0..<count { work += state.classifier.step(button, at: now).map(Work.emit) }

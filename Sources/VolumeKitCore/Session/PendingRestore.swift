@@ -18,6 +18,13 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// left the route, and a press snapped onto it (the 1/16 grid) is the user's. `nil` otherwise, and in
     /// records written before it was saved.
     public var nudgedBelowHeld: Bool?
+    /// At most the lowest value VolumeKit set on the route while holding it at ``heldVolume`` (its nudges
+    /// below it after down presses), other than the user's own volume and values more than
+    /// ``RecoveryRule/tolerance`` below it and ``leftVolume`` (the rule never looks there): ``RecoveryRule``
+    /// takes nothing lower (by more than a rounded read) for where VolumeKit left it — a Control Center value a
+    /// little below the held one is the user's. `nil` in records written before it was saved (they keep the
+    /// rule's ``RecoveryRule/tolerance``).
+    public var lowestVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
     /// When the device had booted, in seconds since 1970 (``DeviceInfo/bootTime``), when known: another boot

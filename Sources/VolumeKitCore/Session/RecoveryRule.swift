@@ -8,7 +8,8 @@ import Foundation
 /// 2. only if the device has not restarted since: its boot time (wall clock minus uptime) is the one saved,
 ///    within ``bootTimeTolerance``, and its uptime did not go back. A new boot's uptime may well exceed the
 ///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
-/// 3. only if the volume is still where VolumeKit left it: within ``tolerance`` below the value it held (or
+/// 3. only if the volume is still where VolumeKit left it: within ``tolerance`` below the value it held — and no
+///    lower than the lowest value it set there (``PendingRestore/lowestVolume``, less a rounded read) — (or
 ///    the value the route had when the output moved away while a set was in flight, or where presses faster
 ///    than its resets had taken it — ``PendingRestore/leftVolume``), and at most ``nudgeAbove`` above it —
 ///    its own sub-step nudges go down, and up by one nudge only — and not on a rail or a point of the 1/16
@@ -19,7 +20,8 @@ import Foundation
 ///
 /// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
 /// from the held value; that is taken as the user's choice. A change by other means (Control Center) to an
-/// off-grid value within ``tolerance`` of the held value is taken for VolumeKit's own.
+/// off-grid value between the lowest value VolumeKit set and the held value (within ``tolerance`` of the held
+/// value in records without ``PendingRestore/lowestVolume``) is taken for VolumeKit's own.
 ///
 /// A record that fails rule 2 or 3 is discarded; one for another route waits until that route is current.
 public enum RecoveryRule {
@@ -66,8 +68,14 @@ public enum RecoveryRule {
         }
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
-        // Its nudges go below the held value, and above it by one nudge at most.
-        if !left.contains(where: { currentVolume >= $0 - tolerance && currentVolume <= $0 + nudgeAbove }) {
+        // Its nudges go below the held value, and above it by one nudge at most; no lower than the lowest value it
+        // set, when the record says (a rounded read below it, never more than `tolerance`).
+        let lowest = record.lowestVolume.map { min($0, record.heldVolume) - VolumeStepMachine.readTolerance }
+        func floor(_ value: Float) -> Float {
+            guard let lowest else { return value - tolerance }
+            return max(value - tolerance, min(value - VolumeStepMachine.readTolerance, lowest))
+        }
+        if !left.contains(where: { currentVolume >= floor($0) && currentVolume <= $0 + nudgeAbove }) {
             return .discard(.userChangedVolume)
         }
         // VolumeKit never leaves a rail or a point of the 1/16 grid it did not hold (its nudges are 1/4096 off
