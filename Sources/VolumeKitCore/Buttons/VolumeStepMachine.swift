@@ -442,7 +442,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
                     abs(start - held) < Self.stepTolerance
                         && !(RecoveryRule.isOnGrid(start) && abs(start - held) > RecoveryRule.gridTolerance)
                 }
-                if near(userVolume) {
+                if leftover == 0, abs(start - userVolume) <= Self.sameValue {
+                    // From the user's exact volume, read live (no residue of ours to take out): there is no nudge in
+                    // the value, which is theirs as it is (a Control Center drag's samples may come within a read of
+                    // a step apart, 0.06243 of 0.0625).
+                    users = value
+                } else if near(userVolume) {
                     users = Self.clamp(userVolume + steps * Self.step)
                 } else if near(anchor) {
                     users = Self.clamp(anchor + steps * Self.step)
