@@ -16,7 +16,8 @@ import Foundation
 ///    grid it did not hold (a press moves there from any value on a device whose presses snap to the grid,
 ///    however close), nor on the held value itself when VolumeKit's last set was a nudge below it
 ///    (``PendingRestore/nudgedBelowHeld``). Anything else means the user (Control Center, another app, a
-///    button press) chose a new volume since, and their choice wins.
+///    button press) chose a new volume since, and their choice wins — presses made from the user's volume while
+///    VolumeKit's nudges were left in it count as whole steps from their exact volume (``pressedFromNudge``).
 ///
 /// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
 /// from the held value; that is taken as the user's choice. A change by other means (Control Center) to an
@@ -76,6 +77,10 @@ public enum RecoveryRule {
             return max(value - tolerance, min(value - VolumeStepMachine.readTolerance, lowest))
         }
         if !left.contains(where: { currentVolume >= floor($0) && currentVolume <= $0 + nudgeAbove }) {
+            // Presses made from the user's volume with VolumeKit's nudges in it: whole steps from theirs.
+            if let pressed = pressedFromNudge(record.userVolume, left: left, currentVolume: currentVolume) {
+                return .restore(pressed)
+            }
             return .discard(.userChangedVolume)
         }
         // VolumeKit never leaves a rail or a point of the 1/16 grid it did not hold (its nudges are 1/4096 off
@@ -87,6 +92,25 @@ public enum RecoveryRule {
             return .discard(.userChangedVolume)
         }
         return .restore(record.userVolume)
+    }
+
+    /// The user's volume after presses made from it while VolumeKit's nudges were left in the volume (a crash
+    /// mid-burst, then a press before or during the recovery): whole steps from their exact volume, as
+    /// ``VolumeStepMachine`` counts a press while not capturing — the sub-step offset is VolumeKit's, never the
+    /// user's choice. `nil` unless the volume is one or more whole steps from the user's volume give or take
+    /// VolumeKit's nudges (down by at most ``VolumeStepMachine/residueTolerance`` — eight — and a rounded read,
+    /// up by ``nudgeAbove``, off it by more than a rounded read), that being where VolumeKit left it (`left`,
+    /// within the rule's band), and not on a rail (a press clamps there: the rail is the user's).
+    static func pressedFromNudge(_ userVolume: Float, left: [Float], currentVolume: Float) -> Float? {
+        let step = VolumeStepMachine.step
+        let steps = ((currentVolume - userVolume) / step).rounded()
+        let offset = currentVolume - steps * step - userVolume
+        guard steps != 0, currentVolume > 0, currentVolume < 1,
+            abs(offset) > VolumeStepMachine.readTolerance,
+            offset >= -(VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance), offset <= nudgeAbove,
+            left.contains(where: { userVolume + offset >= $0 - tolerance && userVolume + offset <= $0 + nudgeAbove })
+        else { return nil }
+        return min(max(userVolume + steps * step, 0), 1)
     }
 
     /// How close a read must be to a point of the 1/16 grid to be on it: reads may be rounded to 1e-4

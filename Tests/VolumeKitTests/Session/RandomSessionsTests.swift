@@ -31,6 +31,9 @@ final class RandomSession {
     private(set) var unseenRailPress: [AudioRoute: Float] = [:]
     /// The last volume the device's log showed per route.
     private var shown: [AudioRoute: Float] = [:]
+    /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume, within
+    /// ``VolumeStepMachine/residueTolerance``), carried by the presses made from there.
+    private var carried: [AudioRoute: Float] = [:]
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -204,21 +207,39 @@ final class RandomSession {
             }
             let holding = (engine?.isHoldingVolume ?? false) && device.isAppRunning
             narrate?("    [holding \(holding)] \(entry)")
-            let unchanged = shown[route].map { abs($0 - value) < 1e-6 } ?? false
+            let before = shown[route]
+            let unchanged = before.map { abs($0 - value) < 1e-6 } ?? false
             shown[route] = value
             switch cause {
             case .controlCenter:
                 truth[route] = value
+                carried[route] = nil
                 unseenRailPress[route] = nil
             case .button:
                 guard !holding else { break }
+                // A press from a volume carrying VolumeKit's nudges moves the user's own volume by whole steps
+                // (RecoveryRule and VolumeStepMachine apply it so): the nudge is VolumeKit's, not their choice.
+                let steps = ((value - (before ?? value)) / VolumeStepMachine.step).rounded()
+                if let nudge = carried[route], let before, steps != 0, value > 0, value < 1,
+                    abs(before - truth[route]! - nudge) < 1e-6,
+                    abs(value - before - steps * VolumeStepMachine.step) < VolumeStepMachine.pressTolerance
+                {
+                    truth[route] = min(max(truth[route]! + steps * VolumeStepMachine.step, 0), 1)
+                    carried[route] = value - truth[route]!
+                    break
+                }
+                carried[route] = nil
                 truth[route] = value
                 if unchanged, value <= 0 || value >= 1 {
                     unseenRailPress[route] = value
                 } else if !unchanged {
                     unseenRailPress[route] = nil
                 }
-            case .app: break
+            case .app:
+                let off = value - truth[route]!
+                carried[route] =
+                    abs(off) > VolumeStepMachine.readTolerance && abs(off) <= VolumeStepMachine.residueTolerance
+                    ? off : nil
             }
         }
     }
@@ -258,7 +279,7 @@ final class RandomSession {
             let wanted = truth[route]!
             if abs(actual - wanted) < 1e-4 { continue }
             let reached = route == device.route && route == lastRunRoute
-            if !reached, let record = records[route], abs(record.userVolume - wanted) < 1e-4,
+            if !reached, let record = records[route],
                 case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now),
                 abs(restored - wanted) < 1e-4
             {
