@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// A launch recovery that leaves another route's record waiting, with the app alive and no engine (issue 11,
+/// ov-2360-18688840, ov-3908-30947452).
+@Suite("Another route's record is given back when that route becomes current")
+struct ArmedRecoveryTests {
+    /// The speaker is left at VolumeKit's anchor 0.125 (the user's 0 needs headroom) with a record, the audio on
+    /// the headphones; the app crashes there and its launch recovery runs on the headphones.
+    private static func leftSpeaker(_ rules: [String]) throws -> SimulatedDevice {
+        let run = try EnvelopeRegressionTests.Run(rules, volume: 0, headphones: 0.5)
+        let device = run.device
+        device.connect(.headphones)
+        device.advance(by: 0.5)
+        device.crash()
+        device.advance(by: 0.3)
+        device.launch()
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: 1.5)
+        #expect(device.volume(on: .speaker) == 0.125, "the earlier run left the speaker at its anchor")
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
+        return device
+    }
+
+    @Test(
+        "Back on the route, before any press: the user's volume there is given back, and later presses that end on the held value are theirs",
+        arguments: ["beforeKVO", "afterKVO"])
+    func restoredWhenRouteBecomesCurrent(order: String) throws {
+        let device = try Self.leftSpeaker(["routeNotification=\(order)", "downPressRefusal=none"])
+        // The app lives on, with no engine; the audio moves to the speaker.
+        device.connect(.speaker)
+        device.advance(by: 1)
+        #expect(device.volume(on: .speaker) == 0, "the user's speaker volume is back as soon as it is current")
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] == nil)
+        // The user presses up twice and down once: 0.0625 — passing the 0.125 VolumeKit once held.
+        for button: VolumeButton in [.up, .up, .down] {
+            device.press(button)
+            device.advance(by: 0.4)
+        }
+        device.crash()
+        device.advance(by: 0.3)
+        device.launch()
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: 1.5)
+        #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
+    }
+}
