@@ -336,6 +336,9 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func volumeViewReady() {
+        // The route may have moved since start, its KVO and notification not yet seen: the read below is the new
+        // route's volume, never to be judged against the old route's record.
+        followRoute()
         let now = clients.clock.now()
         let volume = clients.systemVolume.outputVolume()
         // A recovery at launch (VolumeRecovery) may have given a record back since `start()` read them: the
