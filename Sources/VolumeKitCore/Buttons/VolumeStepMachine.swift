@@ -447,12 +447,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
                     // the value, which is theirs as it is (a Control Center drag's samples may come within a read of
                     // a step apart, 0.06243 of 0.0625).
                     users = value
-                } else if near(userVolume), start - userVolume >= -Self.residueTolerance - Self.readTolerance,
-                    start - userVolume <= RecoveryRule.nudgeAbove
-                {
-                    // VolumeKit's nudges are at most `residueTolerance` below the user's volume and one above it
-                    // (RecoveryRule's ``RecoveryRule/pressedFromNudge(_:left:currentVolume:)``); farther, the volume
-                    // was VolumeKit's (a crashed run's anchor the recovery does not know), and the press is as it is.
+                } else if near(userVolume), start - userVolume <= RecoveryRule.nudgeAbove {
+                    // VolumeKit's nudges of the user's own volume go below it, and one above it at most (RecoveryRule's
+                    // ``RecoveryRule/pressedFromNudge(_:left:currentVolume:)``); farther above, the volume was
+                    // VolumeKit's (a crashed run's anchor nudge the recovery does not know), and the press is as it is.
                     users = Self.clamp(userVolume + steps * Self.step)
                 } else if near(anchor) {
                     users = Self.clamp(anchor + steps * Self.step)

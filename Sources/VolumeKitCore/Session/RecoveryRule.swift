@@ -78,7 +78,11 @@ public enum RecoveryRule {
         }
         if !left.contains(where: { currentVolume >= floor($0) && currentVolume <= $0 + nudgeAbove }) {
             // Presses made from the user's volume with VolumeKit's nudges in it: whole steps from theirs.
-            if let pressed = pressedFromNudge(record.userVolume, left: left, currentVolume: currentVolume) {
+            if let pressed = pressedFromNudge(
+                record.userVolume, left: left, currentVolume: currentVolume,
+                lowest: abs(record.heldVolume - record.userVolume) <= VolumeStepMachine.readTolerance
+                    ? lowest.map { _ in floor } : nil)
+            {
                 return .restore(pressed)
             }
             return .discard(.userChangedVolume)
@@ -98,17 +102,22 @@ public enum RecoveryRule {
     /// mid-burst, then a press before or during the recovery): whole steps from their exact volume, as
     /// ``VolumeStepMachine`` counts a press while not capturing — the sub-step offset is VolumeKit's, never the
     /// user's choice. `nil` unless the volume is one or more whole steps from the user's volume give or take
-    /// VolumeKit's nudges (down by at most ``VolumeStepMachine/residueTolerance`` — eight — and a rounded read,
-    /// up by ``nudgeAbove``, off it by more than a rounded read), that being where VolumeKit left it (`left`,
-    /// within the rule's band), and not on a rail (a press clamps there: the rail is the user's).
-    static func pressedFromNudge(_ userVolume: Float, left: [Float], currentVolume: Float) -> Float? {
+    /// VolumeKit's nudges (up by ``nudgeAbove``, off it by more than a rounded read; down to the lowest value
+    /// VolumeKit set there when it held the user's own volume and the record says — `lowest`, the rule's band
+    /// floor from ``PendingRestore/lowestVolume``: a long hold leaves more than eight — else by at most
+    /// ``VolumeStepMachine/residueTolerance``, eight, and a rounded read), that being where VolumeKit left it
+    /// (`left`, within the rule's band), and not on a rail (a press clamps there: the rail is the user's).
+    static func pressedFromNudge(
+        _ userVolume: Float, left: [Float], currentVolume: Float, lowest floor: ((Float) -> Float)? = nil
+    ) -> Float? {
         let step = VolumeStepMachine.step
         let steps = ((currentVolume - userVolume) / step).rounded()
         let offset = currentVolume - steps * step - userVolume
+        let nudged = userVolume + offset
         guard steps != 0, currentVolume > 0, currentVolume < 1,
-            abs(offset) > VolumeStepMachine.readTolerance,
-            offset >= -(VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance), offset <= nudgeAbove,
-            left.contains(where: { userVolume + offset >= $0 - tolerance && userVolume + offset <= $0 + nudgeAbove })
+            abs(offset) > VolumeStepMachine.readTolerance, offset <= nudgeAbove,
+            floor != nil || offset >= -(VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance),
+            left.contains(where: { nudged >= (floor?($0) ?? $0 - tolerance) && nudged <= $0 + nudgeAbove })
         else { return nil }
         return min(max(userVolume + steps * step, 0), 1)
     }

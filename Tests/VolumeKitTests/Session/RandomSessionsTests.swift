@@ -31,9 +31,13 @@ final class RandomSession {
     private(set) var unseenRailPress: [AudioRoute: Float] = [:]
     /// The last volume the device's log showed per route.
     private var shown: [AudioRoute: Float] = [:]
-    /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume, within
-    /// ``VolumeStepMachine/residueTolerance``), carried by the presses made from there.
+    /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume: within
+    /// ``VolumeStepMachine/residueTolerance``, or within ``RecoveryRule/tolerance`` when no headroom anchor of
+    /// VolumeKit's is in between), carried by the presses made from there.
     private var carried: [AudioRoute: Float] = [:]
+    /// Routes where VolumeKit's last landing on the 1/16 grid was away from the user's volume (a headroom anchor),
+    /// not since back at their volume, nor changed by the user.
+    private var anchoredAway: [AudioRoute: Bool] = [:]
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -214,6 +218,7 @@ final class RandomSession {
             case .controlCenter:
                 truth[route] = value
                 carried[route] = nil
+                anchoredAway[route] = nil
                 unseenRailPress[route] = nil
             case .button:
                 guard !holding else { break }
@@ -229,6 +234,7 @@ final class RandomSession {
                     break
                 }
                 carried[route] = nil
+                anchoredAway[route] = nil
                 truth[route] = value
                 if unchanged, value <= 0 || value >= 1 {
                     unseenRailPress[route] = value
@@ -236,10 +242,20 @@ final class RandomSession {
                     unseenRailPress[route] = nil
                 }
             case .app:
+                // A long hold of the user's own volume leaves more than eight nudges: within RecoveryRule's band
+                // they are VolumeKit's too — but not the offset of a headroom anchor (a grid point: 0.125 for the
+                // user's 0.11) from the user's volume, nor nudges around that anchor.
                 let off = value - truth[route]!
-                carried[route] =
-                    abs(off) > VolumeStepMachine.readTolerance && abs(off) <= VolumeStepMachine.residueTolerance
-                    ? off : nil
+                if abs(off) <= VolumeStepMachine.readTolerance {
+                    anchoredAway[route] = nil
+                } else if abs(value * 16 - (value * 16).rounded()) < 1e-5 {
+                    // Exactly on the grid (a nudge may come within a read of a grid point: 0.69 − 10/4096).
+                    anchoredAway[route] = true
+                }
+                let nudges =
+                    abs(off) <= VolumeStepMachine.residueTolerance
+                    || (anchoredAway[route] == nil && abs(off) <= RecoveryRule.tolerance)
+                carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
     }
