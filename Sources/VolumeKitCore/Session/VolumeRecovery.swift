@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Call it at launch (`VolumeKit.recoverVolumeIfNeeded()` on iOS); ``VolumeButtonsEngine/start(onReady:)``
 /// does the same by itself. It applies ``RecoveryRule`` to the record saved for the current route: the
-/// volume is set back through a volume view, and the record is cleared.
+/// volume is set back through a volume view, and the record is cleared. Records for other routes wait: while
+/// any is stored, it watches route changes and runs again when one of their routes becomes current (the app
+/// active, no VolumeKit feature holding the audio session).
 public enum VolumeRecovery {
     /// How a recovery ended.
     public enum Outcome: Sendable, Equatable {
