@@ -21,9 +21,10 @@ struct StaleBeliefRegressionTests {
             configuration: .init(strategy: .systemNotification, allowsPrivateAPI: true))
         run.device.hold(.down, for: 1.3)
         run.device.advance(by: 1.4)
-        let nudged = run.device.log.compactMap { entry -> Float? in
-            if case .programmaticSet(_, let value) = entry { value } else { nil }
-        }.last ?? 0.71
+        let nudged =
+            run.device.log.compactMap { entry -> Float? in
+                if case .programmaticSet(_, let value) = entry { value } else { nil }
+            }.last ?? 0.71
         #expect(abs(nudged - 0.71) > 0.002, "the hold left VolumeKit's nudges (\(nudged)) when the call comes")
         run.device.phoneCall(began: true)
         run.device.advance(by: 0.5)
