@@ -448,9 +448,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
                     // a step apart, 0.06243 of 0.0625).
                     users = value
                 } else if near(userVolume), start - userVolume <= RecoveryRule.nudgeAbove {
-                    // VolumeKit's nudges of the user's own volume go below it, and one above it at most (RecoveryRule's
-                    // ``RecoveryRule/pressedFromNudge(_:left:currentVolume:)``); farther above, the volume was
-                    // VolumeKit's (a crashed run's anchor nudge the recovery does not know), and the press is as it is.
+                    // VolumeKit's nudges of the user's own volume go below it, and one above it at most
+                    // (`RecoveryRule.pressedFromNudge`); farther above, the volume was VolumeKit's (a crashed run's
+                    // anchor nudge the recovery does not know), and the press is as it is.
                     users = Self.clamp(userVolume + steps * Self.step)
                 } else if near(anchor) {
                     users = Self.clamp(anchor + steps * Self.step)

@@ -17,7 +17,7 @@ import Foundation
 ///    however close), nor on the held value itself when VolumeKit's last set was a nudge below it
 ///    (``PendingRestore/nudgedBelowHeld``). Anything else means the user (Control Center, another app, a
 ///    button press) chose a new volume since, and their choice wins — presses made from the user's volume while
-///    VolumeKit's nudges were left in it count as whole steps from their exact volume (``pressedFromNudge``).
+///    VolumeKit's nudges were left in it count as whole steps from their exact volume (`pressedFromNudge`).
 ///
 /// Limits: a crash in the few milliseconds between a press and VolumeKit's reset leaves the volume one step
 /// from the held value; that is taken as the user's choice. A change by other means (Control Center) to an
