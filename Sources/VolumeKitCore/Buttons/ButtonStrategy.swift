@@ -91,6 +91,14 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
     /// taken for it (not reported, and the user's volume there moved by it).
     case routeChangeNotNotified
+    /// With ``ButtonStrategy/outputVolume``, the output route changed while a set of VolumeKit's made on the old
+    /// route could still land (iOS applies a set to whichever route is current when it arrives), and the new
+    /// route read exactly that set's value, with no volume change of its own showing the change (both routes
+    /// had the same volume). The new route's own volume is then either that value or the old route's: iOS
+    /// reports nothing that tells them apart (`shared/facts/envelope.md`: slider and KVO latencies, route
+    /// notification order). VolumeKit takes the value read for the new route's own, which may leave that route
+    /// a step or more off the user's volume (issue 11, ov-1362).
+    case routeVolumeUncertain
     /// With ``ButtonStrategy/outputVolume``, VolumeKit moved the volume off 0 or 1 (the given rail), where it had
     /// been left by VolumeKit (a restore of its own landing after the user's press, or a crashed run's walked
     /// volume), to the user's volume. A press toward that rail while the volume sat there changes nothing iOS

@@ -17,7 +17,9 @@ import Foundation
 /// - the route is read on every observation: a route's KVO may come before its notification, or without
 ///   one (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
 ///   (``VolumeButtonsDiagnostic/routeChangeNotNotified``), and sets still in flight when the route changes are
-///   told from the new route's own volume (``VolumeStepMachine/routeVolume(read:observed:)``);
+///   told from the new route's own volume (``VolumeStepMachine/routeVolume(read:observed:)``) — except one that
+///   landed there over an own volume equal to the old route's (no KVO between equal values), which is reported
+///   (``VolumeButtonsDiagnostic/routeVolumeUncertain``);
 /// - capture that becomes ready while the session is interrupted starts only once it is live again (reads are
 ///   stale until then, seed 001), from the records as saved then (a launch recovery may have landed since);
 /// - another component changing the session's category (a camera, a player, a web view) is detected on the
@@ -65,6 +67,7 @@ public final class VolumeButtonsEngine: Sendable {
         /// never comes.
         var unnotifiedRoute: AudioRoute?
         var reportedUnnotifiedRoute = false
+        var reportedUncertainRouteVolume = false
         /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
         var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
@@ -229,6 +232,7 @@ public final class VolumeButtonsEngine: Sendable {
             $0.reportedHeadroomExhausted = false
             $0.unnotifiedRoute = nil
             $0.reportedUnnotifiedRoute = false
+            $0.reportedUncertainRouteVolume = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -667,6 +671,16 @@ public final class VolumeButtonsEngine: Sendable {
         }
         state.route = route
         let own = state.steps.routeVolume(read: volume, observed: observed)
+        // The read may be a set of ours from the old route landed here, over an own volume equal to the old
+        // route's (no KVO marked the change): taken as the route's own, and reported once. The system
+        // notification's route change carries the route's own volume whatever it is (not so KVO, silent
+        // between equal values), so only `outputVolume` meets this.
+        if configuration.strategy == .outputVolume, state.steps.mayBeOwnLanding(own, at: now),
+            !state.reportedUncertainRouteVolume
+        {
+            state.reportedUncertainRouteVolume = true
+            work.append(.diagnose(.routeVolumeUncertain))
+        }
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
         return work
             + translate(

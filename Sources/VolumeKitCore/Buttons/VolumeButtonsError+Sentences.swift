@@ -35,6 +35,8 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
             "Presses came faster than the volume could be reset and it reached 0 or 1; raise headroomSteps to absorb longer bursts."
         case .routeChangeNotNotified:
             "The audio route changed without a route-change notification, so a press made just after it may have been taken for the new route's own volume."
+        case .routeVolumeUncertain:
+            "The audio route changed while a volume set of VolumeKit's was on its way and may have landed on the new route, so the new route's volume may have been taken from that set; check it there."
         case .railPressesUnseen(let rail):
             "VolumeKit moved the volume off \(VolumeHUDDisplay.number(Double(rail))) to the user's volume; a press toward \(VolumeHUDDisplay.number(Double(rail))) while it was there is not reported by iOS and may have been undone."
         }

@@ -146,6 +146,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// What the machine believes the system volume is.
     public private(set) var believedVolume: Float = 0
     private var echoes = SmallList<Echo>()
+    /// The last set of ours taken as landed: its value, the volume believed before it, and when.
+    private struct Landing: Sendable, Equatable {
+        var value: Float
+        var over: Float
+        var at: Instant
+    }
+    private var lastLanding: Landing?
     /// The new route's own volume after a route change seen by its notification, until its KVO arrives
     /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
     private var routeObservation: Expected?
@@ -349,6 +356,22 @@ public struct VolumeStepMachine: Sendable, Equatable {
         return inFlight(read) && !inFlight(observed) ? observed : read
     }
 
+    /// Whether `volume`, the new route's own volume as read at a route change (before ``routeChanged(volume:userVolume:expectsObservation:at:)``),
+    /// may instead be a set of ours issued on the old route that landed on the new one before the change was
+    /// seen: a set of that value is still in flight, or one was taken as landed within ``landingWindow`` (its
+    /// KVO may have come after the change, ahead of the change's notification: `shared/facts/envelope.md`),
+    /// and the old route's volume without it differs. With both routes at that other volume the change showed
+    /// no KVO of its own, so the new route's own volume is either value: nothing observable tells them apart.
+    public func mayBeOwnLanding(_ volume: Float, at time: Instant) -> Bool {
+        if echoes.contains(where: { !$0.beforeRouteChange && abs($0.value - volume) < Self.sameValue }),
+            abs(believedVolume - volume) > Self.sameValue
+        {
+            return true
+        }
+        guard let landing = lastLanding, time - landing.at <= Self.landingWindow else { return false }
+        return abs(landing.value - volume) < Self.sameValue && abs(landing.over - volume) > Self.sameValue
+    }
+
     /// A value observed right after the route changed (read with the observation, before its notification):
     /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:expectsObservation:at:)``) or a set of
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
@@ -394,6 +417,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 !lastStepDown
                 && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
             if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+            if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
             // A set from before a route change may have landed on the old route: the volume read at the
             // change stays what the machine believes (the set made then lands after it and confirms).
             if !landedBeforeRouteChange, !superseded { believedVolume = value }

@@ -214,7 +214,10 @@ struct EnvelopeSweepTests {
             let lines = Locked([session.script[0]])
             session.narrate = { line in lines.withLock { $0.append(line) } }
             session.run(length: 14)
-            let limit = session.isUnderUnseenRailPress ? " (under the limit: press at a rail unseen)" : ""
+            let limit =
+                session.isUnderUnseenRailPress
+                ? " (under the limit: press at a rail unseen)"
+                : session.isUnderUncertainRouteVolume ? " (under the limit: set landed across a route change)" : ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
@@ -302,6 +305,11 @@ struct EnvelopeSweepTests {
                         // moving it off that rail to the user's value) is invisible; VolumeKit reports
                         // `railPressesUnseen` and the oracle saw that press (`RandomSession.isUnderUnseenRailPress`).
                         limitFailures.append("[press at a rail unseen] " + line)
+                    } else if session.isUnderUncertainRouteVolume {
+                        // Envelope limit: a set of VolumeKit's landed on a new route before its change was seen,
+                        // over an own volume equal to the old route's; VolumeKit reports `routeVolumeUncertain`
+                        // and the oracle saw that landing (`RandomSession.isUnderUncertainRouteVolume`).
+                        limitFailures.append("[set landed across a route change] " + line)
                     } else {
                         failures.append(line)
                     }
@@ -309,7 +317,7 @@ struct EnvelopeSweepTests {
             }
             SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen — diagnosed) \(limitFailures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change — diagnosed) \(limitFailures.count)"
             )
             return (failures, limitFailures)
         }

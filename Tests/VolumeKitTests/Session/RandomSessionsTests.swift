@@ -38,6 +38,12 @@ final class RandomSession {
     /// Routes where VolumeKit's last landing on the 1/16 grid was away from the user's volume (a headroom anchor),
     /// not since back at their volume, nor changed by the user.
     private var anchoredAway: [AudioRoute: Bool] = [:]
+    /// When each route last became current (the session's own `route` actions).
+    private var routeSince: [AudioRoute: Instant] = [:]
+    /// Routes where a set of VolumeKit's landed away from the user's volume less than ``DeviceBehaviour/sliderLatency``
+    /// after the route became current: issued on the route before, it overwrote this route's own volume before
+    /// VolumeKit could have seen the change. Cleared when the user sets the route's volume by Control Center.
+    private(set) var landedAcrossRouteChange: Set<AudioRoute> = []
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -175,8 +181,10 @@ final class RandomSession {
             inCall.toggle()
         case 78..<88:
             let route: AudioRoute = device.route == .speaker ? .headphones : .speaker
-            act("route \(route)") {
-                $0.connect(route); $0.advance(by: 0.3)
+            act("route \(route)") { [self] device in
+                device.connect(route)
+                routeSince[route] = device.now
+                device.advance(by: 0.3)
             }
         case 88..<94:
             crashAndLaunch()
@@ -220,6 +228,7 @@ final class RandomSession {
                 carried[route] = nil
                 anchoredAway[route] = nil
                 unseenRailPress[route] = nil
+                landedAcrossRouteChange.remove(route)
             case .button:
                 guard !holding else { break }
                 // A press from a volume carrying VolumeKit's nudges moves the user's own volume by whole steps
@@ -242,6 +251,11 @@ final class RandomSession {
                     unseenRailPress[route] = nil
                 }
             case .app:
+                if let since = routeSince[route], device.now - since < device.behaviour.sliderLatency,
+                    abs(value - truth[route]!) > VolumeStepMachine.readTolerance
+                {
+                    landedAcrossRouteChange.insert(route)
+                }
                 // A long hold of the user's own volume leaves more than eight nudges: within RecoveryRule's band
                 // they are VolumeKit's too — but not the offset of a headroom anchor (a grid point: 0.125 for the
                 // user's 0.11) from the user's volume, nor nudges around that anchor.
@@ -285,6 +299,17 @@ final class RandomSession {
                 guard let rail = unseenRailPress[route], abs(truth[route]! - rail) < 1e-4 else { return false }
                 return reported.contains(.railPressesUnseen(rail))
             }
+    }
+
+    /// Envelope limit (README): a set of VolumeKit's made on one route lands on a new one before the change is
+    /// seen, over an own volume equal to the old route's, so the change shows no KVO: the value read there may
+    /// be the route's own or that landing. True when VolumeKit reported it
+    /// (``VolumeButtonsDiagnostic/routeVolumeUncertain``) and every violating route is one where the oracle saw
+    /// such a landing (``landedAcrossRouteChange``).
+    var isUnderUncertainRouteVolume: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty && diagnostics.current.contains(.routeVolumeUncertain)
+            && routes.allSatisfy { landedAcrossRouteChange.contains($0) }
     }
 
     private func violatingRoutes() -> [AudioRoute] {
