@@ -5,8 +5,8 @@ import Foundation
 /// Call it at launch (`VolumeKit.recoverVolumeIfNeeded()` on iOS); ``VolumeButtonsEngine/start(onReady:)``
 /// does the same by itself. It applies ``RecoveryRule`` to the record saved for the current route: the
 /// volume is set back through a volume view, and the record is cleared. Records for other routes wait: while
-/// any is stored, it watches route changes and runs again when one of their routes becomes current (the app
-/// active, no VolumeKit feature holding the audio session).
+/// any is stored, it watches route changes and activations and runs again when one of their routes is current
+/// (the app active, no VolumeKit feature holding the audio session).
 public enum VolumeRecovery {
     /// How a recovery ended.
     public enum Outcome: Sendable, Equatable {
@@ -65,8 +65,11 @@ public enum VolumeRecovery {
     /// presses that happen to end back on the held value are never taken for VolumeKit's (issue 11, ov-2360,
     /// ov-3908). Only while the app is active (as a launch recovery), and not while a VolumeKit feature holds
     /// the audio session (a running engine follows routes and judges records itself); ends once no record is
-    /// left. A route change without its notification, or while the app is not active, leaves the record for
-    /// the next run, as before (`shared/facts/envelope.md`: the notification may be missing).
+    /// left. A route change while the app is not active (a call, Control Center, the background) is judged
+    /// when the app becomes active again (`didBecomeActiveNotification`), before the user presses there
+    /// (ov-12041). A route change without its notification is judged at the next activation, if the app has
+    /// one; else the record waits for the next run, as before (`shared/facts/envelope.md`: the notification
+    /// may be missing).
     static func awaitOtherRoutes(
         _ clients: VolumeKitClients, onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void
     ) {
@@ -74,8 +77,11 @@ public enum VolumeRecovery {
         guard !records.byRoute.isEmpty || !records.otherHeadsets.isEmpty else { return }
         let observation = Locked<CancellationHandle?>(nil)
         let handle = clients.lifecycle.observe { event in
-            guard case .routeChanged = event, clients.lifecycle.state() == .active, clients.sessionLease.users == 0
-            else { return }
+            switch event {
+            case .routeChanged, .didBecomeActive: break
+            default: return
+            }
+            guard clients.lifecycle.state() == .active, clients.sessionLease.users == 0 else { return }
             let records = PendingRestores.load(from: clients.keyValueStore)
             let none = records.byRoute.isEmpty && records.otherHeadsets.isEmpty
             guard none || records[clients.audioSession.currentOutput()] != nil else { return }

@@ -46,4 +46,30 @@ struct ArmedRecoveryTests {
         device.advance(by: 1.5)
         #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
     }
+
+    /// ov-12041-95352680: the audio moves to the speaker during a call (the app inactive, so the route change
+    /// is not judged then); the call ends and the user presses on the speaker away from, and back onto,
+    /// VolumeKit's held 0.125.
+    @Test("A route that became current while the app was not active is judged when the app becomes active")
+    func restoredWhenAppBecomesActive() throws {
+        let device = try Self.leftSpeaker(["routeNotification=beforeKVO", "downPressRefusal=none"])
+        device.phoneCall(began: true)
+        device.advance(by: 0.5)
+        device.connect(.speaker)
+        device.advance(by: 0.5)
+        device.phoneCall(began: false)
+        device.advance(by: 1)
+        #expect(device.volume(on: .speaker) == 0, "the user's speaker volume is back once the app is active")
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] == nil)
+        for button: VolumeButton in [.up, .up, .down] {
+            device.press(button)
+            device.advance(by: 0.4)
+        }
+        device.crash()
+        device.advance(by: 0.3)
+        device.launch()
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: 1.5)
+        #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
+    }
 }
