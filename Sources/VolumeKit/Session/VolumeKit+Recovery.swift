@@ -9,10 +9,7 @@ public enum VolumeKit {
     ///
     /// The rule (``RecoveryRule``): only on the route the saved volume belongs to, only if the device has not
     /// restarted since, and only if the volume is still where VolumeKit left it — a change the user made
-    /// since always wins. If a call holds the audio session, the saved volume waits for the next launch. A
-    /// volume saved for another route (headphones unplugged since) is given back when that route becomes
-    /// current while the app is active and no VolumeKit feature runs, or when the app becomes active on it —
-    /// the audio session is activated briefly then, as here.
+    /// since always wins. If a call holds the audio session, the saved volume waits for the next launch.
     ///
     /// Always returns within `timeout`: the volume view needs a window of the app's foreground scene, which
     /// may not exist yet (a launch into the background, a permission alert). It then returns

@@ -4,9 +4,7 @@ import Foundation
 ///
 /// Call it at launch (`VolumeKit.recoverVolumeIfNeeded()` on iOS); ``VolumeButtonsEngine/start(onReady:)``
 /// does the same by itself. It applies ``RecoveryRule`` to the record saved for the current route: the
-/// volume is set back through a volume view, and the record is cleared. Records for other routes wait: while
-/// any is stored, it watches route changes and activations and runs again when one of their routes is current
-/// (the app active, no VolumeKit feature holding the audio session).
+/// volume is set back through a volume view, and the record is cleared.
 public enum VolumeRecovery {
     /// How a recovery ended.
     public enum Outcome: Sendable, Equatable {
@@ -31,7 +29,6 @@ public enum VolumeRecovery {
         completion: @escaping @Sendable (Outcome) -> Void
     ) {
         guard hasPendingRestore(clients) else {
-            awaitOtherRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.nothingPending)
             return
         }
@@ -46,49 +43,14 @@ public enum VolumeRecovery {
                 // view was ready) sets nothing and keeps the record: not handled, it waits for the next run.
                 engine.stop(onStopped: {
                     let kept = hasPendingRestore(clients)
-                    awaitOtherRoutes(clients, onDiagnostic: onDiagnostic)
                     let reason = "The audio session could not be activated to give the volume back."
                     completion(kept ? .failed(.audioSession(reason)) : .handled)
                 })
             })
         } catch let error as VolumeButtonsError {
-            awaitOtherRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.failed(error))
         } catch {
-            awaitOtherRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.failed(.audioSession(String(describing: error))))
         }
-    }
-
-    /// While a record waits for another route, watches the route: the moment that route becomes current
-    /// (`routeChangeNotification`), its record is judged as at launch — before the user presses there, so
-    /// presses that happen to end back on the held value are never taken for VolumeKit's (issue 11, ov-2360,
-    /// ov-3908). Only while the app is active (as a launch recovery), and not while a VolumeKit feature holds
-    /// the audio session (a running engine follows routes and judges records itself); ends once no record is
-    /// left. A route change while the app is not active (a call, Control Center, the background) is judged
-    /// when the app becomes active again (`didBecomeActiveNotification`), before the user presses there
-    /// (ov-12041). A route change without its notification is judged at the next activation, if the app has
-    /// one; else the record waits for the next run, as before (`shared/facts/envelope.md`: the notification
-    /// may be missing).
-    static func awaitOtherRoutes(
-        _ clients: VolumeKitClients, onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void
-    ) {
-        let records = PendingRestores.load(from: clients.keyValueStore)
-        guard !records.byRoute.isEmpty || !records.otherHeadsets.isEmpty else { return }
-        let observation = Locked<CancellationHandle?>(nil)
-        let handle = clients.lifecycle.observe { event in
-            switch event {
-            case .routeChanged, .didBecomeActive: break
-            default: return
-            }
-            guard clients.lifecycle.state() == .active, clients.sessionLease.users == 0 else { return }
-            let records = PendingRestores.load(from: clients.keyValueStore)
-            let none = records.byRoute.isEmpty && records.otherHeadsets.isEmpty
-            guard none || records[clients.audioSession.currentOutput()] != nil else { return }
-            observation.withLock { $0 }?.cancel()
-            // The recovery watches again when it ends, if other records are still waiting.
-            if !none { recoverIfNeeded(clients, onDiagnostic: onDiagnostic, completion: { _ in }) }
-        }
-        observation.withLock { $0 = handle }
     }
 }
