@@ -270,7 +270,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
             let fraction = offset - (offset / Self.step).rounded() * Self.step
             // Only for a set to the anchor itself: one from the anchor to another value (the user's, headroom
             // away near a rail) leaves an offset that says nothing of nudges.
-            residue = abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue ? fraction : 0
+            // Never a press snapped to a point of the 1/16 grid other than the anchor (RecoveryRule's grid rule: an
+            // up press from an off-grid 0.74 to 0.75 is 0.01 off, within stepTolerance, but no nudge; issue 11,
+            // ov-17185).
+            let snapped =
+                RecoveryRule.isOnGrid(believedVolume)
+                && abs(believedVolume - anchor) > RecoveryRule.gridTolerance
+            residue =
+                abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue && !snapped ? fraction : 0
             unconfirmedFrom = believedVolume
             believedVolume = target
             assumedOrder = echoes.first { abs($0.value - target) < Self.sameValue }?.order

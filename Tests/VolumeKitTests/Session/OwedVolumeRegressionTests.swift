@@ -108,4 +108,17 @@ struct OwedVolumeRegressionTests {
         _ = machine.resume(volume: 0.12, at: 8)
         #expect(machine.userVolume == 0.12)
     }
+
+    @Test("A press snapped to the grid from an off-grid volume, unset when the app left, leaves no residue")
+    func noResidueFromGridSnappedPress() {
+        // Grid device (ov-17185): the user's 0.74 (Control Center); a held up press snaps to 0.75, the app leaves
+        // before the reset lands; the restore to 0.74 lands; in the background a down press snaps to 0.6875.
+        var machine = VolumeStepMachine()
+        _ = machine.start(volume: 0.74, at: 0)
+        _ = machine.observe(0.75, at: 1)
+        _ = machine.suspend(at: 1.1)
+        _ = machine.assumeSetsLanded(at: 1.1)
+        _ = machine.resume(volume: 0.6875, at: 2)
+        #expect(machine.userVolume == 0.6875, "the value the system showed, not 0.74 - 1/16 = 0.6775")
+    }
 }
