@@ -202,12 +202,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Starts capturing. `volume` is the system volume now; `userVolume` the user's own (a recovered one
     /// after a crash, see ``RecoveryRule``), by default the volume now.
     public mutating func start(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
-        phase = .running
-        self.userVolume = userVolume ?? volume
-        believedVolume = volume
-        echoes = SmallList()
-        unconfirmedFrom = nil
-        assumedOrder = nil
+        begin(.running, volume: volume, userVolume: userVolume ?? volume)
         return hold(anchorFor(self.userVolume), at: time)
     }
 
@@ -215,12 +210,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// for the anchor — a set now would move the volume under presses the user makes meanwhile, from a read
     /// that may be stale — only a saved user volume is given back. The anchor is taken at ``resume(volume:at:)``.
     public mutating func startSuspended(volume: Float, userVolume: Float? = nil, at time: Instant) -> Actions {
-        phase = .suspended
-        self.userVolume = userVolume ?? volume
-        believedVolume = volume
-        echoes = SmallList()
-        unconfirmedFrom = nil
-        assumedOrder = nil
+        begin(.suspended, volume: volume, userVolume: userVolume ?? volume)
         return hold(self.userVolume, at: time)
     }
 
@@ -228,13 +218,19 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// record of an earlier run that ``RecoveryRule`` gives back on this route. `volume` is the system volume
     /// now. Reports ``Action/restored`` once the user's volume is there.
     public mutating func restore(volume: Float, userVolume: Float, at time: Instant) -> Actions {
-        phase = .stopping
+        begin(.stopping, volume: volume, userVolume: userVolume)
+        return hold(userVolume, at: time) + doneIfRestored()
+    }
+
+    /// Enters `phase` from a fresh read: the system volume `volume`, the user's own `userVolume`; no set of ours
+    /// in flight or taken as landed.
+    private mutating func begin(_ phase: Phase, volume: Float, userVolume: Float) {
+        self.phase = phase
         self.userVolume = userVolume
         believedVolume = volume
         echoes = SmallList()
         unconfirmedFrom = nil
         assumedOrder = nil
-        return hold(userVolume, at: time) + doneIfRestored()
     }
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
