@@ -12,28 +12,9 @@ struct LongHoldNudgeCrashTests {
     func pressesFromManyNudgesAfterCrash() throws {
         // VolumeKit held the user's 0.5 through twelve down presses, a nudge below it after each; after the crash
         // the user pressed up twice from about 0.497. Their choice is two steps up from their 0.5.
-        let device = SimulatedDevice(.init(volume: 0.5))
-        let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
-            onEvent: { _ in })
-        try engine.start()
-        device.advance(by: 1.5)
-        for _ in 0..<12 {
-            device.press(.down)
-            device.advance(by: 0.08)
-        }
-        device.crash()
-        device.advance(by: 0.3)
-        let left = device.volume
-        device.press(.up)
-        device.advance(by: 0.3)
-        device.press(.up)
-        device.advance(by: 0.3)
-        device.launch()
-        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
-        device.advance(by: 1.5)
+        let (left, volume) = try NudgedCrashPressTests.upTwiceAfterCrash(downPresses: 12)
         #expect(left < 0.5 - VolumeStepMachine.residueTolerance - 1e-4 && left > 0.5 - 0.02, "nudges left: \(left)")
-        #expect(device.volume == 0.625, "two steps up from the user's 0.5, not from VolumeKit's nudges \(left)")
+        #expect(volume == 0.625, "two steps up from the user's 0.5, not from VolumeKit's nudges \(left)")
     }
 
     @Test("The rule: below eight nudges only as far as the lowest value VolumeKit set while holding the user's own")

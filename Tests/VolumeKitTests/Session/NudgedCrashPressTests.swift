@@ -13,28 +13,9 @@ struct NudgedCrashPressTests {
         // outputVolume-8149, -8676: VolumeKit held the user's 0.5 and had set nudges below it after each down
         // press; after the crash the user pressed up twice from 0.499 (0.624). Their choice is two steps up from
         // their 0.5 — VolumeKit's nudges are no part of it — as VolumeKit counts a press while not capturing.
-        let device = SimulatedDevice(.init(volume: 0.5))
-        let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
-            onEvent: { _ in })
-        try engine.start()
-        device.advance(by: 1.5)
-        for _ in 0..<4 {
-            device.press(.down)
-            device.advance(by: 0.08)
-        }
-        device.crash()
-        device.advance(by: 0.3)
-        let left = device.volume
-        device.press(.up)
-        device.advance(by: 0.3)
-        device.press(.up)
-        device.advance(by: 0.3)
-        device.launch()
-        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
-        device.advance(by: 1.5)
+        let (left, volume) = try Self.upTwiceAfterCrash(downPresses: 4)
         #expect(left < 0.5 - 1e-4 && left > 0.5 - VolumeStepMachine.residueTolerance, "nudges left: \(left)")
-        #expect(device.volume == 0.625, "two steps up from the user's 0.5, not from VolumeKit's nudge \(left)")
+        #expect(volume == 0.625, "two steps up from the user's 0.5, not from VolumeKit's nudge \(left)")
     }
 
     @Test("The rule: whole steps from VolumeKit's nudges are presses from the user's volume; anything else is as it is")
@@ -56,5 +37,34 @@ struct NudgedCrashPressTests {
         let anchor = PendingRestore(userVolume: 1.0, heldVolume: 0.9375, savedAtUptime: 10)
         let belowAnchor = RecoveryRule.decide(anchor, currentVolume: 0.9375 - 1.0 / 4096 - 0.0625, uptime: 11)
         #expect(belowAnchor == .discard(.userChangedVolume))
+    }
+}
+
+extension NudgedCrashPressTests {
+    /// VolumeKit holds the user's 0.5 through `downPresses` quick down presses (a nudge below it after each), the
+    /// app crashes, the user presses up twice, and the app's launch recovery runs: the volume VolumeKit's nudges
+    /// left at the crash, and the volume at the end.
+    static func upTwiceAfterCrash(downPresses: Int) throws -> (left: Float, volume: Float) {
+        let device = SimulatedDevice(.init(volume: 0.5))
+        let engine = VolumeButtonsEngine(
+            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
+            onEvent: { _ in })
+        try engine.start()
+        device.advance(by: 1.5)
+        for _ in 0..<downPresses {
+            device.press(.down)
+            device.advance(by: 0.08)
+        }
+        device.crash()
+        device.advance(by: 0.3)
+        let left = device.volume
+        device.press(.up)
+        device.advance(by: 0.3)
+        device.press(.up)
+        device.advance(by: 0.3)
+        device.launch()
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: 1.5)
+        return (left, device.volume)
     }
 }
