@@ -81,6 +81,10 @@ public final class VolumeButtonsEngine: Sendable {
         var onStopped: (@Sendable () -> Void)?
         /// Keeps the engine alive from `stop()` until its teardown, even if the app lets go of it.
         var keepAlive: VolumeButtonsEngine?
+        /// Whether this engine is a ``VolumeRecovery`` run (the others wait for it: ``VolumeHoldBoard/afterRecovery(_:)``).
+        var isRecoveryRun = false
+        /// The wait for a recovery run to end, with the volume view ready.
+        var recoveryWait: CancellationHandle?
     }
 
     private enum Work {
@@ -340,6 +344,7 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func volumeViewReady() {
+        guard !waitsForRecovery() else { return }
         // The route may have moved since start, its KVO and notification not yet seen: the read below is the new
         // route's volume, never to be judged against the old route's record.
         followRoute()
@@ -374,6 +379,34 @@ public final class VolumeButtonsEngine: Sendable {
             }
             return work + self.startSteps(&state, volume: volume, at: now)
         }
+    }
+
+    /// Marks this engine as a ``VolumeRecovery`` run: it gives the volume back while other engines wait.
+    func markAsRecoveryRun() {
+        state.withLock { $0.isRecoveryRun = true }
+    }
+
+    /// Whether the view became ready while a recovery run gives an earlier run's volume back (a launch recovery
+    /// and a capture started at once): its sets would be read as presses here, and this engine's anchor as the
+    /// user's change there (issue 11's review: four phantom presses). Capture then becomes ready once the
+    /// recovery has ended, from the volume it left. Capture events never wait: they read no volume.
+    private func waitsForRecovery() -> Bool {
+        guard configuration.strategy != .captureEvents, !state.withLock({ $0.isRecoveryRun }) else { return false }
+        let wait = clients.holdBoard.afterRecovery { [weak self] in
+            guard let self else { return }
+            let waited = self.state.withLock { state -> Bool in
+                defer { state.recoveryWait = nil }
+                return state.recoveryWait != nil
+            }
+            if waited { self.volumeViewReady() }
+        }
+        guard let wait else { return false }
+        let stale = state.withLock { state -> CancellationHandle? in
+            defer { state.recoveryWait = wait }
+            return state.recoveryWait
+        }
+        stale?.cancel()
+        return true
     }
 
     /// Starts the step machine once the view is ready and the session is not interrupted: while it is, the
@@ -788,9 +821,11 @@ public final class VolumeButtonsEngine: Sendable {
     /// judged by ``RecoveryRule``: a change the rule takes for the user's (or a volume already at theirs) ends
     /// the record at once — their choice, made after launch, wins even if the volume later comes back to where
     /// VolumeKit left it (a press up, then down, before the view is ready). A set of the crashed run still
-    /// landing is within the rule's band.
+    /// landing is within the rule's band. Not while a recovery run gives the record back: its sets are not the
+    /// user's change.
     private func judgeBeforeStart(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
-        guard state.isStarted, !state.stepsStarted, let record = state.records[state.route],
+        guard state.isStarted, !state.stepsStarted, state.isRecoveryRun || !clients.holdBoard.isRecovering,
+            let record = state.records[state.route],
             case .discard = RecoveryRule.decide(
                 record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime)
         else { return [] }
@@ -939,10 +974,13 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func tearDown() {
-        state.withLock { state -> CancellationHandle? in
-            defer { state.retry = nil }
-            return state.retry
-        }?.cancel()
+        state.withLock { state -> [CancellationHandle] in
+            defer {
+                state.retry = nil
+                state.recoveryWait = nil
+            }
+            return [state.retry, state.recoveryWait].compactMap { $0 }
+        }.forEach { $0.cancel() }
         let leftovers = state.withLock {
             state -> (
                 subscriptions: [CancellationHandle], view: CancellationHandle?, timer: CancellationHandle?, lease: Bool,

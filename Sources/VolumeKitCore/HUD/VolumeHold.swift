@@ -20,6 +20,10 @@ public enum VolumeHoldEvent: Sendable, Equatable {
 /// The meeting point of button capture and the HUD within one app process: capture reports its hold with
 /// ``publish(_:)``, the HUD follows it with ``observe(_:)`` and ``heldUserVolume``.
 ///
+/// It is also where a ``VolumeRecovery`` run meets button capture: a capture that becomes ready while a
+/// recovery gives an earlier run's volume back waits for it (``afterRecovery(_:)``) — each would take the
+/// other's sets for presses — and a recovery never starts while capture holds the volume (``isHeld``).
+///
 /// One board per app process: it is ``VolumeKitClients/holdBoard``, shared by every bundle of clients of one
 /// process (live or simulated), so a HUD and a capture created independently on the same clients meet
 /// without any wiring by the app.
@@ -30,6 +34,8 @@ public final class VolumeHoldBoard: Sendable {
         var userVolume: Float?
         var observers: [Int: @Sendable (VolumeHoldEvent) -> Void] = [:]
         var nextID = 0
+        var recoveries = 0
+        var afterRecovery: [Int: @Sendable () -> Void] = [:]
     }
 
     private let state = Locked(State())
@@ -73,6 +79,41 @@ public final class VolumeHoldBoard: Sendable {
             return state.observers.sorted { $0.key < $1.key }.map(\.value)
         }
         for observer in observers { observer(event) }
+    }
+
+    /// Whether a ``VolumeRecovery`` run is giving an earlier run's volume back now.
+    public var isRecovering: Bool { state.withLock { $0.recoveries > 0 } }
+
+    /// A recovery run began. Nests: runs end after each ended.
+    public func recoveryBegan() {
+        state.withLock { $0.recoveries += 1 }
+    }
+
+    /// A recovery run ended (its volume view and subscriptions are gone): once none is left, what waited for
+    /// the recoveries (``afterRecovery(_:)``) runs, in the order it was registered.
+    public func recoveryEnded() {
+        let waiting = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.recoveries > 0 else { return [] }
+            state.recoveries -= 1
+            guard state.recoveries == 0 else { return [] }
+            defer { state.afterRecovery = [:] }
+            return state.afterRecovery.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for action in waiting { action() }
+    }
+
+    /// Runs `action` once no recovery run is left, and returns the handle that cancels it; returns `nil`, and
+    /// runs nothing, when none is running now (the caller goes on at once).
+    public func afterRecovery(_ action: @escaping @Sendable () -> Void) -> CancellationHandle? {
+        let id = state.withLock { state -> Int? in
+            guard state.recoveries > 0 else { return nil }
+            state.nextID += 1
+            state.afterRecovery[state.nextID] = action
+            return state.nextID
+        }
+        guard let id else { return nil }
+        return CancellationHandle { [weak self] in self?.state.withLock { _ = $0.afterRecovery.removeValue(forKey: id) }
+        }
     }
 
     /// Calls `handler` with every event published from now on, until the handle is cancelled.

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// A launch recovery and button capture on the same app at once (issue 11's review of the route watch): an app
+/// calls `recoverVolumeIfNeeded()` at launch and opens its camera screen, which starts capture, a moment later —
+/// or the other way round. Each run's sets are the other's "presses".
+@Suite("A launch recovery and capture started together")
+struct RecoveryHandoverTests {
+    /// The earlier run left the speaker at its anchor (the user's `volume` needs headroom) and crashed; the app
+    /// is launched again on a device with `rules`.
+    private static func crashed(_ rules: [String], volume: Float) throws -> SimulatedDevice {
+        let run = try EnvelopeRegressionTests.Run(rules, volume: volume)
+        run.device.advance(by: 0.5)
+        run.device.crash()
+        run.device.advance(by: 0.3)
+        run.device.launch()
+        return run.device
+    }
+
+    static let devices: [[String]] = [
+        [], ["sliderLatency=0.15", "kvoLatency=0.03"], ["volumeViewReadyDelay=1", "sliderLatency=0.15"],
+        ["volumeViewReadyDelay=0.05", "kvoLatency=0"],
+        ["stepQuantization=grid", "downPressRefusal=cachedEqualSetDrop"],
+    ]
+
+    @Test(
+        "Capture started while the recovery gives the volume back: no press reported, the first real press is one, the user's volume kept",
+        arguments: devices, [0, 0.01, 0.06, 0.2])
+    func captureStartedDuringRecovery(rules: [String], gap: TimeInterval) throws {
+        for volume: Float in [0, 1] {
+            let device = try Self.crashed(rules, volume: volume)
+            let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+            VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
+            device.advance(by: gap)
+            let events = Locked([VolumeButtonEvent]())
+            let engine = VolumeButtonsEngine(
+                clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
+            try engine.start()
+            device.advance(by: 2.5)
+            #expect(outcome.current == .handled, "rules \(rules), gap \(gap), volume \(volume)")
+            #expect(events.current.isEmpty, "no press was made (rules \(rules), gap \(gap), volume \(volume))")
+            #expect(engine.isCapturing)
+            device.press(volume == 0 ? .up : .down)
+            device.advance(by: 0.6)
+            #expect(events.current.filter { $0.phase == .pressed }.count == 1, "rules \(rules), gap \(gap)")
+            engine.stop()
+            device.advance(by: 2)
+            #expect(device.volume(on: .speaker) == volume, "the user's volume is back (rules \(rules), gap \(gap))")
+        }
+    }
+
+    @Test("A recovery called while capture holds the volume leaves it to capture: no press, the user's volume kept")
+    func recoveryDuringCapture() throws {
+        for gap: TimeInterval in [0, 0.05, 0.5] {
+            let device = try Self.crashed([], volume: 0)
+            let events = Locked([VolumeButtonEvent]())
+            let engine = VolumeButtonsEngine(
+                clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
+            try engine.start()
+            device.advance(by: gap)
+            let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+            VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
+            device.advance(by: 2)
+            #expect(outcome.current == .nothingPending, "capture has judged the record itself (gap \(gap))")
+            #expect(events.current.isEmpty, "gap \(gap)")
+            engine.stop()
+            device.advance(by: 2)
+            #expect(device.volume(on: .speaker) == 0, "gap \(gap)")
+        }
+    }
+
+    @Test("Two recoveries at once: the second waits for the first, which gives the volume back once")
+    func twoRecoveries() throws {
+        let device = try Self.crashed([], volume: 0)
+        let outcomes = Locked([VolumeRecovery.Outcome]())
+        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcomes.withLock { $0.append(result) } }
+        device.advance(by: 0.01)
+        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcomes.withLock { $0.append(result) } }
+        device.advance(by: 2)
+        #expect(outcomes.current == [.handled, .nothingPending])
+        #expect(device.volume(on: .speaker) == 0)
+        let sets = device.log.filter { if case .programmaticSet = $0 { true } else { false } }
+        #expect(sets.count <= 4, "one restore (with its nudges), not two runs setting over each other: \(sets)")
+    }
+}
