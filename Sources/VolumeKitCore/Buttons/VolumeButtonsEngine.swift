@@ -1003,6 +1003,9 @@ public final class VolumeButtonsEngine: Sendable {
         // The last VolumeKit user gives the app's session back (see AudioSessionLease).
         if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
         holdReporter.stopped()
+        // Records this run left for routes it could not set (the route changed while it held the volume) wait
+        // for their route; the process's watch judges them as soon as it is current (VolumeRecovery).
+        if usesSession { VolumeRecovery.watchWaitingRoutes(clients, onDiagnostic: onDiagnostic) }
         leftovers.stopped?()
     }
 }

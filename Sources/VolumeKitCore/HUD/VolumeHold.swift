@@ -36,6 +36,10 @@ public final class VolumeHoldBoard: Sendable {
         var nextID = 0
         var recoveries = 0
         var afterRecovery: [Int: @Sendable () -> Void] = [:]
+        var buttonEngines = 0
+        /// The one watch of this process for routes whose records wait (``VolumeRecovery``), while armed.
+        var recoveryWatch: CancellationHandle?
+        var isArmingWatch = false
     }
 
     private let state = Locked(State())
@@ -116,6 +120,44 @@ public final class VolumeHoldBoard: Sendable {
         }
     }
 
+    /// Whether a ``VolumeButtonsEngine`` runs in this process — any mode or strategy, a recovery run included
+    /// (from its start until its teardown).
+    public var hasButtonEngine: Bool { state.withLock { $0.buttonEngines > 0 } }
+
+    /// A button engine started (`true`) or finished its teardown (`false`). Nests.
+    public func setButtonEngineRunning(_ running: Bool) {
+        state.withLock { state in
+            if running { state.buttonEngines += 1 } else if state.buttonEngines > 0 { state.buttonEngines -= 1 }
+        }
+    }
+
+    /// Arms the process's one watch for routes whose records wait (``VolumeRecovery``): `make` starts it and is
+    /// called only when none is armed. The watch ends with ``endRecoveryWatch()``.
+    public func armRecoveryWatch(_ make: () -> CancellationHandle) {
+        let arms = state.withLock { state -> Bool in
+            guard state.recoveryWatch == nil, !state.isArmingWatch else { return false }
+            state.isArmingWatch = true
+            return true
+        }
+        guard arms else { return }
+        let watch = make()
+        state.withLock { state in
+            state.recoveryWatch = watch
+            state.isArmingWatch = false
+        }
+    }
+
+    /// Whether the watch for routes whose records wait is armed.
+    public var isRecoveryWatchArmed: Bool { state.withLock { $0.recoveryWatch != nil } }
+
+    /// Ends the watch for routes whose records wait, if armed (no record is left).
+    public func endRecoveryWatch() {
+        state.withLock { state -> CancellationHandle? in
+            defer { state.recoveryWatch = nil }
+            return state.recoveryWatch
+        }?.cancel()
+    }
+
     /// Calls `handler` with every event published from now on, until the handle is cancelled.
     public func observe(_ handler: @escaping @Sendable (VolumeHoldEvent) -> Void) -> CancellationHandle {
         let id = state.withLock { state -> Int in
@@ -161,6 +203,7 @@ public final class VolumeHoldReporter: Sendable {
                 defer { running = true }; return !running
             })
         else { return }
+        board.setButtonEngineRunning(true)
         if capturesPresses { board.setCapturingPresses(true) }
         guard holdsVolume else { return }
         isHolding.withLock { $0 = true }
@@ -186,6 +229,7 @@ public final class VolumeHoldReporter: Sendable {
                 defer { running = false }; return running
             })
         else { return }
+        board.setButtonEngineRunning(false)
         if capturesPresses { board.setCapturingPresses(false) }
         guard
             isHolding.withLock({ holding in

@@ -42,12 +42,30 @@ public final class AudioSessionLease: Sendable {
     /// The number of VolumeKit users holding the session.
     public var users: Int { state.withLock { $0.users } }
 
+    /// Categories an app sets for its own audio: VolumeKit keeps them, and only activates the session.
+    private static let playsOrRecords: Set<AudioCategory> = [.playback, .playAndRecord, .record, .multiRoute]
+
+    /// Whether joining with `configuration` now and leaving again gives the session back exactly as found:
+    /// VolumeKit holds it already, or the app's category is one VolumeKit replaces by `configuration` and then
+    /// restores, deactivating (the system default, `.ambient`). It is not so for an app's own playing or
+    /// recording category: VolumeKit only activates it and leaves it active — a non-mixing `.playback` session
+    /// would then keep other apps' audio stopped (iOS has no read of whether a session is active).
+    public func leavesSessionAsFound(_ configuration: AudioSessionConfiguration, on session: AudioSessionClient)
+        -> Bool
+    {
+        guard users == 0 else { return true }
+        let current = session.configuration()
+        guard !Self.playsOrRecords.contains(current.category) else { return false }
+        return configuration != current || current == .systemDefault
+    }
+
     /// Joins the session: sets `configuration` if given and different, and activates. Throws what the
     /// session throws (e.g. during a call); the lease is then left unchanged.
     public func acquire(_ configuration: AudioSessionConfiguration?, on session: AudioSessionClient) throws {
         let current = session.configuration()
-        let playsOrRecords: Set<AudioCategory> = [.playback, .playAndRecord, .record, .multiRoute]
-        let change = configuration.flatMap { $0 != current && !playsOrRecords.contains(current.category) ? $0 : nil }
+        let change = configuration.flatMap {
+            $0 != current && !Self.playsOrRecords.contains(current.category) ? $0 : nil
+        }
         if let change { try session.setConfiguration(change) }
         do {
             try session.setActive(true, false)

@@ -115,6 +115,9 @@ public struct PendingRestores: Sendable, Equatable {
         }
     }
 
+    /// Whether no record waits, for any route.
+    public var isEmpty: Bool { byRoute.isEmpty && otherHeadsets.isEmpty }
+
     /// Reads the records; unreadable data counts as none (and is replaced on the next write).
     public static func load(from store: KeyValueStoreClient) -> PendingRestores {
         guard let data = store.data(key), let decoded = decodeStored(data) else {

@@ -5,6 +5,11 @@ import Foundation
 /// Call it at launch (`VolumeKit.recoverVolumeIfNeeded()` on iOS); ``VolumeButtonsEngine/start(onReady:)``
 /// does the same by itself. It applies ``RecoveryRule`` to the record saved for the current route: the
 /// volume is set back through a volume view, and the record is cleared.
+///
+/// Records for other routes wait. While any is stored after a recovery or a capture has run, the process keeps
+/// one watch (``VolumeHoldBoard/armRecoveryWatch(_:)``): when such a route is current at a route change or an
+/// activation, the app active and no button engine running, its record is judged at once, as at launch — before
+/// the user presses there (see ``watchWaitingRoutes(_:onDiagnostic:)``).
 public enum VolumeRecovery {
     /// How a recovery ended.
     public enum Outcome: Sendable, Equatable {
@@ -40,6 +45,7 @@ public enum VolumeRecovery {
         }
         guard waiting == nil else { return }
         guard hasPendingRestore(clients), !board.isHeld else {
+            watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.nothingPending)
             return
         }
@@ -52,9 +58,8 @@ public enum VolumeRecovery {
         }
         // A short capture run does exactly what is needed: it reads the live volume, applies the rule and
         // gives the user's volume back on stop, clearing the record.
-        // No headroom: the recovery run holds the user's volume itself, never an anchor.
         let engine = VolumeButtonsEngine(
-            configuration: .init(headroomSteps: 0), clients: clients, onEvent: { _ in }, onDiagnostic: onDiagnostic)
+            configuration: runConfiguration, clients: clients, onEvent: { _ in }, onDiagnostic: onDiagnostic)
         engine.markAsRecoveryRun()
         do {
             try engine.start(onReady: {
@@ -62,16 +67,59 @@ public enum VolumeRecovery {
                 // view was ready) sets nothing and keeps the record: not handled, it waits for the next run.
                 engine.stop(onStopped: {
                     let kept = hasPendingRestore(clients)
+                    watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
                     let reason = "The audio session could not be activated to give the volume back."
                     finish(kept ? .failed(.audioSession(reason)) : .handled)
                 })
             })
         } catch let error as VolumeButtonsError {
             board.recoveryEnded()
+            watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.failed(error))
         } catch {
             board.recoveryEnded()
+            watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
             completion(.failed(.audioSession(String(describing: error))))
+        }
+    }
+
+    /// A recovery run's capture: no headroom — it holds the user's volume itself, never an anchor.
+    static let runConfiguration = VolumeButtonsConfiguration(headroomSteps: 0)
+
+    /// While a record waits for a route that is not current (headphones unplugged since, the app alive), the
+    /// user may go there and press away from, and back onto, the value VolumeKit left — which the next run would
+    /// then take for VolumeKit's and undo (issue 11, ov-2360, ov-3908). So the process's one watch judges such a
+    /// record as soon as its route is current: at `routeChangeNotification` (either order with its KVO), or at
+    /// `didBecomeActive` when the route changed while the app was not active (a call, Control Center, the
+    /// background; ov-12041). It runs only when a launch recovery could: the app active, and no button engine
+    /// running (a capture follows routes and judges their records itself; any engine would read the run's sets
+    /// as presses). And only when the run leaves the audio session as it found it
+    /// (``AudioSessionLease/leavesSessionAsFound(_:on:)``): an app whose own category plays or records keeps its
+    /// record for the next run, as before, rather than have VolumeKit leave its session active. A capture
+    /// started meanwhile waits for the run (``VolumeHoldBoard/afterRecovery(_:)``). A route change without a
+    /// notification is judged at the next activation, or by the next run. The watch ends once no record is left.
+    static func watchWaitingRoutes(
+        _ clients: VolumeKitClients, onDiagnostic: @escaping @Sendable (VolumeButtonsDiagnostic) -> Void
+    ) {
+        guard !PendingRestores.load(from: clients.keyValueStore).isEmpty else { return }
+        let board = clients.holdBoard
+        board.armRecoveryWatch {
+            clients.lifecycle.observe { event in
+                switch event {
+                case .routeChanged, .didBecomeActive: break
+                default: return
+                }
+                let records = PendingRestores.load(from: clients.keyValueStore)
+                guard !records.isEmpty else {
+                    board.endRecoveryWatch()
+                    return
+                }
+                guard clients.lifecycle.state() == .active, !board.hasButtonEngine, !board.isRecovering,
+                    records[clients.audioSession.currentOutput()] != nil,
+                    clients.sessionLease.leavesSessionAsFound(runConfiguration.session, on: clients.audioSession)
+                else { return }
+                recoverIfNeeded(clients, onDiagnostic: onDiagnostic, completion: { _ in })
+            }
         }
     }
 }

@@ -34,10 +34,11 @@ struct RandomSessionRegressionTests {
         device.advance(by: viewReadyDelay / 2)
         device.phoneCall(began: true)
         device.advance(by: viewReadyDelay + 1)
-        device.phoneCall(began: false)
-        device.advance(by: 0.5)
         #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
         if case .failed = outcome.current {} else { Issue.record("outcome \(String(describing: outcome.current))") }
+        // (Once the call ends and the app is active, the waiting recovery may already give it back: ov-12041.)
+        device.phoneCall(began: false)
+        device.advance(by: 0.5)
         // The next run gives the user's volume back.
         let next = Self.engine(device)
         try next.start()

@@ -117,11 +117,12 @@ struct OutputRecordTests {
         let recordA = try #require(left[AudioOutput(route: .bluetooth, portUID: "AA:AA")])
         #expect(recordA.userVolume == 0)
         #expect(left[AudioOutput(route: .bluetooth, portUID: "BB:BB")] == nil, "B's volume is the user's")
-        // Back on headset A, the next run gives A its own volume back.
+        // Back on headset A, A gets its own volume back at once (the app alive: VolumeRecovery's watch).
         device.connect(.bluetooth, headset: "AA:AA")
         #expect(device.volume == 0.125, "headset A was left at the anchor")
-        #expect(recover(device) == .handled)
+        device.advance(by: 1)
         #expect(device.volume == 0)
+        #expect(recover(device) == .nothingPending)
     }
 
     @Test("Records by headset survive the store: other headsets are saved under their UID")

@@ -132,9 +132,11 @@ struct UserVolumeRulesTests {
         device.launch()
         #expect(recover(device) == .nothingPending)
         #expect(device.volume(on: .headphones) == 0.4)
+        // Back on the speaker (the app alive): its record is judged at once, before the user presses there.
         device.connect(.speaker)
-        #expect(recover(device) == .handled)
+        device.advance(by: 1)
         #expect(device.volume(on: .speaker) == 0)
+        #expect(recover(device) == .nothingPending)
     }
 
     @Test("A route change mid-session records the new route's volume as the user's there")
