@@ -217,7 +217,10 @@ struct EnvelopeSweepTests {
             let limit =
                 session.isUnderUnseenRailPress
                 ? " (under the limit: press at a rail unseen)"
-                : session.isUnderUncertainRouteVolume ? " (under the limit: set landed across a route change)" : ""
+                : session.isUnderUncertainRouteVolume
+                    ? " (under the limit: set landed across a route change)"
+                    : session.isUnderCoincidentControlCenter
+                        ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
@@ -310,6 +313,10 @@ struct EnvelopeSweepTests {
                         // over an own volume equal to the old route's; VolumeKit reports `routeVolumeUncertain`
                         // and the oracle saw that landing (`RandomSession.isUnderUncertainRouteVolume`).
                         limitFailures.append("[set landed across a route change] " + line)
+                    } else if session.isUnderCoincidentControlCenter {
+                        // Envelope limit: a Control Center value within rounded reads of what VolumeKit's own set
+                        // in flight, or presses from its last set, would give (`isUnderCoincidentControlCenter`).
+                        limitFailures.append("[Control Center value within a read of VolumeKit's] " + line)
                     } else {
                         failures.append(line)
                     }
@@ -317,7 +324,7 @@ struct EnvelopeSweepTests {
             }
             SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change — diagnosed) \(limitFailures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
             )
             return (failures, limitFailures)
         }

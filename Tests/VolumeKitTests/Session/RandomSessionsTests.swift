@@ -44,6 +44,14 @@ final class RandomSession {
     /// after the route became current: issued on the route before, it overwrote this route's own volume before
     /// VolumeKit could have seen the change. Cleared when the user sets the route's volume by Control Center.
     private(set) var landedAcrossRouteChange: Set<AudioRoute> = []
+    /// Every Control Center change: when, where, its value, the user's volume before it and the values VolumeKit's
+    /// landings left on that route since the user's last change there.
+    private var controlCenterChanges: [(at: Instant, route: AudioRoute, value: Float, before: Float, left: [Float])] =
+        []
+    /// When each of VolumeKit's sets reached the system, and its value.
+    private var appSets: [(at: Instant, value: Float)] = []
+    /// The values of VolumeKit's landings per route since the user's last change there.
+    private var appLeft: [AudioRoute: [Float]] = [:]
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -213,7 +221,8 @@ final class RandomSession {
     /// (not capturing, passive, or the app not running).
     private func followTruth() {
         device.observeLog { [unowned self] entry in
-            guard case .volume(_, let route, let value, let cause) = entry else {
+            if case .programmaticSet(let at, let value) = entry { appSets.append((at, value)) }
+            guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
             }
@@ -224,6 +233,8 @@ final class RandomSession {
             shown[route] = value
             switch cause {
             case .controlCenter:
+                controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
+                appLeft[route] = nil
                 truth[route] = value
                 carried[route] = nil
                 anchoredAway[route] = nil
@@ -231,6 +242,7 @@ final class RandomSession {
                 landedAcrossRouteChange.remove(route)
             case .button:
                 guard !holding else { break }
+                appLeft[route] = nil
                 // A press from a volume carrying VolumeKit's nudges moves the user's own volume by whole steps
                 // (RecoveryRule and VolumeStepMachine apply it so): the nudge is VolumeKit's, not their choice.
                 let steps = ((value - (before ?? value)) / VolumeStepMachine.step).rounded()
@@ -251,6 +263,7 @@ final class RandomSession {
                     unseenRailPress[route] = nil
                 }
             case .app:
+                appLeft[route, default: []].append(value)
                 if let since = routeSince[route], device.now - since < device.behaviour.sliderLatency,
                     abs(value - truth[route]!) > VolumeStepMachine.readTolerance
                 {
@@ -310,6 +323,37 @@ final class RandomSession {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.routeVolumeUncertain)
             && routes.allSatisfy { landedAcrossRouteChange.contains($0) }
+    }
+
+    /// Envelope limit (README): a Control Center value that VolumeKit's own doing would give within rounded reads
+    /// (``VolumeStepMachine/readTolerance``, ``VolumeStepMachine/pressTolerance``, `shared/facts/envelope.md`) is
+    /// taken for it — (a) a value within a read of a set of VolumeKit's still on its way (it landed after the
+    /// change, less than `sliderLatency` later), taken for that set's landing; or (b) a value within two reads
+    /// of whole steps from a value a set of VolumeKit's left on the route since the user's last change there,
+    /// away from the user's, taken for presses from there, so the user's volume comes back off by that nudge. True when every violating route
+    /// had such a change and is off the user's volume by no more than it explains: (a) a step's nudges
+    /// (1e-3), (b) the nudge VolumeKit's value was off the user's, within two reads.
+    var isUnderCoincidentControlCenter: Bool {
+        let routes = violatingRoutes()
+        let step = VolumeStepMachine.step
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                let off = abs(device.volume(on: route) - truth[route]!)
+                return controlCenterChanges.contains { change in
+                    guard change.route == route else { return false }
+                    let inFlight = appSets.contains { set in
+                        set.at > change.at && set.at - change.at < device.behaviour.sliderLatency
+                            && abs(set.value - change.value) < VolumeStepMachine.readTolerance
+                    }
+                    if inFlight, off < 1e-3 { return true }
+                    return change.left.contains { left in
+                        let steps = ((change.value - left) / step).rounded()
+                        return abs(left - change.before) > VolumeStepMachine.readTolerance && steps != 0
+                            && abs(change.value - left - steps * step) < VolumeStepMachine.pressTolerance
+                            && abs(off - abs(left - change.before)) < VolumeStepMachine.pressTolerance
+                    }
+                }
+            }
     }
 
     private func violatingRoutes() -> [AudioRoute] {
