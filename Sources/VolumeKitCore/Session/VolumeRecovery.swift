@@ -9,7 +9,7 @@ import Foundation
 /// Records for other routes wait. While any is stored after a recovery or a capture has run, the process keeps
 /// one watch (``VolumeHoldBoard/armRecoveryWatch(_:)``): when such a route is current at a route change or an
 /// activation, the app active and no button engine running, its record is judged at once, as at launch — before
-/// the user presses there (see ``watchWaitingRoutes(_:onDiagnostic:)``).
+/// the user presses there.
 public enum VolumeRecovery {
     /// How a recovery ended.
     public enum Outcome: Sendable, Equatable {
