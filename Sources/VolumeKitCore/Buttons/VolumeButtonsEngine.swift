@@ -809,6 +809,10 @@ public final class VolumeButtonsEngine: Sendable {
             {
                 work.append(.diagnose(.railPressesUnseen(volume <= 0 ? 0 : 1)))
             }
+            // From exactly a set the crashed run never saw land: a grid press from its nudge may have ended there.
+            if record.heldSetUnconfirmed == true, abs(volume - record.heldVolume) <= VolumeStepMachine.readTolerance {
+                work.append(.diagnose(.recoveredAtUnconfirmedSet))
+            }
             return userVolume
         case .discard:
             state.records[route] = nil
@@ -869,11 +873,15 @@ public final class VolumeButtonsEngine: Sendable {
         // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
         // before the anchor is set again once quiet).
         let nudged: Bool? = steps.isNudgedBelowAnchor ? true : nil
+        // Once the anchor is set again, until it is seen to land: a crash may leave the nudge, or the anchor.
+        let unconfirmed: Bool? = steps.isAnchorSetUnconfirmed ? true : nil
         let lowest = Self.lowest(
             held: held, left: keepsLeft ? existing?.leftVolume : walked, existing: existing, sets: sets)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
             existing.lowestVolume == lowest,
-            keepsLeft || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged)
+            keepsLeft
+                || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged
+                    && existing.heldSetUnconfirmed == unconfirmed)
         {
             return nil
         }
@@ -881,6 +889,7 @@ public final class VolumeButtonsEngine: Sendable {
             userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
             leftVolume: walked)
         record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
+        record.heldSetUnconfirmed = keepsLeft ? existing?.heldSetUnconfirmed : unconfirmed
         record.lowestVolume = lowest
         state.records[state.route] = record
         return .save(state.records)

@@ -169,6 +169,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private var downNudges = 0
     /// A down step's nudge below the anchor was set, and the anchor itself not since.
     private var nudgedSinceAnchorSet = false
+    /// The anchor was set again after a down step's nudge below it, and not seen since (``isAnchorSetUnconfirmed``).
+    private var anchorSetAfterNudge = false
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     private var residue: Float = 0
@@ -243,6 +245,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public var isNudgedBelowAnchor: Bool {
         phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > Self.sameValue
             && !echoes.contains { abs($0.value - anchor) <= Self.sameValue }
+    }
+
+    /// Whether the anchor exactly may not be where VolumeKit leaves the volume although it set it: running, believed
+    /// off it (at a down step's nudge below it), the anchor set again since and not yet seen to land. iOS 11+
+    /// refuses sets during a held down press (seed 000), so it may never land: a crash now leaves the volume at the
+    /// nudge or at the anchor, and on a device whose presses snap to the 1/16 grid a press from the nudge ends on
+    /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
+    public var isAnchorSetUnconfirmed: Bool {
+        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > Self.sameValue
+            && echoes.contains { abs($0.value - anchor) <= Self.sameValue }
     }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
@@ -396,6 +408,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase != .idle || !echoes.isEmpty else { return [] }
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
+        // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
+        if abs(value - anchor) <= Self.sameValue { anchorSetAfterNudge = false }
         if let expected = routeObservation {
             // The new route's KVO, after its notification (landings of ours may come first): its volume,
             // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
@@ -523,7 +537,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
             let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
             let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
             actions += set(target, at: time, again: inFlight)
-            if target < anchor - Self.sameValue { nudgedSinceAnchorSet = true }
+            if target < anchor - Self.sameValue {
+                nudgedSinceAnchorSet = true
+                anchorSetAfterNudge = false
+            }
         } else {
             // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
             // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
@@ -585,6 +602,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if phase == .running, abs(anchor - target) > Self.sameValue {
             anchor = target
             nudgedSinceAnchorSet = false
+            anchorSetAfterNudge = false
         }
         attempts = 0
         // A set of another value still in flight would land after this moment: set the target again so it
@@ -633,7 +651,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
             echoes.append(Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder))
         }
         lastSetTime = time
-        if abs(value - anchor) <= Self.sameValue { nudgedSinceAnchorSet = false }
+        if abs(value - anchor) <= Self.sameValue {
+            if nudgedSinceAnchorSet { anchorSetAfterNudge = true }
+            nudgedSinceAnchorSet = false
+        }
         return [.setVolume(value)]
     }
 

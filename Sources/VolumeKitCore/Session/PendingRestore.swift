@@ -18,6 +18,14 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// left the route, and a press snapped onto it (the 1/16 grid) is the user's. `nil` otherwise, and in
     /// records written before it was saved.
     public var nudgedBelowHeld: Bool?
+    /// `true` when VolumeKit had set the held value again after a nudge below it and not yet seen it land (iOS
+    /// 11+ refuses sets during a held down press, seed 000): the volume may be at the nudge or at the held value,
+    /// and on a device whose presses snap to the 1/16 grid a press from the nudge ends on the held value too.
+    /// ``RecoveryRule`` still takes the held value for VolumeKit's (the commoner case: the set landed); a recovery
+    /// that gives the user's volume back from exactly there reports
+    /// ``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``. `nil` otherwise, and in records written before it
+    /// was saved.
+    public var heldSetUnconfirmed: Bool?
     /// At most the lowest value VolumeKit set on the route while holding it at ``heldVolume`` (its nudges
     /// below it after down presses), other than the user's own volume and values more than
     /// ``RecoveryRule/tolerance`` below it and ``leftVolume`` (the rule never looks there): ``RecoveryRule``

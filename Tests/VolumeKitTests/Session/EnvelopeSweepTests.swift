@@ -219,8 +219,10 @@ struct EnvelopeSweepTests {
                 ? " (under the limit: press at a rail unseen)"
                 : session.isUnderUncertainRouteVolume
                     ? " (under the limit: set landed across a route change)"
-                    : session.isUnderCoincidentControlCenter
-                        ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
+                    : session.isUnderUnconfirmedAnchor
+                        ? " (under the limit: press onto a refused anchor after a crash)"
+                        : session.isUnderCoincidentControlCenter
+                            ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
@@ -313,6 +315,11 @@ struct EnvelopeSweepTests {
                         // over an own volume equal to the old route's; VolumeKit reports `routeVolumeUncertain`
                         // and the oracle saw that landing (`RandomSession.isUnderUncertainRouteVolume`).
                         limitFailures.append("[set landed across a route change] " + line)
+                    } else if session.isUnderUnconfirmedAnchor {
+                        // Envelope limit: a crashed run's anchor set refused after its nudge, then a grid press from
+                        // the nudge onto the anchor; VolumeKit reports `recoveredAtUnconfirmedSet` and the oracle saw
+                        // that press (`RandomSession.isUnderUnconfirmedAnchor`).
+                        limitFailures.append("[press onto a refused anchor after a crash] " + line)
                     } else if session.isUnderCoincidentControlCenter {
                         // Envelope limit: a Control Center value within rounded reads of what VolumeKit's own set
                         // in flight, or presses from its last set, would give (`isUnderCoincidentControlCenter`).
@@ -324,7 +331,7 @@ struct EnvelopeSweepTests {
             }
             SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
             )
             return (failures, limitFailures)
         }

@@ -52,6 +52,11 @@ final class RandomSession {
     private var appSets: [(at: Instant, value: Float)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
+    /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
+    private var refused: [AudioRoute: Float] = [:]
+    /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
+    /// set of VolumeKit's iOS had refused there.
+    private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -222,6 +227,7 @@ final class RandomSession {
     private func followTruth() {
         device.observeLog { [unowned self] entry in
             if case .programmaticSet(let at, let value) = entry { appSets.append((at, value)) }
+            if case .setRefused(_, let value) = entry { refused[device.route] = value }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
@@ -233,6 +239,7 @@ final class RandomSession {
             shown[route] = value
             switch cause {
             case .controlCenter:
+                pressedOntoRefusedSet.remove(route)
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
                 truth[route] = value
@@ -243,6 +250,11 @@ final class RandomSession {
             case .button:
                 guard !holding else { break }
                 appLeft[route] = nil
+                if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
+                    pressedOntoRefusedSet.insert(route)
+                } else {
+                    pressedOntoRefusedSet.remove(route)
+                }
                 // A press from a volume carrying VolumeKit's nudges moves the user's own volume by whole steps
                 // (RecoveryRule and VolumeStepMachine apply it so): the nudge is VolumeKit's, not their choice.
                 let steps = ((value - (before ?? value)) / VolumeStepMachine.step).rounded()
@@ -264,6 +276,9 @@ final class RandomSession {
                 }
             case .app:
                 appLeft[route, default: []].append(value)
+                if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
+                    refused[route] = nil
+                }
                 if let since = routeSince[route], device.now - since < device.behaviour.sliderLatency,
                     abs(value - truth[route]!) > VolumeStepMachine.readTolerance
                 {
@@ -354,6 +369,17 @@ final class RandomSession {
                     }
                 }
             }
+    }
+
+    /// Envelope limit (README): a crashed run set its anchor again after a nudge below it and iOS refused the set
+    /// (a held down press, seed 000); on a grid-snapping device the user's press from the nudge ended on the anchor,
+    /// which the recovery takes for VolumeKit's. True when VolumeKit reported it
+    /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
+    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``).
+    var isUnderUnconfirmedAnchor: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
+            && routes.allSatisfy { pressedOntoRefusedSet.contains($0) }
     }
 
     private func violatingRoutes() -> [AudioRoute] {

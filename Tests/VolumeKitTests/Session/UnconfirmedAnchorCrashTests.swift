@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// A crash while the anchor set after a down press is refused (issue 11, ov-6070): iOS 11+ refuses sets during a
+/// held down press (seed 000), so the volume stays at VolumeKit's nudge below the anchor; on a device whose presses
+/// snap to the 1/16 grid, the user's press up from there after the crash ends exactly on the anchor — the value the
+/// recovery takes for VolumeKit's. Both worlds (that press, or none with the set landed) read the same: a limit,
+/// reported by the recovery.
+@Suite("A crash with the anchor set refused after a down press")
+struct UnconfirmedAnchorCrashTests {
+    /// The user's 0.0625 held at the anchor 0.125 on a grid device; a down press held 0.41 s (the anchor set after
+    /// it comes while it is still held, and is refused), then a crash 0.09 s after the release.
+    private static func crashed() throws -> EnvelopeRegressionTests.Run {
+        let run = try EnvelopeRegressionTests.Run(
+            ["stepQuantization=grid", "downPressRefusal=seedShape"], volume: 0.0625)
+        #expect(run.device.volume == 0.125)
+        run.device.hold(.down, for: 0.41)
+        run.device.advance(by: 0.5)
+        #expect(run.device.log.contains { if case .setRefused(_, 0.125) = $0 { true } else { false } })
+        run.device.crash()
+        return run
+    }
+
+    private static func recover(_ device: SimulatedDevice) -> [VolumeButtonsDiagnostic] {
+        let diagnostics = Locked([VolumeButtonsDiagnostic]())
+        device.launch()
+        VolumeRecovery.recoverIfNeeded(
+            device.clients, onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } },
+            completion: { _ in })
+        device.advance(by: 1.5)
+        return diagnostics.current
+    }
+
+    @Test("The record says the anchor set was not seen to land")
+    func recordSaysUnconfirmed() throws {
+        let run = try Self.crashed()
+        let record = try #require(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker])
+        #expect(record.heldVolume == 0.125)
+        #expect(record.heldSetUnconfirmed == true)
+        #expect(record.nudgedBelowHeld == nil)
+    }
+
+    @Test("A grid press from the nudge onto the anchor after the crash: undone, and reported")
+    func pressOntoAnchorReported() throws {
+        let run = try Self.crashed()
+        run.device.advance(by: 0.1)
+        run.device.press(.up)
+        run.device.advance(by: 0.3)
+        #expect(run.device.volume == 0.125, "the press from the nudge snapped onto the anchor")
+        let diagnostics = Self.recover(run.device)
+        #expect(run.device.volume == 0.0625, "the limit: taken for VolumeKit's value")
+        #expect(diagnostics.contains(.recoveredAtUnconfirmedSet))
+    }
+
+    @Test("Without a press the volume is at the nudge: given back, nothing ambiguous to report")
+    func noPressRestored() throws {
+        let run = try Self.crashed()
+        let diagnostics = Self.recover(run.device)
+        #expect(run.device.volume == 0.0625)
+        #expect(!diagnostics.contains(.recoveredAtUnconfirmedSet))
+    }
+
+    @Test("The twin world: the anchor set landed, the crash came before its KVO — the same read, rightly given back")
+    func landedUnseenTwin() throws {
+        let run = try EnvelopeRegressionTests.Run(
+            ["stepQuantization=grid", "downPressRefusal=none", "kvoLatency=0.03"], volume: 0.0625)
+        run.device.hold(.down, for: 0.41)
+        run.device.advance(by: 0.405)
+        #expect(run.device.volume == 0.125, "the anchor set landed; its KVO is still on its way")
+        run.device.crash()
+        let record = try #require(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker])
+        #expect(record.heldSetUnconfirmed == true)
+        let diagnostics = Self.recover(run.device)
+        #expect(run.device.volume == 0.0625, "here the held value was VolumeKit's: the user's volume is back")
+        #expect(diagnostics.contains(.recoveredAtUnconfirmedSet))
+    }
+
+    @Test("A crash once the anchor has landed: nothing to report")
+    func landedAnchorNotReported() throws {
+        let run = try EnvelopeRegressionTests.Run(
+            ["stepQuantization=grid", "downPressRefusal=seedShape"], volume: 0.0625)
+        run.device.press(.down)
+        run.device.advance(by: 1)
+        run.device.crash()
+        let record = try #require(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker])
+        #expect(record.heldSetUnconfirmed == nil)
+        let diagnostics = Self.recover(run.device)
+        #expect(run.device.volume == 0.0625)
+        #expect(!diagnostics.contains(.recoveredAtUnconfirmedSet))
+    }
+}
