@@ -185,6 +185,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The last step observed was a down step (its press may still be held: iOS refuses a set above the value
     /// before it, seed 000).
     private var lastStepDown = false
+    /// The highest value a down step started from since the last up step (or start): a bound on the value before
+    /// the press that may still be held — a set of ours landing at or above it shows that press was over.
+    private var downPressFrom: Float = 0
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -430,8 +433,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // believing the later set's value (issue 11, ov-8742).
             let landedOrder = echoes[index].order
             if landedOrder == assumedOrder { assumedOrder = nil }
+            // A down press still held refuses a set at or above the value before it (other than 0), so a landing
+            // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
+            // ov-19692: the anchor's reset after a down press, observed only on return).
+            let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - Self.sameValue)
             let superseded =
-                !lastStepDown
+                pressOver
                 && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
             if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
             if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
@@ -514,6 +521,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
         var actions: Actions = [.steps(button, count: count)]
+        if button == .down {
+            downPressFrom = lastStepDown ? max(downPressFrom, old) : old
+        }
         lastStepDown = button == .down
         guard configuration.mode == .capture else {
             userVolume = value
@@ -733,12 +743,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // Center value a few thousandths from whole steps is the user's as it is.
         var users: Float?
         var fewest = Float.infinity
-        for offset in [0, residue, believedVolume - userVolume] {
+        // Presses from VolumeKit's value whole steps from the user's (the headroom anchor, what the system HUD
+        // showed) are the read as it is, as in ``observe(_:at:)`` and RecoveryRule: none moves the user's own
+        // volume by those steps (issue 11, ov-19692); a read equal to it is still no press.
+        let left = believedVolume - userVolume
+        for offset in [0, residue, left] {
             let delta = volume - offset - userVolume
             let steps = (delta / Self.step).rounded()
             if abs(delta - steps * Self.step) < Self.pressTolerance, abs(steps) < fewest {
                 fewest = abs(steps)
-                users = Self.clamp(userVolume + steps * Self.step)
+                let asRead = offset == left && abs(left) >= Self.stepTolerance && steps != 0
+                users = asRead ? volume : Self.clamp(userVolume + steps * Self.step)
             }
         }
         return users ?? volume
