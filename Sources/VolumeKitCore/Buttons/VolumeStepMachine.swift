@@ -156,6 +156,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The new route's own volume after a route change seen by its notification, until its KVO arrives
     /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
     private var routeObservation: Expected?
+    /// An echo taken by an observation that was also exactly whole steps from what the machine believed: a press
+    /// may have landed on the value of a set of ours still on its way, its KVO taking the set's echo — the set's
+    /// own landing, later, is ours too (issue 11, ov-11626). Kept until that echo would have expired or a set issued
+    /// after it lands; one at most.
+    private var spareEcho: Echo?
 
     private struct Expected: Sendable, Equatable {
         var value: Float
@@ -234,6 +239,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         self.userVolume = userVolume
         believedVolume = volume
         echoes = SmallList()
+        spareEcho = nil
         unconfirmedFrom = nil
         assumedOrder = nil
     }
@@ -343,6 +349,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
         for index in echoes.indices { echoes[index].beforeRouteChange = true }
+        spareEcho = nil
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {
@@ -424,7 +431,32 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 return []
             }
         }
+        if let spare = spareEcho, spare.expires <= time { spareEcho = nil }
+        var spareLanded = false
+        if let spare = spareEcho, abs(spare.value - value) < Self.sameValue,
+            !echoes.contains(where: { abs($0.value - value) < Self.sameValue })
+        {
+            // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said.
+            spareEcho = nil
+            spareLanded = true
+            if echoes.isFull { echoes.removeFirst(1) }
+            echoes.append(spare)
+        }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+            // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
+            if let spare = spareEcho, echoes[index].order > spare.order { spareEcho = nil }
+            // A press landing exactly on the value of a set of ours still on its way cannot be told from that set's
+            // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
+            // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
+            let fromBelieved = value - believedVolume
+            let stepsFromBelieved = (fromBelieved / Self.step).rounded()
+            if !spareLanded, stepsFromBelieved != 0,
+                abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance, !echoes[index].beforeRouteChange
+            {
+                var spare = echoes[index]
+                spare.count = 1
+                spareEcho = spare
+            }
             // One set of this value landed; sets of other values may still land (or were dropped: they expire).
             let landedBeforeRouteChange = echoes[index].beforeRouteChange
             // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its

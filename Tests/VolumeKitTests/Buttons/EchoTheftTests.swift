@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// A press landing exactly on the value of a set of VolumeKit's still on its way: its observation takes that
+/// set's echo, and the set's own landing, later, must still be taken as VolumeKit's (issue 11, ov-11626).
+@Suite("The user's volume is never lost: a press landing on a set of ours in flight")
+struct EchoTheftTests {
+    @Test("The anchor's set lands after a press took its echo, once the app has left: not the user's change")
+    func stolenEchoLandsWhileSuspended() {
+        // Grid device, slider 0.15 s: the user's 0.0625, the anchor 0.125 set as capture starts; a held up press
+        // lands on 0.125 first (its KVO takes the anchor's echo), repeats to 0.1875, then the anchor lands over it
+        // (taking the echo of the press's reset). The app leaves; the reset lands: VolumeKit's, not the user's.
+        var machine = VolumeStepMachine()
+        let start = machine.start(volume: 0.0625, at: 0)
+        #expect(start == [.setVolume(0.125)])
+        _ = machine.observe(0.125, at: 0.03)
+        let reset = machine.observe(0.1875, at: 0.13)
+        #expect(reset.contains(.setVolume(0.125)))
+        _ = machine.observe(0.125, at: 0.18)
+        _ = machine.suspend(at: 0.22)
+        for case .setVolume(let value) in reset { _ = machine.observe(value, at: 0.31) }
+        #expect(machine.userVolume == 0.0625, "the reset's landing is VolumeKit's, not the user's 0.125")
+    }
+
+    @Test("A set's own landing first, then the user's value given back and a press onto the set's value: the user's")
+    func landingThenPressBack() {
+        // The anchor's set lands on its own (a fast slider: its observation was no press); the app leaves and the
+        // user's 0.0625 is given back; the user presses up, onto the anchor's value, within its echo's life: a
+        // set issued after the anchor has landed since, so this is the user's press, not the anchor landing again.
+        var machine = VolumeStepMachine()
+        _ = machine.start(volume: 0.0625, at: 0)
+        _ = machine.observe(0.125, at: 0.01)
+        let restore = machine.suspend(at: 0.02)
+        for case .setVolume(let value) in restore { _ = machine.observe(value, at: 0.04) }
+        #expect(machine.userVolume == 0.0625)
+        let press = machine.observe(0.125, at: 0.1)
+        #expect(machine.userVolume == 0.125)
+        #expect(!press.contains { if case .setVolume = $0 { true } else { false } }, "nothing set over the press")
+    }
+
+    @Test("A grid device, slow slider: two quick presses as capture resumes, then the app leaves (ov-11626)")
+    func pressesOnAnchorInFlightOnDevice() throws {
+        let run = try EnvelopeRegressionTests.Run(
+            [
+                "stepQuantization=grid", "downPressRefusal=seedShape", "kvoLatency=0.03", "sliderLatency=0.15",
+                "suspensionDelay=5", "tapLength=0.05",
+            ], volume: 0.0625)
+        run.device.background()
+        run.device.advance(by: 0.5)
+        // Back: VolumeKit reads the user's 0.0625 and sets the anchor 0.125, which lands 0.15 s later. The user
+        // presses up at once (0.125: the anchor's value) and again (0.1875) — both captured.
+        run.device.foreground()
+        run.device.advance(by: 0.02)
+        run.device.press(.up)
+        run.device.advance(by: 0.08)
+        run.device.press(.up)
+        run.device.advance(by: 0.1)
+        run.device.background()
+        run.device.advance(by: 1)
+        run.device.foreground()
+        run.device.advance(by: 1)
+        run.stop()
+        #expect(run.device.volume == 0.0625, "both presses were captured: the user's volume is still 0.0625")
+    }
+}
