@@ -432,15 +432,21 @@ public struct VolumeStepMachine: Sendable, Equatable {
             }
         }
         if let spare = spareEcho, spare.expires <= time { spareEcho = nil }
-        var spareLanded = false
-        if let spare = spareEcho, abs(spare.value - value) < Self.sameValue,
-            !echoes.contains(where: { abs($0.value - value) < Self.sameValue })
-        {
-            // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said.
-            spareEcho = nil
-            spareLanded = true
-            if echoes.isFull { echoes.removeFirst(1) }
-            echoes.append(spare)
+        var spareOrder: Int?
+        if let spare = spareEcho, abs(spare.value - value) < Self.sameValue {
+            // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said —
+            // before a set of the same value issued after it (sets land in order), whose echo stays for its own.
+            if let later = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
+                if spare.order < echoes[later].order {
+                    echoes[later].count += 1
+                    spareOrder = spare.order
+                }
+            } else {
+                if echoes.isFull { echoes.removeFirst(1) }
+                echoes.append(spare)
+                spareOrder = spare.order
+            }
+            if spareOrder != nil { spareEcho = nil }
         }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
             // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
@@ -450,7 +456,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
             let fromBelieved = value - believedVolume
             let stepsFromBelieved = (fromBelieved / Self.step).rounded()
-            if !spareLanded, stepsFromBelieved != 0,
+            if spareOrder == nil, stepsFromBelieved != 0,
                 abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance, !echoes[index].beforeRouteChange
             {
                 var spare = echoes[index]
@@ -463,7 +469,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
             // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
             // believing the later set's value (issue 11, ov-8742).
-            let landedOrder = echoes[index].order
+            let landedOrder = spareOrder ?? echoes[index].order
             if landedOrder == assumedOrder { assumedOrder = nil }
             // A down press still held refuses a set at or above the value before it (other than 0), so a landing
             // there shows the press was over when it landed — and when the later set landed, after it (issue 11,

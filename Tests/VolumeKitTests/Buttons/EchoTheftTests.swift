@@ -64,4 +64,27 @@ struct EchoTheftTests {
         run.stop()
         #expect(run.device.volume == 0.0625, "both presses were captured: the user's volume is still 0.0625")
     }
+
+    @Test("systemNotification: a hold through the background, chased by restores one step behind — no phantom press on return")
+    func holdThroughBackgroundNoPhantom() throws {
+        // Corpus background-during-hold under sample 1 (slider 0.15 s, repeats every 0.09 s): the suspended machine
+        // puts the user's value back behind each repeat; repeats land on values of its restores in flight. A spare
+        // taken before a later set of the same value had to be used first (sets land in order), or every later
+        // restore's echo went to the one before it and the last landing, after the return, read as a press.
+        let run = try EnvelopeRegressionTests.Run(
+            [
+                "firstRepeatDelay=0.3851", "repeatInterval=0.0903", "tapLength=0.1085", "stepQuantization=grid",
+                "downPressRefusal=none", "kvoLatency=0.0271", "sliderLatency=0.15", "suspensionDelay=4.0748",
+            ], volume: 0.5, configuration: .init(strategy: .systemNotification, allowsPrivateAPI: true))
+        run.device.hold(.down, for: 1.5)
+        run.device.advance(by: 0.9)
+        run.device.background()
+        run.device.advance(by: 1)
+        let before = run.events.current.count
+        run.device.foreground()
+        run.device.advance(by: 1)
+        let after = run.events.current.dropFirst(before).map { "\($0.button) \($0.phase)" }
+        #expect(after.isEmpty, "no press after the return: \(after)")
+        run.stop()
+    }
 }
