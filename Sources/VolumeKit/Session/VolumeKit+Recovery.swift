@@ -9,11 +9,11 @@ public enum VolumeKit {
     ///
     /// The rule (``RecoveryRule``): only on the route the saved volume belongs to, only if the device has not
     /// restarted since, and only if the volume is still where VolumeKit left it — a change the user made
-    /// since always wins. If a call holds the audio session, the saved volume waits for the next launch. A
-    /// volume saved for another route (headphones unplugged since) is given back when that route is current
-    /// again while the app is active and no `VolumeButtons` runs — unless the app's own session category plays
-    /// or records; then it waits for the next run. A `VolumeButtons` started while a recovery runs becomes ready
-    /// once it has ended.
+    /// since always wins. If a call holds the audio session, the saved volume waits until the app is active
+    /// again after it. A volume saved for another route (headphones unplugged since) is given back when that
+    /// route is current again while the app is active and no `VolumeButtons` runs — unless the app set an audio
+    /// session category of its own; then it waits for the next run. A `VolumeButtons` started while a recovery
+    /// runs becomes ready once it has ended.
     ///
     /// Always returns within `timeout`: the volume view needs a window of the app's foreground scene, which
     /// may not exist yet (a launch into the background, a permission alert). It then returns

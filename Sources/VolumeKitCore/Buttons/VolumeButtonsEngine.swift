@@ -311,8 +311,24 @@ public final class VolumeButtonsEngine: Sendable {
             state.onStopped = onStopped
             state.keepAlive = self
             var work = state.classifier.release(at: now).map(Work.emit)
-            if state.steps.phase == .idle, !state.stopBlind, !state.stepsStarted, state.volumeView != nil,
-                configuration.mode == .capture, let volume, let record = state.records[state.route],
+            if state.steps.phase == .idle, !state.stopBlind, !state.stepsStarted, state.isViewReady,
+                state.isSessionLive, configuration.mode == .capture, let volume
+            {
+                // The view was ready but the machine never started (the session was interrupted then; this stop
+                // made reads live again): no second ready comes, so an earlier run's record is given back now, as
+                // the next run would (a recovery run stuck here held every capture back: review of issue 11).
+                if let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
+                {
+                    state.stepsStarted = true
+                    return work
+                        + translate(
+                            state.steps.restore(volume: volume, userVolume: recovered, at: now), &state, at: now)
+                }
+                return work + [.tearDown]
+            }
+            if state.steps.phase == .idle, !state.stopBlind, !state.stepsStarted, !state.isViewReady,
+                state.volumeView != nil, configuration.mode == .capture, let volume,
+                let record = state.records[state.route],
                 case .restore = RecoveryRule.decide(
                     record, currentVolume: volume, uptime: now, bootTime: clients.device.bootTime)
             {
@@ -389,7 +405,8 @@ public final class VolumeButtonsEngine: Sendable {
     /// Whether the view became ready while a recovery run gives an earlier run's volume back (a launch recovery
     /// and a capture started at once): its sets would be read as presses here, and this engine's anchor as the
     /// user's change there (issue 11's review: four phantom presses). Capture then becomes ready once the
-    /// recovery has ended, from the volume it left. Capture events never wait: they read no volume.
+    /// recovery has ended, from the volume it left. Capture events never wait: they count no press from the volume
+    /// (what they watch of it, for ``VolumeButtonsDiagnostic/captureEventsNotDelivered``, ignores recovery runs).
     private func waitsForRecovery() -> Bool {
         guard configuration.strategy != .captureEvents, !state.withLock({ $0.isRecoveryRun }) else { return false }
         let wait = clients.holdBoard.afterRecovery { [weak self] in
@@ -475,6 +492,8 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     private func captureEventsMissed() {
+        // A recovery run's sets (and their landings) are no press.
+        guard !clients.holdBoard.isRecovering else { return }
         let now = clients.clock.now()
         let report = state.withLock { state -> Bool in
             guard state.isStarted, state.isAppActive, !state.reportedCaptureEventsMissing else { return false }

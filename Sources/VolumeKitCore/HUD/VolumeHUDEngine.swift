@@ -245,8 +245,9 @@ public final class VolumeHUDEngine: Sendable {
     }
 
     private func observe(_ value: Float) {
-        // While capture holds the volume, `outputVolume` is VolumeKit's anchor, not the user's level.
-        guard !board.isHeld else { return }
+        // While capture holds the volume, `outputVolume` is VolumeKit's anchor, not the user's level; while a
+        // recovery gives an earlier run's volume back, its sets (nudges included) are not the user's change.
+        guard !board.isHeld, !board.isRecovering else { return }
         run { $0.levelChanged(value, at: $1) }
     }
 

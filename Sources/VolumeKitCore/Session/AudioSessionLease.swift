@@ -45,18 +45,14 @@ public final class AudioSessionLease: Sendable {
     /// Categories an app sets for its own audio: VolumeKit keeps them, and only activates the session.
     private static let playsOrRecords: Set<AudioCategory> = [.playback, .playAndRecord, .record, .multiRoute]
 
-    /// Whether joining with `configuration` now and leaving again gives the session back exactly as found:
-    /// VolumeKit holds it already, or the app's category is one VolumeKit replaces by `configuration` and then
-    /// restores, deactivating (the system default, `.ambient`). It is not so for an app's own playing or
-    /// recording category: VolumeKit only activates it and leaves it active — a non-mixing `.playback` session
-    /// would then keep other apps' audio stopped (iOS has no read of whether a session is active).
-    public func leavesSessionAsFound(_ configuration: AudioSessionConfiguration, on session: AudioSessionClient)
-        -> Bool
-    {
-        guard users == 0 else { return true }
-        let current = session.configuration()
-        guard !Self.playsOrRecords.contains(current.category) else { return false }
-        return configuration != current || current == .systemDefault
+    /// Whether joining now and leaving again gives the session back as VolumeKit would find it: VolumeKit holds it
+    /// already, or the app left the category at the system default, which VolumeKit replaces by its own and then
+    /// restores, deactivating. An app that set a category of its own keeps it, and VolumeKit cannot tell whether
+    /// its session is active (iOS has no read of it): joining would leave an inactive `.playback` session active
+    /// (other apps' audio stopped), or deactivate an `.ambient` one under the app's own sounds. An app that
+    /// plays audio in the default category without setting one is the case this cannot see.
+    public func ownsSessionIfJoined(on session: AudioSessionClient) -> Bool {
+        users > 0 || session.configuration() == .systemDefault
     }
 
     /// Joins the session: sets `configuration` if given and different, and activates. Throws what the

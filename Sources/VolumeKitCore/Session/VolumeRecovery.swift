@@ -50,9 +50,17 @@ public enum VolumeRecovery {
             return
         }
         board.recoveryBegan()
-        // The run's last sets may still be landing when it has torn down (it takes a landing for its own as soon
-        // as it reads the value): an engine waiting for the run reads the volume only once they are in.
+        let output = clients.audioSession.currentOutput()
+        // Once only: the run's own end, or the watchdog below. The run's last sets may still be landing when it has
+        // torn down (it takes a landing for its own as soon as it reads the value): an engine waiting for the run
+        // reads the volume only once they are in.
+        let finished = Locked(false)
         let finish: @Sendable (Outcome) -> Void = { outcome in
+            guard
+                !finished.withLock({ done in
+                    defer { done = true }; return done
+                })
+            else { return }
             _ = clients.clock.schedule(VolumeStepMachine.landingWindow) { board.recoveryEnded() }
             completion(outcome)
         }
@@ -63,12 +71,20 @@ public enum VolumeRecovery {
         engine.markAsRecoveryRun()
         do {
             try engine.start(onReady: {
+                // Captures wait for the run: it must end even if its stop never calls back.
+                _ = clients.clock.schedule(watchdog) {
+                    finish(.failed(.audioSession("The volume could not be confirmed back within \(Int(watchdog)) s.")))
+                }
                 // A stop that could not make reads live (a call or an interruption took the session before the
-                // view was ready) sets nothing and keeps the record: not handled, it waits for the next run.
+                // view was ready) sets nothing and keeps the record: not handled, it waits for the next run. So
+                // does a record whose route was left before the view was ready.
                 engine.stop(onStopped: {
-                    let kept = hasPendingRestore(clients)
+                    let kept = PendingRestores.load(from: clients.keyValueStore)[output] != nil
                     watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
-                    let reason = "The audio session could not be activated to give the volume back."
+                    let reason =
+                        clients.audioSession.currentOutput() != output
+                        ? "The audio route changed before the volume could be given back; it is given back on that route."
+                        : "The audio session could not be activated to give the volume back."
                     finish(kept ? .failed(.audioSession(reason)) : .handled)
                 })
             })
@@ -83,6 +99,10 @@ public enum VolumeRecovery {
         }
     }
 
+    /// The longest a recovery run may take from its view being ready until it has stopped (a restore's sets and
+    /// their retries take well under a second): past it, the run counts as ended for the captures waiting on it.
+    static let watchdog: TimeInterval = 5
+
     /// A recovery run's capture: no headroom — it holds the user's volume itself, never an anchor.
     static let runConfiguration = VolumeButtonsConfiguration(headroomSteps: 0)
 
@@ -93,9 +113,10 @@ public enum VolumeRecovery {
     /// `didBecomeActive` when the route changed while the app was not active (a call, Control Center, the
     /// background; ov-12041). It runs only when a launch recovery could: the app active, and no button engine
     /// running (a capture follows routes and judges their records itself; any engine would read the run's sets
-    /// as presses). And only when the run leaves the audio session as it found it
-    /// (``AudioSessionLease/leavesSessionAsFound(_:on:)``): an app whose own category plays or records keeps its
-    /// record for the next run, as before, rather than have VolumeKit leave its session active. A capture
+    /// as presses). And only when VolumeKit holds the audio session already or the app left its category at the
+    /// system default (``AudioSessionLease/ownsSessionIfJoined(on:)``): an app that set a category of its own
+    /// (`.playback`, `.ambient`…) keeps its record for the next run, as before, rather than have VolumeKit leave
+    /// its session active or deactivate it under the app's own audio. A capture
     /// started meanwhile waits for the run (``VolumeHoldBoard/afterRecovery(_:)``). A route change without a
     /// notification is judged at the next activation, or by the next run. The watch ends once no record is left.
     static func watchWaitingRoutes(
@@ -116,7 +137,7 @@ public enum VolumeRecovery {
                 }
                 guard clients.lifecycle.state() == .active, !board.hasButtonEngine, !board.isRecovering,
                     records[clients.audioSession.currentOutput()] != nil,
-                    clients.sessionLease.leavesSessionAsFound(runConfiguration.session, on: clients.audioSession)
+                    clients.sessionLease.ownsSessionIfJoined(on: clients.audioSession)
                 else { return }
                 recoverIfNeeded(clients, onDiagnostic: onDiagnostic, completion: { _ in })
             }

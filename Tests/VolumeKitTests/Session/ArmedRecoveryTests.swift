@@ -73,16 +73,38 @@ struct ArmedRecoveryTests {
         #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
     }
 
-    @Test("An app whose own .playback session is inactive keeps it so: the record waits for the next run")
-    func appSessionLeftAsFound() throws {
+    @Test(
+        "An app with a category of its own keeps its session as it was (inactive .playback, active .ambient): the record waits",
+        arguments: [false, true])
+    func appSessionLeftAsFound(ambient: Bool) throws {
         let device = try Self.leftSpeaker(["routeNotification=beforeKVO"])
-        try device.clients.audioSession.setConfiguration(AudioSessionConfiguration(category: .playback))
-        #expect(!device.isSessionActive)
+        let own = AudioSessionConfiguration(category: ambient ? .ambient : .playback)
+        try device.configureAppSession(own, activates: ambient)
+        #expect(device.isSessionActive == ambient)
         device.connect(.speaker)
         device.advance(by: 1)
-        #expect(!device.isSessionActive, "activating a non-mixing .playback session would stop other apps' audio")
+        // Activating a non-mixing .playback session would stop other apps' audio; deactivating the game's
+        // .ambient session would stop its sounds.
+        #expect(device.isSessionActive == ambient)
+        #expect(device.sessionConfiguration == own)
         #expect(device.volume(on: .speaker) == 0.125)
         #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
+    }
+
+    @Test("The app's custom HUD shows nothing when the watch gives the route back (no press was made)")
+    func hudQuietAtRouteReturn() throws {
+        let device = try Self.leftSpeaker(["routeNotification=beforeKVO"])
+        let shown = Locked([VolumeHUDDisplay]())
+        let hud = VolumeHUDEngine(
+            clients: device.clients, onDisplay: { display, _ in shown.withLock { $0.append(display) } })
+        hud.start()
+        device.advance(by: 1)
+        shown.withLock { $0 = [] }
+        device.connect(.speaker)
+        device.advance(by: 2)
+        #expect(device.volume(on: .speaker) == 0)
+        #expect(shown.current.isEmpty, "\(shown.current)")
+        hud.stop()
     }
 
     @Test("A running Ring/Silent monitor does not keep the waiting record from its route")

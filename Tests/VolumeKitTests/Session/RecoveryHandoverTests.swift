@@ -84,4 +84,77 @@ struct RecoveryHandoverTests {
         let sets = device.log.filter { if case .programmaticSet = $0 { true } else { false } }
         #expect(sets.count <= 4, "one restore (with its nudges), not two runs setting over each other: \(sets)")
     }
+
+    @Test(
+        "An interruption before the recovery's view is ready does not leave it running: a later capture captures",
+        arguments: [0.02, 0.05, 0.08])
+    func interruptedRecoveryEnds(at: TimeInterval) throws {
+        let device = try Self.crashed([], volume: 0)
+        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+        device.advance(by: at)
+        device.interruption(began: true)
+        device.advance(by: 1)
+        device.interruption(began: false)
+        device.advance(by: 5)
+        #expect(!device.clients.holdBoard.isRecovering, "the recovery run ended (at \(at))")
+        #expect(device.volume(on: .speaker) == 0, "the user's volume is back (at \(at))")
+        let events = Locked([VolumeButtonEvent]())
+        let engine = VolumeButtonsEngine(
+            clients: device.clients, onEvent: { event in events.withLock { $0.append(event) } })
+        try engine.start()
+        device.advance(by: 2)
+        #expect(engine.isCapturing, "at \(at)")
+        device.press(.up)
+        device.advance(by: 0.6)
+        #expect(events.current.filter { $0.phase == .pressed }.count == 1)
+        engine.stop()
+        device.advance(by: 2)
+        #expect(device.volume(on: .speaker) == 0)
+    }
+
+    @Test("A camera screen with capture events and a launch recovery: the recovery's sets are no missed press")
+    func captureEventsNotMisreported() throws {
+        for recoveryFirst in [false, true] {
+            let device = try Self.crashed([], volume: 0)
+            device.startCamera()
+            let diagnostics = Locked([VolumeButtonsDiagnostic]())
+            let engine = VolumeButtonsEngine(
+                configuration: .init(strategy: .captureEvents), clients: device.clients, onEvent: { _ in },
+                onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
+            if recoveryFirst {
+                VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+                device.advance(by: 0.01)
+                try engine.start()
+            } else {
+                try engine.start()
+                device.advance(by: 0.05)
+                VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
+            }
+            device.advance(by: 2)
+            #expect(!diagnostics.current.contains(.captureEventsNotDelivered), "recovery first: \(recoveryFirst)")
+            #expect(device.volume(on: .speaker) == 0)
+            engine.stop()
+            device.advance(by: 1)
+        }
+    }
+
+    @Test("The route left before the recovery's view is ready: not handled, the record waits for its route")
+    func routeLeftBeforeReady() throws {
+        let run = try EnvelopeRegressionTests.Run(["routeNotification=beforeKVO"], volume: 0, headphones: 0.5)
+        run.device.advance(by: 0.5)
+        run.device.crash()
+        run.device.advance(by: 0.3)
+        run.device.launch()
+        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+        VolumeRecovery.recoverIfNeeded(run.device.clients) { result in outcome.withLock { $0 = result } }
+        run.device.advance(by: 0.03)
+        run.device.connect(.headphones)
+        run.device.advance(by: 2)
+        #expect(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker] != nil)
+        guard case .failed(let error) = outcome.current else {
+            Issue.record("outcome \(String(describing: outcome.current))")
+            return
+        }
+        #expect(error.description.contains("route changed"), "\(error.description)")
+    }
 }
