@@ -457,7 +457,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
             let fromBelieved = value - believedVolume
             let stepsFromBelieved = (fromBelieved / Self.step).rounded()
             if spareOrder == nil, stepsFromBelieved != 0,
-                abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance, !echoes[index].beforeRouteChange
+                abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance,
+                !echoes[index].beforeRouteChange
             {
                 var spare = echoes[index]
                 spare.count = 1

@@ -65,7 +65,9 @@ struct EchoTheftTests {
         #expect(run.device.volume == 0.0625, "both presses were captured: the user's volume is still 0.0625")
     }
 
-    @Test("systemNotification: a hold through the background, chased by restores one step behind — no phantom press on return")
+    @Test(
+        "systemNotification: a hold through the background, chased by restores one step behind — no phantom press on return"
+    )
     func holdThroughBackgroundNoPhantom() throws {
         // Corpus background-during-hold under sample 1 (slider 0.15 s, repeats every 0.09 s): the suspended machine
         // puts the user's value back behind each repeat; repeats land on values of its restores in flight. A spare

@@ -45,7 +45,9 @@ struct LateEchoWorldsTests {
         #expect(machine.userVolume == 0.75, "not 1.0 − 2 steps = 0.875 (presses from the anchor put on the user's)")
     }
 
-    @Test("The anchor's reset seen on return, then a read of the anchor's value: the user's presses (or Control Center)")
+    @Test(
+        "The anchor's reset seen on return, then a read of the anchor's value: the user's presses (or Control Center)"
+    )
     func lateAnchorEchoThenReadAtAnchor() {
         // The reset to the anchor landed before the restore, which lands over it (a held down press would have
         // refused the anchor itself: it is the value before that press); two presses went 1.0 → 0.875, or Control
@@ -57,7 +59,9 @@ struct LateEchoWorldsTests {
         #expect(machine.userVolume == 0.875, "the user's 0.875, not 1.0 kept as if the restore never landed")
     }
 
-    @Test("The press's nudge seen on return: the press may still be held and refuse the restore — no press of the user's")
+    @Test(
+        "The press's nudge seen on return: the press may still be held and refuse the restore — no press of the user's"
+    )
     func lateNudgeEchoRestoreRefused() {
         // The nudge below the anchor is accepted during the down press, so its landing says nothing of the press's
         // end: a press still held refuses the restore (seed 000), leaving the volume at the nudge. That is
