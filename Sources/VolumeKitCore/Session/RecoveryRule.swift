@@ -106,7 +106,8 @@ public enum RecoveryRule {
     /// VolumeKit set there when it held the user's own volume and the record says — `lowest`, the rule's band
     /// floor from ``PendingRestore/lowestVolume``: a long hold leaves more than eight — else by at most
     /// ``VolumeStepMachine/residueTolerance``, eight, and a rounded read), that being where VolumeKit left it
-    /// (`left`, within the rule's band), and not on a rail (a press clamps there: the rail is the user's).
+    /// (`left`: the held value first, within the rule's band; a value left elsewhere, within a rounded read), and
+    /// not on a rail (a press clamps there: the rail is the user's).
     static func pressedFromNudge(
         _ userVolume: Float, left: [Float], currentVolume: Float, lowest floor: ((Float) -> Float)? = nil
     ) -> Float? {
@@ -117,7 +118,15 @@ public enum RecoveryRule {
         guard steps != 0, currentVolume > 0, currentVolume < 1,
             abs(offset) > VolumeStepMachine.readTolerance, offset <= nudgeAbove,
             floor != nil || offset >= -(VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance),
-            left.contains(where: { nudged >= (floor?($0) ?? $0 - tolerance) && nudged <= $0 + nudgeAbove })
+            left.indices.contains(where: { index in
+                let value = left[index]
+                // Below the held value go VolumeKit's nudges (the band); a value it left elsewhere
+                // (``PendingRestore/leftVolume``: where presses or a route change left it) is one exact value,
+                // within a rounded read — a press from a nudge of the held value that lands a nudge away from
+                // whole steps of it is a press from the held value, counted as read (issue 11, ov-17746).
+                guard index == 0 else { return abs(nudged - value) <= VolumeStepMachine.readTolerance }
+                return nudged >= (floor?(value) ?? value - tolerance) && nudged <= value + nudgeAbove
+            })
         else { return nil }
         return min(max(userVolume + steps * step, 0), 1)
     }
