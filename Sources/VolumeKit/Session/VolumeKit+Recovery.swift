@@ -10,7 +10,8 @@ public enum VolumeKit {
     /// The rule (``RecoveryRule``): only on the route the saved volume belongs to, only if the device has not
     /// restarted since, and only if the volume is still where VolumeKit left it — a change the user made
     /// since always wins. If a call holds the audio session, the saved volume waits until the app is active
-    /// again after it. A volume saved for another route (headphones unplugged since) is given back when that
+    /// again after it (or, if the app set an audio session category of its own or a `VolumeButtons` runs, for
+    /// the next run). A volume saved for another route (headphones unplugged since) is given back when that
     /// route is current again while the app is active and no `VolumeButtons` runs — unless the app set an audio
     /// session category of its own; then it waits for the next run. A `VolumeButtons` started while a recovery
     /// runs becomes ready once it has ended.

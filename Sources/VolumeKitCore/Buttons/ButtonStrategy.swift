@@ -60,6 +60,9 @@ public enum VolumeButtonsError: Error, Sendable, Equatable {
     case strategyUnavailable(ButtonStrategy)
     /// The audio session could not be configured or activated (e.g. during a phone call).
     case audioSession(String)
+    /// A recovery (``VolumeRecovery``) could not give the saved volume back yet, for the reason given (the route
+    /// changed before it could, the restore was not confirmed in time); the record is kept for its route.
+    case recoveryIncomplete(String)
 }
 
 /// Something worth knowing that did not stop capture.

@@ -397,6 +397,16 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
+    /// Ends a ``VolumeRecovery`` run at once (its watchdog): nothing more is set, its view, subscriptions and timers
+    /// go and the session is released; the record stays for the next run.
+    func abandon() {
+        let running = state.withLock { state -> Bool in
+            defer { state.isStarted = false }
+            return state.isStarted || state.keepAlive != nil || !state.subscriptions.isEmpty
+        }
+        if running { tearDown() }
+    }
+
     /// Marks this engine as a ``VolumeRecovery`` run: it gives the volume back while other engines wait.
     func markAsRecoveryRun() {
         state.withLock { $0.isRecoveryRun = true }

@@ -10,6 +10,8 @@ extension VolumeButtonsError: CustomStringConvertible, LocalizedError {
             "The \(strategy.rawValue) strategy does not work on this device or iOS version\(strategy == .captureEvents ? " (capture events need iOS 17.2 and a running camera)" : ""); use the outputVolume strategy."
         case .audioSession(let reason):
             "The audio session could not be activated (\(reason)); try again when no call or other app holds the audio."
+        case .recoveryIncomplete(let reason):
+            "The user's saved volume was not given back yet (\(reason)); it stays saved and is given back on its route the next time VolumeKit can."
         }
     }
 

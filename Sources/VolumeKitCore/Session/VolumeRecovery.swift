@@ -71,9 +71,11 @@ public enum VolumeRecovery {
         engine.markAsRecoveryRun()
         do {
             try engine.start(onReady: {
-                // Captures wait for the run: it must end even if its stop never calls back.
+                // Captures wait for the run: it must end even if its stop never calls back — torn down, setting
+                // nothing more, so no set of its lands under a capture that stops waiting.
                 _ = clients.clock.schedule(watchdog) {
-                    finish(.failed(.audioSession("The volume could not be confirmed back within \(Int(watchdog)) s.")))
+                    finish(.failed(.recoveryIncomplete("the restore was not confirmed within \(Int(watchdog)) s")))
+                    engine.abandon()
                 }
                 // A stop that could not make reads live (a call or an interruption took the session before the
                 // view was ready) sets nothing and keeps the record: not handled, it waits for the next run. So
@@ -81,11 +83,11 @@ public enum VolumeRecovery {
                 engine.stop(onStopped: {
                     let kept = PendingRestores.load(from: clients.keyValueStore)[output] != nil
                     watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
-                    let reason =
+                    let error: VolumeButtonsError =
                         clients.audioSession.currentOutput() != output
-                        ? "The audio route changed before the volume could be given back; it is given back on that route."
-                        : "The audio session could not be activated to give the volume back."
-                    finish(kept ? .failed(.audioSession(reason)) : .handled)
+                        ? .recoveryIncomplete("the audio route changed before it could be")
+                        : .audioSession("a call or another app holds it")
+                    finish(kept ? .failed(error) : .handled)
                 })
             })
         } catch let error as VolumeButtonsError {

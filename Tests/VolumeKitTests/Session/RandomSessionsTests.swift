@@ -50,6 +50,8 @@ final class RandomSession {
         []
     /// When each of VolumeKit's sets reached the system, and its value.
     private var appSets: [(at: Instant, value: Float)] = []
+    /// When and where the user pressed while VolumeKit did not hold the volume.
+    private var userPressTimes: [(at: Instant, route: AudioRoute)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
@@ -249,6 +251,7 @@ final class RandomSession {
                 landedAcrossRouteChange.remove(route)
             case .button:
                 guard !holding else { break }
+                userPressTimes.append((at, route))
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
@@ -344,10 +347,12 @@ final class RandomSession {
     /// (``VolumeStepMachine/readTolerance``, ``VolumeStepMachine/pressTolerance``, `shared/facts/envelope.md`) is
     /// taken for it — (a) a value within a read of a set of VolumeKit's still on its way (it landed after the
     /// change, less than `sliderLatency` later), taken for that set's landing; or (b) a value within two reads
-    /// of whole steps from a value a set of VolumeKit's left on the route since the user's last change there,
-    /// away from the user's, taken for presses from there, so the user's volume comes back off by that nudge. True when every violating route
-    /// had such a change and is off the user's volume by no more than it explains: (a) a step's nudges
-    /// (1e-3), (b) the nudge VolumeKit's value was off the user's, within two reads.
+    /// of whole steps from a value a set of VolumeKit's left on the route since the user's last change there, a
+    /// few nudges off the user's (less than ``VolumeStepMachine/stepTolerance``), taken for presses from there, so
+    /// the user's volume comes back off by that nudge. True when every violating route had such a change as the
+    /// user's last there (later Control Center samples of the same drag, within 0.5 s, aside; no press after it)
+    /// and is off the user's volume by no more than it explains: (a) a step's nudges (1e-3), (b) that nudge,
+    /// within two reads.
     var isUnderCoincidentControlCenter: Bool {
         let routes = violatingRoutes()
         let step = VolumeStepMachine.step
@@ -355,7 +360,10 @@ final class RandomSession {
             && routes.allSatisfy { route in
                 let off = abs(device.volume(on: route) - truth[route]!)
                 return controlCenterChanges.contains { change in
-                    guard change.route == route else { return false }
+                    guard change.route == route,
+                        !userPressTimes.contains(where: { $0.route == route && $0.at > change.at }),
+                        !controlCenterChanges.contains(where: { $0.route == route && $0.at > change.at + 0.5 })
+                    else { return false }
                     let inFlight = appSets.contains { set in
                         set.at > change.at && set.at - change.at < device.behaviour.sliderLatency
                             && abs(set.value - change.value) < VolumeStepMachine.readTolerance
@@ -363,9 +371,10 @@ final class RandomSession {
                     if inFlight, off < 1e-3 { return true }
                     return change.left.contains { left in
                         let steps = ((change.value - left) / step).rounded()
-                        return abs(left - change.before) > VolumeStepMachine.readTolerance && steps != 0
-                            && abs(change.value - left - steps * step) < VolumeStepMachine.pressTolerance
-                            && abs(off - abs(left - change.before)) < VolumeStepMachine.pressTolerance
+                        let nudge = abs(left - change.before)
+                        return nudge > VolumeStepMachine.readTolerance && nudge < VolumeStepMachine.stepTolerance
+                            && steps != 0 && abs(change.value - left - steps * step) < VolumeStepMachine.pressTolerance
+                            && abs(off - nudge) < VolumeStepMachine.pressTolerance
                     }
                 }
             }
@@ -375,11 +384,16 @@ final class RandomSession {
     /// (a held down press, seed 000); on a grid-snapping device the user's press from the nudge ended on the anchor,
     /// which the recovery takes for VolumeKit's. True when VolumeKit reported it
     /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
-    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``).
+    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), and is off by that press
+    /// undone: one step, within ``VolumeStepMachine/stepTolerance``.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
-            && routes.allSatisfy { pressedOntoRefusedSet.contains($0) }
+            && routes.allSatisfy { route in
+                let off = abs(device.volume(on: route) - truth[route]!)
+                return pressedOntoRefusedSet.contains(route)
+                    && abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
+            }
     }
 
     private func violatingRoutes() -> [AudioRoute] {

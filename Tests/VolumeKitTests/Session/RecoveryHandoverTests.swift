@@ -155,6 +155,39 @@ struct RecoveryHandoverTests {
             Issue.record("outcome \(String(describing: outcome.current))")
             return
         }
-        #expect(error.description.contains("route changed"), "\(error.description)")
+        #expect(error == .recoveryIncomplete("the audio route changed before it could be"))
+        #expect(
+            error.description
+                == "The user's saved volume was not given back yet (the audio route changed before it could be); it stays saved and is given back on its route the next time VolumeKit can."
+        )
+    }
+
+    @Test(
+        "A recovery whose restore is never confirmed ends at its watchdog, torn down: a waiting capture sees no press")
+    func watchdogEndsTheRun() throws {
+        let device = try Self.crashed([], volume: 0)
+        let start = device.now
+        var clients = device.clients
+        let setVolume = clients.systemVolume.setVolume
+        let clock = device.clients.clock
+        // A world where the slider loses every set from the view's readiness until 5.8 s in.
+        clients.systemVolume.setVolume = { value in
+            let elapsed = clock.now() - start
+            if elapsed > 0.09, elapsed < 5.8 { return }
+            setVolume(value)
+        }
+        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+        VolumeRecovery.recoverIfNeeded(clients) { result in outcome.withLock { $0 = result } }
+        device.advance(by: 0.05)
+        let events = Locked([VolumeButtonEvent]())
+        let engine = VolumeButtonsEngine(clients: clients, onEvent: { event in events.withLock { $0.append(event) } })
+        try engine.start()
+        device.advance(by: 10)
+        #expect(!device.clients.holdBoard.isRecovering)
+        #expect(outcome.current == .failed(.recoveryIncomplete("the restore was not confirmed within 5 s")))
+        #expect(events.current.isEmpty, "no press was made: \(events.current)")
+        engine.stop()
+        device.advance(by: 2)
+        #expect(device.volume(on: .speaker) == 0, "the capture, which judged the record, gave the user's volume back")
     }
 }
