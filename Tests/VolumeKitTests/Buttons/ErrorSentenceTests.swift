@@ -7,7 +7,8 @@ struct ErrorSentenceTests {
     @Test("capture errors and diagnostics read as sentences that say what to do, never as enum text")
     func sentences() {
         let errors: [VolumeButtonsError] = [
-            .privateAPINotAllowed, .strategyUnavailable(.captureEvents), .audioSession("busy"), .recoveryIncomplete("the route changed"),
+            .privateAPINotAllowed, .strategyUnavailable(.captureEvents), .audioSession("busy"),
+            .recoveryIncomplete("the route changed"),
         ]
         let diagnostics: [VolumeButtonsDiagnostic] = [
             .unreadableNotification(.missingValue(key: "Reason")), .volumeSetFailed(0.5),
