@@ -29,6 +29,9 @@ final class RandomSession {
     /// did not hold it: the press changed nothing, so `outputVolume` showed nothing. Cleared by a later change
     /// of the user's there that moved the volume (a press or Control Center).
     private(set) var unseenRailPress: [AudioRoute: Float] = [:]
+    /// Routes whose ``unseenRailPress`` was made while the app was not running (after a crash, before the launch):
+    /// no strategy sees it then — the launch recovery reads the volume with `outputVolume` (``VolumeRecovery``).
+    private var unseenRailPressAppDown: Set<AudioRoute> = []
     /// The last volume the device's log showed per route.
     private var shown: [AudioRoute: Float] = [:]
     /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume: within
@@ -274,6 +277,11 @@ final class RandomSession {
                 truth[route] = value
                 if unchanged, value <= 0 || value >= 1 {
                     unseenRailPress[route] = value
+                    if device.isAppRunning {
+                        unseenRailPressAppDown.remove(route)
+                    } else {
+                        unseenRailPressAppDown.insert(route)
+                    }
                 } else if !unchanged {
                     unseenRailPress[route] = nil
                 }
@@ -319,15 +327,19 @@ final class RandomSession {
     }
 
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
-    /// changes nothing iOS reports. True when every violating route's user volume is such a rail, the user
-    /// pressed toward it there unseen (``unseenRailPress``), and VolumeKit reported moving the volume off that
-    /// rail (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
+    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash), since the
+    /// launch recovery reads the volume. True when every violating route's user volume is such a rail, the user
+    /// pressed toward it there unseen (``unseenRailPress``; not running, for strategies other than
+    /// `outputVolume`), and VolumeKit reported moving the volume off that rail
+    /// (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
     var isUnderUnseenRailPress: Bool {
         let routes = violatingRoutes()
         let reported = diagnostics.current
-        return !routes.isEmpty && strategy == .outputVolume
+        return !routes.isEmpty
             && routes.allSatisfy { route in
-                guard let rail = unseenRailPress[route], abs(truth[route]! - rail) < 1e-4 else { return false }
+                guard strategy == .outputVolume || unseenRailPressAppDown.contains(route),
+                    let rail = unseenRailPress[route], abs(truth[route]! - rail) < 1e-4
+                else { return false }
                 return reported.contains(.railPressesUnseen(rail))
             }
     }
