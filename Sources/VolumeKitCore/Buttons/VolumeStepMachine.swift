@@ -252,8 +252,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// A crash now leaves the volume at a nudge (or a press), never on the anchor
     /// (``PendingRestore/nudgedBelowHeld``).
     public var isNudgedBelowAnchor: Bool {
-        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > Self.sameValue
-            && !echoes.contains { abs($0.value - anchor) <= Self.sameValue }
+        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > Self.sameValue && !isAnchorInFlight
     }
 
     /// Whether the anchor exactly may not be where VolumeKit leaves the volume although it set it: running, believed
@@ -262,9 +261,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// nudge or at the anchor, and on a device whose presses snap to the 1/16 grid a press from the nudge ends on
     /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
     public var isAnchorSetUnconfirmed: Bool {
-        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > Self.sameValue
-            && echoes.contains { abs($0.value - anchor) <= Self.sameValue }
+        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > Self.sameValue && isAnchorInFlight
     }
+
+    /// Whether a set of the anchor is on its way (issued, not yet seen to land or expired).
+    private var isAnchorInFlight: Bool { echoes.contains { abs($0.value - anchor) <= Self.sameValue } }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).

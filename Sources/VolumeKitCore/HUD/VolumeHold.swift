@@ -147,9 +147,6 @@ public final class VolumeHoldBoard: Sendable {
         }
     }
 
-    /// Whether the watch for routes whose records wait is armed.
-    public var isRecoveryWatchArmed: Bool { state.withLock { $0.recoveryWatch != nil } }
-
     /// Ends the watch for routes whose records wait, if armed (no record is left).
     public func endRecoveryWatch() {
         state.withLock { state -> CancellationHandle? in

@@ -150,7 +150,7 @@ public struct PendingRestores: Sendable, Equatable {
 
     /// Writes the records (removes the key when there are none).
     public func save(to store: KeyValueStoreClient) {
-        guard !byRoute.isEmpty || !otherHeadsets.isEmpty else {
+        guard !isEmpty else {
             store.setData(nil, Self.key)
             return
         }

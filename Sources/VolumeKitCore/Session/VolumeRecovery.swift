@@ -80,9 +80,9 @@ public enum VolumeRecovery {
                 // A stop that could not make reads live (a call or an interruption took the session before the
                 // view was ready) sets nothing and keeps the record: not handled, it waits for the next run. So
                 // does a record whose route was left before the view was ready.
+                // (The engine's teardown has armed the watch for records left waiting.)
                 engine.stop(onStopped: {
                     let kept = PendingRestores.load(from: clients.keyValueStore)[output] != nil
-                    watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
                     let error: VolumeButtonsError =
                         clients.audioSession.currentOutput() != output
                         ? .recoveryIncomplete("the audio route changed before it could be")
@@ -90,19 +90,17 @@ public enum VolumeRecovery {
                     finish(kept ? .failed(error) : .handled)
                 })
             })
-        } catch let error as VolumeButtonsError {
-            board.recoveryEnded()
-            watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
-            completion(.failed(error))
         } catch {
+            // Nothing started, so nothing to land: the run ends at once.
             board.recoveryEnded()
             watchWaitingRoutes(clients, onDiagnostic: onDiagnostic)
-            completion(.failed(.audioSession(String(describing: error))))
+            completion(.failed(error as? VolumeButtonsError ?? .audioSession(String(describing: error))))
         }
     }
 
     /// The longest a recovery run may take from its view being ready until it has stopped (a restore's sets and
-    /// their retries take well under a second): past it, the run counts as ended for the captures waiting on it.
+    /// their retries take well under a second): past it, the run is torn down, setting nothing more, and counts
+    /// as ended for the captures waiting on it.
     static let watchdog: TimeInterval = 5
 
     /// A recovery run's capture: no headroom — it holds the user's volume itself, never an anchor.
