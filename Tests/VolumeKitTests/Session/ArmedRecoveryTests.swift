@@ -14,14 +14,31 @@ struct ArmedRecoveryTests {
         let device = run.device
         device.connect(.headphones)
         device.advance(by: 0.5)
+        Self.crashAndRecover(device)
+        #expect(device.volume(on: .speaker) == 0.125, "the earlier run left the speaker at its anchor")
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
+        return device
+    }
+
+    /// The app crashes and is launched again; its launch recovery runs.
+    private static func crashAndRecover(_ device: SimulatedDevice) {
         device.crash()
         device.advance(by: 0.3)
         device.launch()
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
         device.advance(by: 1.5)
-        #expect(device.volume(on: .speaker) == 0.125, "the earlier run left the speaker at its anchor")
-        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
-        return device
+    }
+
+    /// Once the speaker's record was given back, the user presses up twice and down once there: 0.0625, passing
+    /// the 0.125 VolumeKit once held. After a crash, the next launch keeps the user's presses.
+    private static func pressesThroughHeldValueKept(_ device: SimulatedDevice) {
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] == nil)
+        for button: VolumeButton in [.up, .up, .down] {
+            device.press(button)
+            device.advance(by: 0.4)
+        }
+        crashAndRecover(device)
+        #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
     }
 
     @Test(
@@ -33,18 +50,7 @@ struct ArmedRecoveryTests {
         device.connect(.speaker)
         device.advance(by: 1)
         #expect(device.volume(on: .speaker) == 0, "the user's speaker volume is back as soon as it is current")
-        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] == nil)
-        // The user presses up twice and down once: 0.0625 — passing the 0.125 VolumeKit once held.
-        for button: VolumeButton in [.up, .up, .down] {
-            device.press(button)
-            device.advance(by: 0.4)
-        }
-        device.crash()
-        device.advance(by: 0.3)
-        device.launch()
-        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
-        device.advance(by: 1.5)
-        #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
+        Self.pressesThroughHeldValueKept(device)
     }
 
     /// ov-12041-95352680: the audio moves to the speaker during a call (the app inactive, so the route change
@@ -60,17 +66,7 @@ struct ArmedRecoveryTests {
         device.phoneCall(began: false)
         device.advance(by: 1)
         #expect(device.volume(on: .speaker) == 0, "the user's speaker volume is back once the app is active")
-        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] == nil)
-        for button: VolumeButton in [.up, .up, .down] {
-            device.press(button)
-            device.advance(by: 0.4)
-        }
-        device.crash()
-        device.advance(by: 0.3)
-        device.launch()
-        VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
-        device.advance(by: 1.5)
-        #expect(device.volume(on: .speaker) == 0.0625, "the user's own presses on the speaker are kept")
+        Self.pressesThroughHeldValueKept(device)
     }
 
     @Test(
