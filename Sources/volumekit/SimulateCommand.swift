@@ -8,12 +8,21 @@ enum SimulateCommand: Subcommand {
     static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
     static let help = """
         USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json]
-                                  [--trace FILE] [SCRIPT]
+                                  [--strict] [--trace FILE] [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
         prints each button event the app received, each time the system volume HUD appeared, the app's
-        custom HUD and Ring/Silent state changes, and the device's volume at the end. `launch` runs the
-        app's VolumeKit.recoverVolumeIfNeeded(). With no SCRIPT it runs a built-in demo.
+        custom HUD and Ring/Silent state changes, every diagnostic VolumeKit raised, and the device's volume
+        at the end. `launch` runs the app's VolumeKit.recoverVolumeIfNeeded(). With no SCRIPT it runs a
+        built-in demo.
+
+        Every run ends with a verdict: each event the app received is judged against what the simulated user
+        physically did (the ground truth) — presses reported against presses made, per button; phantom
+        events; their order; a press's `pressed` within 0.5 s of the button going down; one `pressed` and one
+        `released` per press, a hold's repeats inside it; no system HUD over a press the app captured. Presses
+        the app must see are those made in front, once capture has settled (1.5 s after a start, a return,
+        an interruption, a call or a route change, or at once while VolumeKit says it is capturing). A failure
+        an envelope limit explains is excused only with that limit's diagnostic, named in the verdict.
 
         OPTIONS:
           --strategy NAME  \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: " | "))
@@ -28,6 +37,7 @@ enum SimulateCommand: Subcommand {
                            ("source":"simulator") and its note lists the profile's rules, which
                            'volumekit trace fit FILE' should give back; 'volumekit trace replay FILE'
                            prints the button events of this run again.
+          --strict         exit with status 1 when the verdict finds a violation
           --json           one JSON object a line:
                            {"t":…, "type":"button", "button":"up"|"down", "phase":"pressed"|"repeated"|"released"}
                            {"t":…, "type":"systemHUD"}
@@ -37,6 +47,13 @@ enum SimulateCommand: Subcommand {
                            {"t":…, "type":"mute", "state":"unknown", "reason":R}
                                 (R: \(MuteUnknownReason.allCases.map(\.rawValue).joined(separator: " | ")))
                            {"t":…, "type":"error", "message":M}   (capture could not start, or a limit)
+                           {"t":…, "type":"diagnostic", "name":N, "sentence":S}   (VolumeKit's diagnostics)
+                           {"t":…, "type":"truth", "action":"press", "button":B, "duration":D, "seen":W}
+                                (each physical press, in order, W: inFront | interrupted | unseen)
+                           {"t":…, "type":"truth", "action":"volume", "value":V, "by":"controlCenter"}
+                           {"t":…, "type":"truth", "action":"route", "route":R}
+                           {"type":"verdict", "ok":true|false, "violations":[{"kind":K, "t":…, "detail":…}],
+                                "limits":[{"name":…, "count":N, "diagnostic":…}]}   (just before the end)
                            and last {"type":"end", "volume":V, "category":C|null, "sessionActive":true|false}
                                 (the device's volume, and the app's audio session category and state)
 
@@ -79,6 +96,7 @@ enum SimulateCommand: Subcommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         var reader = ArgumentReader(arguments)
         let json = reader.flag("--json")
+        let strict = reader.flag("--strict")
         let strategyName = try reader.option("--strategy") ?? SimulatedStrategy.outputVolume.rawValue
         let profile = try reader.option("--profile") ?? "default"
         let overrides = try reader.options("--set")
@@ -145,8 +163,11 @@ enum SimulateCommand: Subcommand {
         // Printed as they come, so a long run neither waits to the end nor keeps every record.
         do {
             try runner.run { record in
-                if json, case .command = record.kind { return }  // the JSON stream carries observations only
-                print(json ? record.json : record.text)
+                switch record.kind {
+                case .command where json: return  // the JSON stream carries observations only
+                case .truth where !json: return  // people read what they did in the script's lines
+                default: print(json ? record.json : record.text)
+                }
             }
         } catch {
             let record = ScenarioRecord(time: nil, kind: .error(String(describing: error)))
@@ -158,7 +179,7 @@ enum SimulateCommand: Subcommand {
             printError("volumekit simulate: \(failure)")
             return 1
         }
-        return 0
+        return strict && runner.verdict?.ok == false ? 1 : 0
     }
 
     /// Whether paths `a` and `b` name one file: the same path once symbolic links are resolved, or (both

@@ -31,7 +31,8 @@ extension SimulatedDevice {
     public func buttonDown(_ button: VolumeButton) {
         locked {
             if let held = heldButton { buttonUp(held.button) }
-            heldButton = HeldButton(button: button, valueBeforePress: volumes[currentRoute]!)
+            heldButton = HeldButton(
+                button: button, valueBeforePress: volumes[currentRoute]!, truthIndex: recordPress(button))
             if callInProgress {
                 // During a phone call the buttons change the call volume and the app sees nothing (seed 002).
                 callVolumeLevel = Self.clamp(callVolumeLevel + button.sign * Self.step)
@@ -50,6 +51,7 @@ extension SimulatedDevice {
             guard let held = heldButton, held.button == button else { return }
             if let timer = held.repeatTimer { timeline.cancel(timer) }
             if let timer = held.releaseTimer { timeline.cancel(timer) }
+            if let index = held.truthIndex { recordRelease(index) }
             heldButton = nil
             if !callInProgress { _ = deliverCaptureEvent(button, phase: .ended) }
         }
@@ -111,6 +113,7 @@ extension SimulatedDevice {
         locked {
             setAppState(.inactive)
             let target = Self.clamp(value)
+            recordUserVolume(target, by: "controlCenter")
             switch drag {
             case .oneJump:
                 after(0.3) { [unowned self] in

@@ -41,6 +41,8 @@ extension SimulatedDevice {
             if app != nil { crash() }
             generation += 1
             app = AppProcess(staleVolume: volumes[currentRoute]!)
+            audioInterrupted = false
+            disturb()
             record(.appLaunched(currentTime))
         }
     }
@@ -87,7 +89,11 @@ extension SimulatedDevice {
             let held = suspendedActions
             suspendedActions = []
             for action in held { action() }
-        case (.inactive, .active): deliver(.didBecomeActive)
+        case (.inactive, .active):
+            // Becoming active again ends what an interruption left: the app re-activates its session now.
+            audioInterrupted = false
+            disturb()
+            deliver(.didBecomeActive)
         default: break
         }
         if wasListening, !isAppListening { app?.staleVolume = volumes[currentRoute]! }

@@ -19,6 +19,8 @@ extension SimulatedDevice {
             let port = route == .bluetooth ? (headset ?? bluetoothPort) : bluetoothPort
             guard route != currentRoute || (route == .bluetooth && port != bluetoothPort) else { return }
             if let held = heldButton { buttonUp(held.button) }
+            disturb()
+            recordRoute(route)
             let old = volumes[currentRoute]!
             let reason = route.rank >= currentRoute.rank ? "newDeviceAvailable" : "oldDeviceUnavailable"
             if port != bluetoothPort {

@@ -43,6 +43,8 @@ extension SimulatedDevice {
     public func interruption(began: Bool) {
         locked {
             guard app != nil else { return }
+            audioInterrupted = began
+            disturb()
             if began {
                 deactivateSessionBySystem()
                 deliver(.interruptionBegan)
@@ -59,6 +61,7 @@ extension SimulatedDevice {
             if began {
                 guard !callInProgress else { return }
                 callInProgress = true
+                disturb()
                 if app != nil {
                     deactivateSessionBySystem()
                     deliver(.interruptionBegan)
@@ -67,6 +70,8 @@ extension SimulatedDevice {
             } else {
                 guard callInProgress else { return }
                 callInProgress = false
+                audioInterrupted = false
+                disturb()
                 if app != nil {
                     if app?.state == .inactive { setAppState(.active) }
                     deliver(.interruptionEnded(shouldResume: true))
@@ -82,14 +87,20 @@ extension SimulatedDevice {
             guard app?.state == .active else { return }
             let shape = behaviour.siriShape
             setAppState(.inactive)
+            disturb()
             if shape != .inactiveOnly {
+                audioInterrupted = true
                 deactivateSessionBySystem()
                 deliver(.interruptionBegan)
             }
             let launched = generation
             after(seconds) { [unowned self] in
                 guard self.generation == launched, self.app != nil else { return }
-                if shape == .interruptsWithEnd { self.deliver(.interruptionEnded(shouldResume: true)) }
+                self.disturb()
+                if shape == .interruptsWithEnd {
+                    self.audioInterrupted = false
+                    self.deliver(.interruptionEnded(shouldResume: true))
+                }
                 if self.app?.state == .inactive { self.setAppState(.active) }
             }
         }
@@ -102,13 +113,19 @@ extension SimulatedDevice {
         locked {
             guard app != nil, !alarmRinging else { return }
             alarmRinging = true
+            audioInterrupted = true
+            disturb()
             deactivateSessionBySystem()
             deliver(.interruptionBegan)
             let launched = generation
             after(seconds) { [unowned self] in
                 self.alarmRinging = false
                 guard self.generation == launched, self.app != nil else { return }
-                if sendsEnd { self.deliver(.interruptionEnded(shouldResume: true)) }
+                self.disturb()
+                if sendsEnd {
+                    self.audioInterrupted = false
+                    self.deliver(.interruptionEnded(shouldResume: true))
+                }
             }
         }
     }
@@ -120,6 +137,7 @@ extension SimulatedDevice {
     public func takeOverSession(by component: SessionComponent) {
         locked {
             guard let current = app else { return }
+            disturb()
             record(.sessionTakenOver(currentTime, by: component.rawValue))
             if behaviour.sessionTakeover == .deactivates {
                 if isAppListening { app?.staleVolume = volumes[currentRoute]! }
@@ -136,6 +154,7 @@ extension SimulatedDevice {
     public func startCamera(configuresSession: Bool = true) {
         locked {
             guard app != nil else { return }
+            disturb()
             app?.cameraRunning = true
             if configuresSession { takeOverSession(by: .camera) }
         }
@@ -143,7 +162,10 @@ extension SimulatedDevice {
 
     /// The app's camera session stops.
     public func stopCamera() {
-        locked { app?.cameraRunning = false }
+        locked {
+            disturb()
+            app?.cameraRunning = false
+        }
     }
 
     /// Whether the app's camera session runs.
@@ -175,6 +197,7 @@ extension SimulatedDevice {
     public func resetMediaServices() {
         locked {
             guard app != nil else { return }
+            disturb()
             deactivateSessionBySystem()
             app?.configuration = .systemDefault
             app?.mode = .default

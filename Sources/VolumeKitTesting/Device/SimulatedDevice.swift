@@ -95,6 +95,15 @@ public final class SimulatedDevice: @unchecked Sendable {
     var suspendedActions: [() -> Void] = []
     /// Sound playback state (the Ring/Silent switch and system sounds live in `SimulatedDevice+Sounds.swift`).
     var sounds = SimulatedSounds()
+    /// What the user physically did, in order (``truth``; `Oracle/GroundTruth.swift`).
+    var truthLog: [TruthRecord] = []
+    /// When capture was last disturbed (``PressContext/sinceDisturbance``).
+    var lastDisturbance: Instant = -.infinity
+    /// An interruption began (another app's audio, Siri, an alarm) and nothing has ended it yet: no end, and the
+    /// app has not become active since (``PressContext/Visibility/interrupted``).
+    var audioInterrupted = false
+    /// Asked when a button goes down: whether the app's capture claims to be capturing then.
+    var captureClaimProvider: (@Sendable () -> Bool)?
 
     /// When the device booted, in seconds since 1970 (wall clock minus uptime); ``reboot()`` moves it.
     var bootWallTime: TimeInterval = 1_800_000_000
@@ -115,6 +124,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         let valueBeforePress: Float
         var repeatTimer: Int?
         var releaseTimer: Int?
+        /// The press's index in ``truthLog``.
+        var truthIndex: Int?
     }
 
     struct VolumeView {

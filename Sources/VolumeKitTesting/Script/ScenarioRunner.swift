@@ -42,6 +42,12 @@ public struct ScenarioRecord: Sendable, Equatable {
         case command(String)
         /// The mute monitor reported a new Ring/Silent switch state.
         case mute(MuteState)
+        /// What the user physically did (the ground truth the verdict judges against).
+        case truth(TruthRecord)
+        /// A diagnostic VolumeKit raised: something worth knowing that did not stop capture.
+        case diagnostic(PressOracle.Diagnostic)
+        /// The oracle's judgment of every event against the ground truth, just before the end.
+        case verdict(Verdict)
         /// The end of the scenario: the device's output volume, and the app's audio session then — its
         /// category (`nil` when the app is not running) and whether it is active — so that a script can check
         /// that VolumeKit kept the app's session (a camera app's `.playAndRecord`) and left it as it found it.
@@ -79,6 +85,13 @@ public struct ScenarioRecord: Sendable, Equatable {
                 return "{\(t)\"type\":\"mute\", \"state\":\"unknown\", \"reason\":\"\(reason.rawValue)\"}"
             }
             return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
+        case .truth(let record):
+            return record.json
+        case .diagnostic(let diagnostic):
+            return
+                "{\(t)\"type\":\"diagnostic\", \"name\":\"\(diagnostic.name)\", \"sentence\":\"\(Self.escape(diagnostic.sentence))\"}"
+        case .verdict(let verdict):
+            return verdict.json
         case .end(let volume, let category, let active):
             let categoryText = category.map { "\"\($0.rawValue)\"" } ?? "null"
             return
@@ -98,6 +111,9 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .error(let message): return "\(t) error: \(message)"
         case .command(let line): return "\(t) > \(line)"
         case .mute(let state): return "\(t) mute \(state)"
+        case .truth(let record): return record.text
+        case .diagnostic(let diagnostic): return "\(t) VolumeKit says: \(diagnostic.sentence)"
+        case .verdict(let verdict): return verdict.text
         case .end(let volume, let category, let active):
             let session =
                 category.map { "session \($0.rawValue), \(active ? "active" : "inactive")" } ?? "app not running"
@@ -166,7 +182,24 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// ``ScenarioTraceOptions/keepsRecords`` its ``/VolumeKitCore/TraceRecorder/trace`` is the whole trace.
     public private(set) var traceRecorder: TraceRecorder?
 
+    /// The oracle's judgment of the last run (``PressOracle``): every button event against what the user did.
+    public private(set) var verdict: Verdict?
+    /// Set before ``run()`` to add final-volume problems to the verdict: called with the device at the end, it
+    /// returns one sentence per route whose volume is not the user's.
+    public var finalVolumeCheck: ((SimulatedDevice) -> [String])?
+    /// The oracle the verdict comes from (its bounds and limits).
+    public var oracle = PressOracle()
+    /// The diagnostics VolumeKit raised in the last run so far, with when each reached the app.
+    public var diagnostics: [PressOracle.Diagnostic] { observed.current.diagnostics }
+
     private let records = Locked([ScenarioRecord]())
+    /// What the app received, for the oracle: its button events and VolumeKit's diagnostics.
+    private let observed = Locked((events: [VolumeButtonEvent](), diagnostics: [PressOracle.Diagnostic]()))
+    /// When capture was started, while it runs, and the windows it ran in.
+    private var captureSince: Instant?
+    private var captureWindows: [Range<Instant>] = []
+    /// How many of the device's truth records were delivered.
+    private var truthIndex = 0
     /// Lines and bytes of trace written, to stop before the trace outgrows what a reader accepts.
     private let traceSize = Locked((lines: 0, bytes: 0, full: false))
     /// The features started and not stopped, as the trace's `app` records say.
@@ -235,8 +268,13 @@ public final class ScenarioRunner: @unchecked Sendable {
         pending = []
         recordOrder = 0
         logIndex = 0
+        truthIndex = 0
         delivered = 0
         lastFlush = device.now
+        captureSince = nil
+        captureWindows = []
+        observed.withLock { $0 = ([], []) }
+        verdict = nil
         for line in scenario.lines {
             if !line.command.isSetup {
                 let record = ScenarioRecord(time: device.now, kind: .command(line.text))
@@ -249,6 +287,9 @@ public final class ScenarioRunner: @unchecked Sendable {
         try pass(settleTime, on: device)
         try flush(device, all: true)
         try checkTraceSize()
+        let verdict = judge(device)
+        self.verdict = verdict
+        onRecord?(ScenarioRecord(time: nil, kind: .verdict(verdict)))
         let session = device.sessionConfiguration
         onRecord?(
             ScenarioRecord(
@@ -285,10 +326,23 @@ public final class ScenarioRunner: @unchecked Sendable {
             }
         }
         logIndex = log.count
+        // What the user did, each press once it is released (its duration known), or all of it at the end.
+        let truth = device.truth
+        while truthIndex < truth.count {
+            if !all, case .press(_, nil, _) = truth[truthIndex].action { break }
+            let record = truth[truthIndex]
+            pending.append((record.time, -1, truthIndex, ScenarioRecord(time: record.time, kind: .truth(record))))
+            truthIndex += 1
+        }
         pending.sort { ($0.time, $0.group, $0.order) < ($1.time, $1.group, $1.order) }
         let watermark = device.now - Self.deliveryLookback
         let ready = all ? pending.count : (pending.firstIndex { $0.time >= watermark } ?? pending.count)
         for item in pending[..<ready] {
+            // The ground truth is bounded by the script's own limits (``Scenario/maximumPresses``), not counted here.
+            if case .truth = item.record.kind {
+                onRecord?(item.record)
+                continue
+            }
             guard delivered < recordLimit else { throw ScenarioLimitError(records: recordLimit) }
             onRecord?(item.record)
             delivered += 1
@@ -356,6 +410,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         case .route(let route):
             device.connect(route)
         case .crash:
+            endCaptureWindow()
             traceRecorder?.mark("the app crashed")
             runningFeatures = []
             device.crash()
@@ -364,6 +419,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             baseline = nil
             hud = nil
         case .launch:
+            endCaptureWindow()
             traceRecorder?.mark("the app launched again")
             runningFeatures = []
             device.launch()
@@ -398,7 +454,9 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// The app's launch code calls `VolumeKit.recoverVolumeIfNeeded()`; the script's next line comes after it.
     private func recoverAtLaunch(on device: SimulatedDevice) {
         let done = Locked(false)
-        VolumeRecovery.recoverIfNeeded(clients(of: device, feature: "recovery")) { _ in done.withLock { $0 = true } }
+        VolumeRecovery.recoverIfNeeded(
+            clients(of: device, feature: "recovery"), onDiagnostic: diagnosticRecorder(device)
+        ) { _ in done.withLock { $0 = true } }
         advance(device, until: { done.current }, atMost: 2)
     }
 
@@ -409,6 +467,7 @@ public final class ScenarioRunner: @unchecked Sendable {
     }
 
     private func stopApp() {
+        endCaptureWindow()
         for feature in runningFeatures.reversed() { traceRecorder?.appCalled("stop", on: feature) }
         runningFeatures = []
         mute?.stop()
@@ -422,10 +481,14 @@ public final class ScenarioRunner: @unchecked Sendable {
         let clients = clients(of: device, feature: "buttons")
         let records = self.records
         let recorder = traceRecorder
+        let observed = self.observed
         let onEvent: @Sendable (VolumeButtonEvent) -> Void = { event in
             records.withLock { $0.append(ScenarioRecord(time: event.time, kind: .button(event.button, event.phase))) }
+            observed.withLock { $0.events.append(event) }
             recorder?.buttonEvent(event)
         }
+        captureSince = device.now
+        device.markDisturbance()
         // An app capturing through AVCaptureEventInteraction is a camera app: its camera runs first.
         if strategy == .captureEvents, !device.isCameraRunning { device.startCamera() }
         guard let configuration = strategy.configuration else {
@@ -453,9 +516,11 @@ public final class ScenarioRunner: @unchecked Sendable {
             onEvent: { event in
                 onEvent(event)
                 hud.handle(event)
-            }
+            },
+            onDiagnostic: diagnosticRecorder(device)
         )
         self.engine = engine
+        device.setCaptureClaim { [weak engine] in engine?.isCapturing ?? false }
         appCalled("start", on: "buttons")
         do {
             try engine.start()
@@ -467,6 +532,53 @@ public final class ScenarioRunner: @unchecked Sendable {
         // happens after that, as an app would await readiness before relying on capture.
         // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
         advance(device, until: { engine.isCapturing && hud.isSystemHUDSuppressed }, atMost: 2)
+    }
+}
+
+// MARK: - The verdict
+
+extension ScenarioRunner {
+    /// Records each diagnostic VolumeKit raises, with when it reached the app: shown, and kept for the oracle.
+    private func diagnosticRecorder(_ device: SimulatedDevice) -> @Sendable (VolumeButtonsDiagnostic) -> Void {
+        let records = records
+        let observed = observed
+        return { [unowned device] diagnostic in
+            let record = PressOracle.Diagnostic(diagnostic, at: device.now)
+            records.withLock { $0.append(ScenarioRecord(time: record.time, kind: .diagnostic(record))) }
+            observed.withLock { $0.diagnostics.append(record) }
+        }
+    }
+
+    /// Closes the window capture ran in (a stop, a crash, a launch or the end of the script).
+    private func endCaptureWindow() {
+        guard let since = captureSince else { return }
+        captureSince = nil
+        captureWindows.append(since..<device.now)
+        device.setCaptureClaim(nil)
+        device.markDisturbance()
+    }
+
+    /// The oracle's judgment of the run.
+    private func judge(_ device: SimulatedDevice) -> Verdict {
+        let windows = captureWindows + (captureSince.map { [$0..<device.now] } ?? [])
+        // The HUD for a press while the app is active and capturing (a hold's repeats after the app left or
+        // capture stopped are the system's again).
+        var active = true
+        var huds = [Instant]()
+        for entry in device.log {
+            switch entry {
+            case .appState(_, let state): active = state == .active
+            case .appLaunched: active = true
+            case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
+                huds.append(time)
+            default: break
+            }
+        }
+        let seen = observed.current
+        return oracle.judge(
+            truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
+            run: PressOracle.Run(strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds),
+            finalVolume: finalVolumeCheck?(device) ?? [])
     }
 }
 

@@ -1,0 +1,173 @@
+import Foundation
+import VolumeKitCore
+
+/// What the user physically did on the simulated device, recorded by the device itself — apart from anything
+/// VolumeKit reports — so that an oracle can judge every event VolumeKit delivered against it
+/// (``PressOracle``).
+public struct TruthRecord: Sendable, Equatable {
+    /// One physical action.
+    public enum Action: Sendable, Equatable {
+        /// A button went down at the record's time and came up `duration` seconds later (`nil` while still
+        /// down). `context` says whether an app could see the press then.
+        case press(VolumeButton, duration: TimeInterval?, context: PressContext)
+        /// The user chose a volume by other means than the buttons: Control Center's slider (`by` is
+        /// `"controlCenter"`).
+        case volume(Float, by: String)
+        /// The user moved the audio to another route (plugged headphones in, connected a speaker).
+        case route(AudioRoute)
+    }
+
+    /// When, in seconds of virtual time.
+    public var time: Instant
+    /// What.
+    public var action: Action
+
+    /// Creates a record.
+    public init(time: Instant, action: Action) {
+        self.time = time
+        self.action = action
+    }
+}
+
+/// Where a press happened, as the device knew it at the instant the button went down.
+public struct PressContext: Sendable, Equatable {
+    /// How visible the press was to an app in front.
+    public enum Visibility: String, Sendable, Equatable {
+        /// The app is running, active and not suspended, with no call, interruption or alarm holding the audio:
+        /// a capturing app is expected to see the press (once it has settled, see ``PressOracle``).
+        case inFront
+        /// The app is running and in front, but an interruption began (another app's audio, Siri, an alarm) and
+        /// nothing has ended it yet: whether the app sees the press depends on when it gets its session back.
+        case interrupted
+        /// The app is not running, not active (background, Control Center, Siri) or a call takes the buttons:
+        /// no app can see the press, and reporting it would be a phantom.
+        case unseen
+    }
+
+    /// How visible the press was.
+    public var visibility: Visibility
+    /// Seconds since the last change that disturbs capture (launch, becoming active, an interruption's begin or
+    /// end, a call, an alarm, a takeover, the camera, a route change, a media reset, a Control Center change);
+    /// `.infinity` when nothing has happened yet.
+    public var sinceDisturbance: TimeInterval
+    /// The volume was already at the rail the press pushes toward (0 for down, 1 for up): it changes nothing.
+    public var atRail: Bool
+    /// Whether the app's own capture claimed to be capturing when the button went down (``SimulatedDevice/captureClaim``),
+    /// `nil` when no app set a claim.
+    public var claimedCapture: Bool?
+
+    /// Creates a context.
+    public init(
+        visibility: Visibility, sinceDisturbance: TimeInterval, atRail: Bool = false, claimedCapture: Bool? = nil
+    ) {
+        self.visibility = visibility
+        self.sinceDisturbance = sinceDisturbance
+        self.atRail = atRail
+        self.claimedCapture = claimedCapture
+    }
+}
+
+extension TruthRecord {
+    /// One JSON object, keys in a stable order: `{"t":…, "type":"truth", "action":"press", "button":"up",
+    /// "duration":0.08, "seen":"inFront"}` or `{"t":…, "type":"truth", "action":"volume", "value":0.3,
+    /// "by":"controlCenter"}`.
+    public var json: String {
+        let t = "\"t\":\(ScenarioRecord.format(time))"
+        switch action {
+        case .press(let button, let duration, let context):
+            let length = duration.map { ScenarioRecord.format($0) } ?? "null"
+            return
+                "{\(t), \"type\":\"truth\", \"action\":\"press\", \"button\":\"\(button.rawValue)\", \"duration\":\(length), \"seen\":\"\(context.visibility.rawValue)\"}"
+        case .volume(let value, let by):
+            return
+                "{\(t), \"type\":\"truth\", \"action\":\"volume\", \"value\":\(ScenarioRecord.format(Double(value))), \"by\":\"\(by)\"}"
+        case .route(let route):
+            return "{\(t), \"type\":\"truth\", \"action\":\"route\", \"route\":\"\(route.rawValue)\"}"
+        }
+    }
+
+    /// One line for people: "1.0      you pressed up (0.08 s)".
+    public var text: String {
+        let t = ScenarioRecord.format(time).padding(toLength: 8, withPad: " ", startingAt: 0)
+        switch action {
+        case .press(let button, let duration, let context):
+            let length = duration.map { " (\(ScenarioRecord.format($0)) s)" } ?? ""
+            let note: String
+            switch context.visibility {
+            case .inFront: note = ""
+            case .interrupted: note = ", during an interruption"
+            case .unseen: note = ", the app not in front"
+            }
+            return "\(t) you pressed \(button.rawValue)\(length)\(note)"
+        case .volume(let value, _):
+            return "\(t) you set the volume to \(ScenarioRecord.format(Double(value))) in Control Center"
+        case .route(let route):
+            return "\(t) you moved the audio to \(route.rawValue)"
+        }
+    }
+}
+
+/// The device's side of the ground truth: it records each press and each volume the user chooses as it
+/// happens, with the context an app had then.
+extension SimulatedDevice {
+    /// Everything the user physically did, in time order: each press (button, when, how long, and whether an app
+    /// could see it) and each volume chosen in Control Center. Kept apart from what any app reports.
+    public var truth: [TruthRecord] { locked { truthLog } }
+
+    /// Set by the harness that runs the app: asked at each button press whether the app's capture claims to be
+    /// capturing then (``PressContext/claimedCapture``; e.g. `{ engine.isCapturing }`). `nil` removes it.
+    public func setCaptureClaim(_ claim: (@Sendable () -> Bool)?) {
+        locked { captureClaimProvider = claim }
+    }
+
+    /// Marks now as a moment that disturbs capture (``PressContext/sinceDisturbance``): the harness calls it when
+    /// the app starts or stops capture; the device itself marks launches, app-state changes, interruptions,
+    /// calls, alarms, takeovers, the camera, route changes and media resets.
+    public func markDisturbance() {
+        locked { lastDisturbance = currentTime }
+    }
+
+    /// The context of a press of `button` now.
+    func pressContext(_ button: VolumeButton) -> PressContext {
+        let visibility: PressContext.Visibility
+        if let app, app.state == .active, !app.isSuspended, !callInProgress {
+            visibility = audioInterrupted || alarmRinging ? .interrupted : .inFront
+        } else {
+            visibility = .unseen
+        }
+        let volume = volumes[currentRoute]!
+        let atRail = button == .down ? volume <= 0 : volume >= 1
+        let claim = captureClaimProvider
+        return PressContext(
+            visibility: visibility, sinceDisturbance: currentTime - lastDisturbance, atRail: atRail,
+            claimedCapture: claim.map { $0() })
+    }
+
+    /// Records a press going down now; returns its index for ``recordRelease(_:)``.
+    func recordPress(_ button: VolumeButton) -> Int {
+        truthLog.append(
+            TruthRecord(time: currentTime, action: .press(button, duration: nil, context: pressContext(button))))
+        return truthLog.count - 1
+    }
+
+    /// Records the release of the press at `index` now.
+    func recordRelease(_ index: Int) {
+        guard truthLog.indices.contains(index),
+            case .press(let button, nil, let context) = truthLog[index].action
+        else { return }
+        truthLog[index].action = .press(button, duration: currentTime - truthLog[index].time, context: context)
+    }
+
+    /// Records a volume the user chose by other means than the buttons.
+    func recordUserVolume(_ value: Float, by source: String) {
+        truthLog.append(TruthRecord(time: currentTime, action: .volume(value, by: source)))
+    }
+
+    /// Records a route change the user made.
+    func recordRoute(_ route: AudioRoute) {
+        truthLog.append(TruthRecord(time: currentTime, action: .route(route)))
+    }
+
+    /// Marks a disturbance from inside the device (already locked).
+    func disturb() { lastDisturbance = currentTime }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import VolumeKitCore
+
+/// An envelope limit as a proof: a failure is excused only when a narrow predicate over the ground truth at the
+/// failing event holds — which press, which route change, which strategy, which kind of failure — and VolumeKit
+/// raised the limit's diagnostic within the stated window of that event. A limit VolumeKit cannot observe at
+/// all has no diagnostic and is counted apart.
+public struct OracleLimit: Sendable {
+    /// What the predicate sees of a failure.
+    public struct Evidence: Sendable {
+        /// The failure.
+        public var violation: PressOracle.Violation
+        /// The press concerned, if any: its button, when it went down and its context.
+        public var press: (button: VolumeButton, down: Instant, context: PressContext)?
+        /// Seconds since the previous press of the same button went down, if there was one.
+        public var gapFromPreviousPress: TimeInterval?
+        /// Seconds since the user's last route change, if there was one.
+        public var sinceRouteChange: TimeInterval?
+        /// The strategy.
+        public var strategy: SimulatedStrategy
+        /// The device's behaviour.
+        public var behaviour: DeviceBehaviour
+    }
+
+    /// The limit's name, as README lists it.
+    public var name: String
+    /// The diagnostic that must have fired (``/VolumeKitCore/VolumeButtonsDiagnostic`` case name), or `nil` for a
+    /// limit no app can observe.
+    public var diagnostic: String?
+    /// The diagnostic must lie within this window around the failing event (seconds before, seconds after).
+    public var window: (before: TimeInterval, after: TimeInterval)
+    /// Counted apart from the other excused failures (an ambiguous step, until calibration can tell).
+    public var countedApart: Bool
+    /// The predicate over the ground truth at the failing event.
+    public var explains: @Sendable (Evidence) -> Bool
+
+    /// Creates a limit.
+    public init(
+        name: String, diagnostic: String?, window: (before: TimeInterval, after: TimeInterval) = (2, 1),
+        countedApart: Bool = false, explains: @escaping @Sendable (Evidence) -> Bool
+    ) {
+        self.name = name
+        self.diagnostic = diagnostic
+        self.window = window
+        self.countedApart = countedApart
+        self.explains = explains
+    }
+
+    /// The KVO strategies: they see presses only as volume changes.
+    static let kvoStrategies: Set<SimulatedStrategy> = [.outputVolume, .passive, .systemNotification]
+
+    /// Every limit the oracle knows.
+    public static let all: [OracleLimit] = [headroomExhausted, routeChangeNotNotified, ambiguousStep]
+
+    /// `sliderLatency` + `kvoLatency` against the presses' rhythm (`shared/facts/envelope.md`): with
+    /// `outputVolume` capturing, presses faster than the slider's round trip use the headroom up, and a press
+    /// made while the volume sits at 0 or 1 changes nothing KVO reports. Only a missed press, made at the rail,
+    /// with `headroomExhausted` raised from 2 s before it to 1 s after.
+    public static let headroomExhausted = OracleLimit(name: "headroom used up", diagnostic: "headroomExhausted") {
+        evidence in
+        evidence.strategy == .outputVolume && evidence.violation.kind == .missedPress
+            && evidence.press?.context.atRail == true
+    }
+
+    /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156): a route change is seen only with a
+    /// later volume change, so a press made just after it may be taken for the new route's own volume. Only a
+    /// missed or misread press made within 1.5 s after a route change the user made, with
+    /// `routeChangeNotNotified` raised from 2 s before the failure to 1 s after.
+    public static let routeChangeNotNotified = OracleLimit(
+        name: "route change without a notification", diagnostic: "routeChangeNotNotified"
+    ) { evidence in
+        guard evidence.behaviour.routeNotification == .missing, let since = evidence.sinceRouteChange else {
+            return false
+        }
+        let kinds: Set<PressOracle.Violation.Kind> = [.missedPress, .phantomPress, .wrongButton]
+        return kinds.contains(evidence.violation.kind) && since <= 1.5
+    }
+
+    /// The first auto-repeat may come anywhere in 0.3–0.7 s (`shared/facts/envelope.md`: `firstRepeatDelay`):
+    /// with the KVO strategies a second tap of the same button inside that range reads as a repeat. Only a tap
+    /// reported as a repeat, its gap from the previous press inside the range, with `ambiguousStep` raised
+    /// within 0.5 s of it. Counted apart until calibration learns the phone's rhythm.
+    public static let ambiguousStep = OracleLimit(
+        name: "ambiguous step (tap or first repeat)", diagnostic: "ambiguousStep", window: (0.1, 0.6),
+        countedApart: true
+    ) { evidence in
+        guard kvoStrategies.contains(evidence.strategy), evidence.violation.kind == .tapReadAsRepeat,
+            let gap = evidence.gapFromPreviousPress
+        else { return false }
+        guard case .seconds(let range) = DeviceBehaviour.rule(named: "firstRepeatDelay")?.values else { return false }
+        return gap >= range.lowerBound - 0.05 && gap <= range.upperBound + 0.1
+    }
+}

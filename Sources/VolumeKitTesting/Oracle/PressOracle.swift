@@ -1,0 +1,326 @@
+import Foundation
+import VolumeKitCore
+
+/// Judges every button event an app received against what the user physically did (``TruthRecord``): the
+/// presses reported against the presses made, per button; phantom events; their order; the delay from a press
+/// to its event; `pressed`/`repeated`/`released` consistency; the system HUD over a press the app captured.
+/// A failure that an envelope limit explains is excused only by that limit's proof (``OracleLimit``).
+///
+/// Which presses must be reported: those made while the app was in front (``PressContext/Visibility/inFront``)
+/// and capturing was started, once capture has settled — ``Bounds/settle`` after the last disturbance, or at
+/// once when the app's capture claimed to be capturing — and not toward a rail where the strategy cannot see
+/// them (passive `outputVolume`: KVO is silent at 0 and 1, seed 000). Presses the app could not see
+/// (background, a call, not running) must not be reported. The rest may go either way.
+public struct PressOracle: Sendable {
+    /// The bounds the judgment uses, in seconds.
+    public struct Bounds: Sendable, Equatable {
+        /// The longest delay from a button going down to its `pressed` event: KVO (≤ 0.03 s) after a set of
+        /// ours still in flight (slider ≤ 0.15 s) that an ambiguous press must wait out (`shared/facts/envelope.md`),
+        /// with room for a deferred judgment.
+        public var pressLatency: TimeInterval = 0.5
+        /// The longest delay from a button coming up to its `released` event: inferred releases wait for a first
+        /// auto-repeat that may come as late as 0.7 s (`shared/facts/envelope.md`), plus a tolerance.
+        public var releaseLatency: TimeInterval = 1.5
+        /// How long after a button came up a `repeated` of its hold may still arrive (observation latency).
+        public var repeatLatency: TimeInterval = 0.5
+        /// How long after a disturbance (launch, start, becoming active, an interruption, a call, a route
+        /// change…) capture is expected to be back: the volume view may take up to 1 s to be ready
+        /// (``DeviceBehaviour/volumeViewReadyDelay``), then the session is activated and the anchor set.
+        public var settle: TimeInterval = 1.5
+
+        /// The bounds above.
+        public init() {}
+    }
+
+    /// One event that is wrong against the ground truth.
+    public struct Violation: Sendable, Equatable {
+        /// What kind of wrong.
+        public enum Kind: String, Sendable, Equatable, CaseIterable {
+            /// A press the app had to see was not reported.
+            case missedPress
+            /// A press the app had to see was reported as a `repeated` of the press before it (a tap read as an
+            /// auto-repeat: its gap lies where a first repeat may come).
+            case tapReadAsRepeat
+            /// A `pressed` with no physical press of any button near it.
+            case phantomPress
+            /// A `pressed` of the other button than the one pressed then.
+            case wrongButton
+            /// A second `pressed` during one hold that was already reported (a hold must give one `pressed`).
+            case holdSplit
+            /// A press reported although no app could see it (background, a call, not running).
+            case unseenPressReported
+            /// Presses reported in another order than they were made.
+            case outOfOrder
+            /// A `repeated` outside any hold of that button.
+            case repeatOutsideHold
+            /// A `released` with no `pressed` of that button before it, or a `pressed` before the last one's
+            /// `released`.
+            case unpaired
+            /// A `pressed` never released, or released long after the button came up.
+            case lateRelease
+            /// The system volume HUD showed for a press the app had to capture.
+            case systemHUD
+            /// A route's volume at the end is not the user's.
+            case finalVolume
+        }
+
+        /// What kind of wrong.
+        public var kind: Kind
+        /// When (the event's time, or the press's when no event came).
+        public var time: Instant
+        /// A sentence saying what happened.
+        public var detail: String
+        /// The press concerned, as an index into the truth records, if any.
+        public var press: Int?
+
+        /// "missedPress at 1.1: the down press made at 1.1 was not reported".
+        public var summary: String {
+            "\(kind.rawValue) at \(time.isFinite ? ScenarioRecord.format(time) : "the end"): \(detail)"
+        }
+
+        /// Creates a violation.
+        public init(kind: Kind, time: Instant, detail: String, press: Int? = nil) {
+            self.kind = kind
+            self.time = time
+            self.detail = detail
+            self.press = press
+        }
+    }
+
+    /// A diagnostic VolumeKit raised, with when it reached the app.
+    public struct Diagnostic: Sendable, Equatable {
+        /// When it was delivered.
+        public var time: Instant
+        /// Its name (``/VolumeKitCore/VolumeButtonsDiagnostic`` case name, e.g. `headroomExhausted`).
+        public var name: String
+        /// Its sentence.
+        public var sentence: String
+
+        /// Creates a diagnostic record.
+        public init(time: Instant, name: String, sentence: String) {
+            self.time = time
+            self.name = name
+            self.sentence = sentence
+        }
+
+        /// Records `diagnostic` delivered at `time`.
+        public init(_ diagnostic: VolumeButtonsDiagnostic, at time: Instant) {
+            self.init(time: time, name: diagnostic.name, sentence: diagnostic.description)
+        }
+    }
+
+    /// What the harness knew about the run besides the truth and the events.
+    public struct Run: Sendable {
+        /// The strategy the app used.
+        public var strategy: SimulatedStrategy
+        /// The device's behaviour.
+        public var behaviour: DeviceBehaviour
+        /// When the app's capture was started and until when (a stop, a crash or the end): presses outside
+        /// these windows are not required.
+        public var captureWindows: [Range<Instant>]
+        /// When the system volume HUD showed for a press.
+        public var systemHUDs: [Instant]
+
+        /// Creates a run description.
+        public init(
+            strategy: SimulatedStrategy, behaviour: DeviceBehaviour, captureWindows: [Range<Instant>],
+            systemHUDs: [Instant] = []
+        ) {
+            self.strategy = strategy
+            self.behaviour = behaviour
+            self.captureWindows = captureWindows
+            self.systemHUDs = systemHUDs
+        }
+    }
+
+    /// The bounds in force.
+    public var bounds: Bounds
+    /// The limits that may excuse a failure, each with its proof.
+    public var limits: [OracleLimit]
+
+    /// Creates an oracle with the standard bounds and limits.
+    public init(bounds: Bounds = Bounds(), limits: [OracleLimit] = OracleLimit.all) {
+        self.bounds = bounds
+        self.limits = limits
+    }
+
+    /// One physical press as the oracle sees it.
+    struct Press {
+        var index: Int
+        var button: VolumeButton
+        var down: Instant
+        var up: Instant
+        var context: PressContext
+        var required: Bool
+        var matched = false
+        var readAsRepeat = false
+    }
+
+    /// Judges a run: `truth` from the device, `events` the app received, `diagnostics` VolumeKit raised, and
+    /// `finalVolume` the final-volume problems the caller found (each becomes a ``Violation/Kind/finalVolume``).
+    public func judge(
+        truth: [TruthRecord], events: [VolumeButtonEvent], diagnostics: [Diagnostic], run: Run,
+        finalVolume: [String] = []
+    ) -> Verdict {
+        var presses = self.presses(truth, run)
+        var violations = [Violation]()
+        var open: (press: Int?, button: VolumeButton)?
+        var lastMatchedDown = -Double.infinity
+        for event in events.sorted(by: { $0.time < $1.time }) {
+            switch event.phase {
+            case .pressed:
+                if let open {
+                    violations.append(
+                        Violation(
+                            kind: .unpaired, time: event.time,
+                            detail: "\(event.button.rawValue) pressed before \(open.button.rawValue) was released"))
+                }
+                guard let index = candidate(for: event, in: presses, strategy: run.strategy) else {
+                    if let hold = presses.first(where: {
+                        $0.matched && $0.button == event.button && $0.down < event.time
+                            && event.time <= $0.up + bounds.repeatLatency
+                    }) {
+                        violations.append(
+                            Violation(
+                                kind: .holdSplit, time: event.time,
+                                detail:
+                                    "\(event.button.rawValue) pressed again during the hold made at \(format(hold.down))",
+                                press: hold.index))
+                        open = (nil, event.button)
+                        continue
+                    }
+                    let other = presses.contains {
+                        !$0.matched && $0.button != event.button && $0.down <= event.time + 1e-6
+                            && event.time - $0.down <= bounds.pressLatency
+                    }
+                    violations.append(
+                        Violation(
+                            kind: other ? .wrongButton : .phantomPress, time: event.time,
+                            detail: other
+                                ? "\(event.button.rawValue) reported while \(event.button.opposite.rawValue) was pressed"
+                                : "\(event.button.rawValue) pressed reported with no press near it"))
+                    open = (nil, event.button)
+                    continue
+                }
+                presses[index].matched = true
+                let press = presses[index]
+                if press.context.visibility == .unseen {
+                    violations.append(
+                        Violation(
+                            kind: .unseenPressReported, time: event.time,
+                            detail: "a press no app could see (made at \(format(press.down))) was reported",
+                            press: press.index))
+                }
+                if press.down < lastMatchedDown {
+                    violations.append(
+                        Violation(
+                            kind: .outOfOrder, time: event.time,
+                            detail: "the press made at \(format(press.down)) was reported after a later one",
+                            press: press.index))
+                }
+                lastMatchedDown = max(lastMatchedDown, press.down)
+                open = (index, event.button)
+            case .repeated:
+                if let current = open, current.button == event.button, let index = current.press,
+                    event.time >= presses[index].down, event.time <= presses[index].up + bounds.repeatLatency
+                {
+                    continue
+                }
+                // A repeat where another physical press of this button went down: a tap read as a repeat.
+                if let index = candidate(for: event, in: presses, strategy: run.strategy) {
+                    presses[index].matched = true
+                    presses[index].readAsRepeat = true
+                    continue
+                }
+                violations.append(
+                    Violation(
+                        kind: .repeatOutsideHold, time: event.time,
+                        detail: "\(event.button.rawValue) repeated with no hold of it then"))
+            case .released:
+                guard let current = open, current.button == event.button else {
+                    violations.append(
+                        Violation(
+                            kind: .unpaired, time: event.time,
+                            detail: "\(event.button.rawValue) released without a pressed before it"))
+                    continue
+                }
+                if let index = current.press, event.time > presses[index].up + bounds.releaseLatency {
+                    violations.append(
+                        Violation(
+                            kind: .lateRelease, time: event.time,
+                            detail:
+                                "\(event.button.rawValue) released \(format(event.time - presses[index].up)) s after the button came up",
+                            press: presses[index].index))
+                }
+                open = nil
+            }
+        }
+        if let open {
+            violations.append(
+                Violation(
+                    kind: .lateRelease, time: open.press.map { presses[$0].down } ?? 0,
+                    detail: "\(open.button.rawValue) pressed and never released", press: open.press))
+        }
+        for press in presses where press.required && (!press.matched || press.readAsRepeat) {
+            violations.append(
+                Violation(
+                    kind: press.readAsRepeat ? .tapReadAsRepeat : .missedPress, time: press.down,
+                    detail: press.readAsRepeat
+                        ? "the \(press.button.rawValue) press made at \(format(press.down)) was reported as a repeat of the one before"
+                        : "the \(press.button.rawValue) press made at \(format(press.down)) was not reported",
+                    press: press.index))
+        }
+        for press in presses where press.required {
+            if let hud = run.systemHUDs.first(where: { $0 >= press.down - 1e-6 && $0 <= press.up + 1e-6 }) {
+                violations.append(
+                    Violation(
+                        kind: .systemHUD, time: hud,
+                        detail:
+                            "the system volume HUD showed for the \(press.button.rawValue) press made at \(format(press.down))",
+                        press: press.index))
+            }
+        }
+        for problem in finalVolume {
+            violations.append(Violation(kind: .finalVolume, time: .infinity, detail: problem))
+        }
+        return excuse(
+            violations.sorted { $0.time < $1.time }, presses: presses, truth: truth, diagnostics: diagnostics, run: run)
+    }
+
+    /// The press an event reports: among the unmatched presses of the event's button that went down at or before
+    /// it within the latency bound (or are still held then: a hold that began before capture is seen from its
+    /// repeats), the earliest one the strategy could see (in front, and not at a rail where KVO is silent), else
+    /// the earliest.
+    private func candidate(
+        for event: VolumeButtonEvent, in presses: [Press], strategy: SimulatedStrategy
+    ) -> Int? {
+        let near = presses.indices.filter {
+            !presses[$0].matched && presses[$0].button == event.button && presses[$0].down <= event.time + 1e-6
+                && (event.time - presses[$0].down <= bounds.pressLatency
+                    || event.time <= presses[$0].up + bounds.repeatLatency)
+        }
+        let railBlind = strategy == .outputVolume || strategy == .passive
+        return near.first {
+            presses[$0].context.visibility == .inFront && !(railBlind && presses[$0].context.atRail)
+        } ?? near.first
+    }
+
+    private func presses(_ truth: [TruthRecord], _ run: Run) -> [Press] {
+        truth.indices.compactMap { index in
+            guard case .press(let button, let duration, let context) = truth[index].action else { return nil }
+            let down = truth[index].time
+            let up = down + (duration ?? .infinity)
+            let inWindow = run.captureWindows.contains {
+                $0.contains(down) && down + bounds.pressLatency < $0.upperBound
+            }
+            let settled = context.sinceDisturbance >= bounds.settle || context.claimedCapture == true
+            // Passive mode lets the volume move: a press toward a rail it already sits at changes nothing KVO
+            // reports (seed 000). Capture keeps headroom, so there a press at a rail is a limit's to prove.
+            let blind = run.strategy == .passive && context.atRail
+            let required = context.visibility == .inFront && inWindow && settled && !blind
+            return Press(index: index, button: button, down: down, up: up, context: context, required: required)
+        }
+    }
+
+    private func format(_ value: Double) -> String { ScenarioRecord.format(value) }
+}

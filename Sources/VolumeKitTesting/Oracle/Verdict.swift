@@ -1,0 +1,136 @@
+import Foundation
+import VolumeKitCore
+
+/// The oracle's judgment of one run: the violations left once each proven limit has excused what it explains,
+/// and the excused failures with the limit and the diagnostic that prove each.
+public struct Verdict: Sendable, Equatable {
+    /// A failure a limit explains, with its proof.
+    public struct Excused: Sendable, Equatable {
+        /// The failure.
+        public var violation: PressOracle.Violation
+        /// The limit's name.
+        public var limit: String
+        /// The diagnostic that proves it (`nil` for a limit no app can observe).
+        public var diagnostic: PressOracle.Diagnostic?
+        /// Counted apart (an ambiguous step).
+        public var countedApart: Bool
+    }
+
+    /// The failures no limit explains.
+    public var violations: [PressOracle.Violation]
+    /// The failures a limit explains.
+    public var excused: [Excused]
+
+    /// Whether the run is right: no violation.
+    public var ok: Bool { violations.isEmpty }
+
+    /// Each limit used, with how many failures it excused and the diagnostic that proved them.
+    public var limitCounts: [(name: String, count: Int, diagnostic: String?)] {
+        var counts = [(name: String, count: Int, diagnostic: String?)]()
+        for item in excused {
+            if let index = counts.firstIndex(where: { $0.name == item.limit }) {
+                counts[index].count += 1
+            } else {
+                counts.append((item.limit, 1, item.diagnostic?.name))
+            }
+        }
+        return counts
+    }
+
+    /// One JSON object: `{"type":"verdict", "ok":…, "violations":[{"kind":…, "t":…, "detail":…}], "limits":[{"name":…,
+    /// "count":…, "diagnostic":…}]}`.
+    public var json: String {
+        let items = violations.map { violation in
+            let t = violation.time.isFinite ? ScenarioRecord.format(violation.time) : "null"
+            return
+                "{\"kind\":\"\(violation.kind.rawValue)\", \"t\":\(t), \"detail\":\"\(ScenarioRecord.escape(violation.detail))\"}"
+        }
+        let limits = limitCounts.map { limit in
+            let diagnostic = limit.diagnostic.map { "\"\($0)\"" } ?? "null"
+            return "{\"name\":\"\(limit.name)\", \"count\":\(limit.count), \"diagnostic\":\(diagnostic)}"
+        }
+        return
+            "{\"type\":\"verdict\", \"ok\":\(ok), \"violations\":[\(items.joined(separator: ", "))], \"limits\":[\(limits.joined(separator: ", "))]}"
+    }
+
+    /// Lines for people: "verdict  every press checked: right" or one line per violation.
+    public var text: String {
+        var lines = [String]()
+        if ok {
+            lines.append("verdict  every press checked against what you did: right")
+        } else {
+            lines.append("verdict  every press checked against what you did: \(violations.count) wrong")
+            for violation in violations {
+                let t = violation.time.isFinite ? ScenarioRecord.format(violation.time) : "end"
+                lines.append("  wrong at \(t): \(violation.detail)")
+            }
+        }
+        for limit in limitCounts {
+            let proof = limit.diagnostic.map { "proved by VolumeKit's \($0) diagnostic" } ?? "no app can observe it"
+            lines.append("  excused \(limit.count) by the limit '\(limit.name)' (\(proof))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension PressOracle {
+    /// Sorts failures into violations and excused ones: a failure is excused by the first limit whose predicate
+    /// holds at it and whose diagnostic (if it has one) fired within its window.
+    func excuse(
+        _ failures: [Violation], presses: [Press], truth: [TruthRecord], diagnostics: [Diagnostic], run: Run
+    ) -> Verdict {
+        var violations = [Violation]()
+        var excused = [Verdict.Excused]()
+        for failure in failures {
+            let press = failure.press.flatMap { index in presses.first { $0.index == index } }
+            let previous = press.flatMap { current in
+                presses.last { $0.button == current.button && $0.down < current.down }
+            }
+            let route = truth.last {
+                if case .route = $0.action { return $0.time <= failure.time + 1e-6 }
+                return false
+            }?.time
+            let evidence = OracleLimit.Evidence(
+                violation: failure, press: press.map { ($0.button, $0.down, $0.context) },
+                gapFromPreviousPress: press.flatMap { current in previous.map { current.down - $0.down } },
+                sinceRouteChange: route.map { failure.time - $0 }, strategy: run.strategy, behaviour: run.behaviour)
+            var proof: Verdict.Excused?
+            for limit in limits where limit.explains(evidence) {
+                guard let name = limit.diagnostic else {
+                    proof = Verdict.Excused(
+                        violation: failure, limit: limit.name, diagnostic: nil, countedApart: limit.countedApart)
+                    break
+                }
+                let at = press?.down ?? failure.time
+                if let diagnostic = diagnostics.first(where: {
+                    $0.name == name && $0.time >= at - limit.window.before
+                        && $0.time <= failure.time + limit.window.after
+                }) {
+                    proof = Verdict.Excused(
+                        violation: failure, limit: limit.name, diagnostic: diagnostic, countedApart: limit.countedApart)
+                    break
+                }
+            }
+            if let proof { excused.append(proof) } else { violations.append(failure) }
+        }
+        return Verdict(violations: violations, excused: excused)
+    }
+}
+
+extension VolumeButtonsDiagnostic {
+    /// The case's name, as traces, `simulate --json` and the oracle's limits name it (e.g. `headroomExhausted`).
+    public var name: String {
+        switch self {
+        case .unreadableNotification: "unreadableNotification"
+        case .volumeSetFailed: "volumeSetFailed"
+        case .sessionActivationFailed: "sessionActivationFailed"
+        case .sessionTakenOver: "sessionTakenOver"
+        case .captureEventsNotDelivered: "captureEventsNotDelivered"
+        case .headroomExhausted: "headroomExhausted"
+        case .routeChangeNotNotified: "routeChangeNotNotified"
+        case .routeVolumeUncertain: "routeVolumeUncertain"
+        case .railPressesUnseen: "railPressesUnseen"
+        case .recoveredAtUnconfirmedSet: "recoveredAtUnconfirmedSet"
+        }
+    }
+}
