@@ -162,6 +162,22 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// after it lands; one at most.
     private var spareEcho: Echo?
 
+    /// An observation taken for the landing of a set of ours while a set issued before it had not yet been seen
+    /// to land. Sets land in the order issued, so unless that earlier set was dropped, the observation was a press
+    /// landing on the later set's value (taps faster than the slider's round trip). When the earlier set's landing
+    /// is seen, that is proven: the press is reported then, and the later set's echo is expected again.
+    private struct Suspect: Sendable, Equatable {
+        var value: Float
+        var order: Int
+        var button: VolumeButton
+        var count: Int
+        /// Until when an earlier set may still land (its echo's expiry).
+        var expires: Instant
+        /// The later set's echo as it was, to expect again once the press is proven.
+        var echo: Echo
+    }
+    private var suspect: Suspect?
+
     private struct Expected: Sendable, Equatable {
         var value: Float
         var until: Instant
@@ -240,6 +256,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         echoes = SmallList()
         spareEcho = nil
+        suspect = nil
         unconfirmedFrom = nil
         assumedOrder = nil
     }
@@ -351,6 +368,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         for index in echoes.indices { echoes[index].beforeRouteChange = true }
         spareEcho = nil
+        suspect = nil
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {
@@ -450,54 +468,100 @@ public struct VolumeStepMachine: Sendable, Equatable {
             if spareOrder != nil { spareEcho = nil }
         }
         if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
-            // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
-            if let spare = spareEcho, echoes[index].order > spare.order { spareEcho = nil }
-            // A press landing exactly on the value of a set of ours still on its way cannot be told from that set's
-            // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
-            // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
-            let fromBelieved = value - believedVolume
-            let stepsFromBelieved = (fromBelieved / Self.step).rounded()
-            if spareOrder == nil, stepsFromBelieved != 0,
-                abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance,
-                !echoes[index].beforeRouteChange
-            {
-                var spare = echoes[index]
-                spare.count = 1
-                spareEcho = spare
-            }
-            // One set of this value landed; sets of other values may still land (or were dropped: they expire).
-            let landedBeforeRouteChange = echoes[index].beforeRouteChange
-            // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
-            // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
-            // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
-            // believing the later set's value (issue 11, ov-8742).
-            let landedOrder = spareOrder ?? echoes[index].order
-            if landedOrder == assumedOrder { assumedOrder = nil }
-            // A down press still held refuses a set at or above the value before it (other than 0), so a landing
-            // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
-            // ov-19692: the anchor's reset after a down press, observed only on return).
-            let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - Self.sameValue)
-            let superseded =
-                pressOver
-                && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
-            if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
-            if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
-            // A set from before a route change may have landed on the old route: the volume read at the
-            // change stays what the machine believes (the set made then lands after it and confirms).
-            if !landedBeforeRouteChange, !superseded { believedVolume = value }
-            // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
-            // restore was on its way) landed after it, over their value: put it back.
-            let over =
-                (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange && !superseded
-                && abs(value - userVolume) > Self.sameValue
-            // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
-            // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
-            let unseen: Actions =
-                over && !configuration.reportsPressesAtRails && (value <= 0 || value >= 1)
-                ? [.leavesRailUnobserved(value <= 0 ? 0 : 1)] : []
-            if over, echoes.isEmpty { return unseen + hold(userVolume, at: time) }
-            return unseen + confirmIfWanted(at: time)
+            let proven = judgeSuspect(landing: echoes[index], value: value, at: time)
+            return proven + observeLanding(value, at: index, spareOrder: spareOrder, at: time)
         }
+        return observeChange(value, at: time)
+    }
+
+    /// Sets land in the order issued (`shared/facts/envelope.md`: one slider, one queue): a landing seen while a
+    /// set issued before it has not been seen to land is held as a ``Suspect`` press; the earlier set's landing,
+    /// seen later, proves it a press (reported now, the later set's echo expected again).
+    private mutating func judgeSuspect(landing echo: Echo, value: Float, at time: Instant) -> Actions {
+        if let held = suspect, held.expires <= time { suspect = nil }
+        if let held = suspect, echo.order < held.order, !echo.beforeRouteChange {
+            suspect = nil
+            if held.button == .down {
+                downPressFrom = lastStepDown ? max(downPressFrom, held.value + Self.step) : held.value + Self.step
+            }
+            lastStepDown = held.button == .down
+            // The later set is still on its way (its spare may already stand for it).
+            if spareEcho?.order != held.order {
+                if let same = echoes.firstIndex(where: { abs($0.value - held.value) < Self.sameValue }) {
+                    echoes[same].count += 1
+                } else {
+                    if echoes.isFull { echoes.removeFirst(1) }
+                    echoes.append(held.echo)
+                }
+            }
+            return [.steps(held.button, count: held.count)]
+        }
+        // One set of this value on its way (with more, an earlier one may be landing), issued after another set
+        // not yet seen to land.
+        guard phase == .running, configuration.mode == .capture, !echo.beforeRouteChange, echo.count == 1,
+            let earlier = echoes.filter({ $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time })
+                .map(\.expires).max(),
+            let (button, count) = classify(from: believedVolume, to: value)
+        else { return [] }
+        var kept = echo
+        kept.count = 1
+        suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: kept)
+        return []
+    }
+
+    /// An observation that is the landing of the set of ours at `index` (or of the spare echo, `spareOrder`).
+    private mutating func observeLanding(_ value: Float, at index: Int, spareOrder: Int?, at time: Instant) -> Actions {
+        // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
+        if let spare = spareEcho, echoes[index].order > spare.order { spareEcho = nil }
+        // A press landing exactly on the value of a set of ours still on its way cannot be told from that set's
+        // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
+        // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
+        let fromBelieved = value - believedVolume
+        let stepsFromBelieved = (fromBelieved / Self.step).rounded()
+        if spareOrder == nil, stepsFromBelieved != 0,
+            abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance,
+            !echoes[index].beforeRouteChange
+        {
+            var spare = echoes[index]
+            spare.count = 1
+            spareEcho = spare
+        }
+        // One set of this value landed; sets of other values may still land (or were dropped: they expire).
+        let landedBeforeRouteChange = echoes[index].beforeRouteChange
+        // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
+        // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
+        // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
+        // believing the later set's value (issue 11, ov-8742).
+        let landedOrder = spareOrder ?? echoes[index].order
+        if landedOrder == assumedOrder { assumedOrder = nil }
+        // A down press still held refuses a set at or above the value before it (other than 0), so a landing
+        // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
+        // ov-19692: the anchor's reset after a down press, observed only on return).
+        let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - Self.sameValue)
+        let superseded =
+            pressOver
+            && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
+        if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+        if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
+        // A set from before a route change may have landed on the old route: the volume read at the
+        // change stays what the machine believes (the set made then lands after it and confirms).
+        if !landedBeforeRouteChange, !superseded { believedVolume = value }
+        // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
+        // restore was on its way) landed after it, over their value: put it back.
+        let over =
+            (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange && !superseded
+            && abs(value - userVolume) > Self.sameValue
+        // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
+        // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
+        let unseen: Actions =
+            over && !configuration.reportsPressesAtRails && (value <= 0 || value >= 1)
+            ? [.leavesRailUnobserved(value <= 0 ? 0 : 1)] : []
+        if over, echoes.isEmpty { return unseen + hold(userVolume, at: time) }
+        return unseen + confirmIfWanted(at: time)
+    }
+
+    /// An observation that is no landing of ours: a press, or the user's own change.
+    private mutating func observeChange(_ value: Float, at time: Instant) -> Actions {
         let old = believedVolume
         believedVolume = value
         // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
@@ -584,7 +648,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // it, the anchor's set still in flight), just below the anchor: below the press's value, so accepted,
             // rather than the press's value itself, a whole step off the anchor until the buttons are quiet (a
             // crash then lost the user's volume: RecoveryRule takes a step off for a press).
-            let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+        let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
             let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
             actions += set(target, at: time, again: inFlight)
             if target < anchor - Self.sameValue {
