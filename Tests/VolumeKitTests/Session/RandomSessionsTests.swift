@@ -25,6 +25,12 @@ final class RandomSession {
     private var interrupted = false
     /// Every diagnostic VolumeKit reported during the session.
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
+    /// What the app received, for the event oracle (``PressOracle``): its button events and VolumeKit's
+    /// diagnostics with when each came.
+    let observed = Locked((events: [VolumeButtonEvent](), diagnostics: [PressOracle.Diagnostic]()))
+    /// When the running engine was started, and the windows earlier engines ran in.
+    private var captureSince: Instant?
+    private var captureWindows: [Range<Instant>] = []
     /// Per route, the rail (0 or 1) the user last pressed toward while the volume was already there and VolumeKit
     /// did not hold it: the press changed nothing, so `outputVolume` showed nothing. Cleared by a later change
     /// of the user's there that moved the volume (a press or Control Center).
@@ -98,6 +104,7 @@ final class RandomSession {
             act("stop") { [self] device in
                 if engine?.isStarted == true { lastRunRoute = device.route }
                 engine?.stop()
+                closeCaptureWindow()
             }
         } else {
             crashAndLaunch()
@@ -109,15 +116,24 @@ final class RandomSession {
         act("start") { [self] device in
             let diagnostics = self.diagnostics
             let narrate = self.narrate
+            let observed = self.observed
+            closeCaptureWindow()
+            captureSince = device.now
+            device.markDisturbance()
             let engine = VolumeButtonsEngine(
                 configuration: strategy.configuration!, clients: device.clients,
-                onEvent: { event in narrate?("    event \(event)") },
+                onEvent: { event in
+                    narrate?("    event \(event)")
+                    observed.withLock { $0.events.append(event) }
+                },
                 onUserVolume: { value in narrate?("    userVolume \(value)") },
-                onDiagnostic: { diagnostic in
+                onDiagnostic: { [unowned device] diagnostic in
                     narrate?("    diagnostic \(diagnostic)")
                     diagnostics.withLock { $0.append(diagnostic) }
+                    observed.withLock { $0.diagnostics.append(PressOracle.Diagnostic(diagnostic, at: device.now)) }
                 })
             self.engine = engine
+            device.setCaptureClaim { [weak engine] in engine?.isCapturing ?? false }
             try? engine.start()
             device.advance(by: 0.4)
         }
@@ -128,6 +144,7 @@ final class RandomSession {
         // just before dying has reached the system (`sliderLatency`, up to 0.15 s in the envelope): no design
         // can stop a set already on its way.
         let landed = device.behaviour.sliderLatency
+        closeCaptureWindow()
         act("crash") {
             $0.crash(); $0.advance(by: 0.1 + landed)
         }
@@ -311,6 +328,37 @@ final class RandomSession {
                 carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
+    }
+
+    /// Ends the window the running engine captured in (a stop or a crash).
+    private func closeCaptureWindow() {
+        guard let since = captureSince else { return }
+        captureSince = nil
+        captureWindows.append(since..<device.now)
+        device.setCaptureClaim(nil)
+        device.markDisturbance()
+    }
+
+    /// Every event the app received judged against what the user did (``PressOracle``): the violations no
+    /// proven limit explains, and the failures one does.
+    func eventVerdict() -> Verdict {
+        let windows = captureWindows + (captureSince.map { [$0..<device.now] } ?? [])
+        var active = true
+        var huds = [Instant]()
+        for entry in device.log {
+            switch entry {
+            case .appState(_, let state): active = state == .active
+            case .appLaunched: active = true
+            case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
+                huds.append(time)
+            default: break
+            }
+        }
+        let seen = observed.current
+        return PressOracle().judge(
+            truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
+            run: PressOracle.Run(
+                strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds))
     }
 
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
