@@ -54,7 +54,12 @@ public struct PressClassifier: Sendable, Equatable {
                 current.repeats == 0
                 ? elapsed >= timing.firstRepeatMinimum - timing.tolerance && elapsed <= timing.releaseAfterPress
                 : elapsed <= timing.repeatInterval + timing.tolerance
-            if isRepeat {
+            #if VOLUMEKIT_MUTANTS
+            let repeats = isRepeat && !Mutant.isOn(.noRepeats)
+            #else
+            let repeats = isRepeat
+            #endif
+            if repeats {
                 current.repeats += 1
                 current.lastEvent = time
                 held = current
@@ -65,6 +70,9 @@ public struct PressClassifier: Sendable, Equatable {
         events += release(at: time)
         held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false)
         events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.earlyRelease) { events += release(at: time) }
+        #endif
         return events
     }
 

@@ -586,6 +586,9 @@ public final class VolumeButtonsEngine: Sendable {
             reactivate()
             scheduleActivationRetry()
         case .interruptionEnded:
+            #if VOLUMEKIT_MUTANTS
+            if Mutant.isOn(.noReactivationAfterInterruption) { return }
+            #endif
             reactivate()
         case .routeChanged(let changed):
             state.withLock { if $0.unnotifiedRoute == changed { $0.unnotifiedRoute = nil } }
@@ -744,12 +747,15 @@ public final class VolumeButtonsEngine: Sendable {
             work.append(.diagnose(.routeVolumeUncertain))
         }
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
+        work += translate(
+            state.steps.routeChanged(
+                volume: volume, userVolume: recovered ?? own,
+                expectsObservation: observed == nil && configuration.strategy == .outputVolume, at: now),
+            &state, at: now)
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.pressAfterRouteChange) { work += state.classifier.step(.up, at: now).map(Work.emit) }
+        #endif
         return work
-            + translate(
-                state.steps.routeChanged(
-                    volume: volume, userVolume: recovered ?? own,
-                    expectsObservation: observed == nil && configuration.strategy == .outputVolume, at: now),
-                &state, at: now)
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
@@ -914,8 +920,13 @@ public final class VolumeButtonsEngine: Sendable {
         {
             return nil
         }
+        #if VOLUMEKIT_MUTANTS
+        let saved = Mutant.isOn(.recordSavesAnchor) ? held : steps.userVolume
+        #else
+        let saved = steps.userVolume
+        #endif
         var record = PendingRestore(
-            userVolume: steps.userVolume, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
+            userVolume: saved, heldVolume: held, savedAtUptime: now, bootTime: clients.device.bootTime,
             leftVolume: walked)
         record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
         record.heldSetUnconfirmed = keepsLeft ? existing?.heldSetUnconfirmed : unconfirmed

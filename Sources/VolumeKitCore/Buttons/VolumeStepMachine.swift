@@ -212,6 +212,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
+        #if VOLUMEKIT_MUTANTS
+        var configuration = configuration
+        if Mutant.isOn(.echoLifetime20ms) { configuration.echoLifetime = 0.02 }
+        #endif
         self.configuration = configuration
     }
 
@@ -478,6 +482,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// set issued before it has not been seen to land is held as a ``Suspect`` press; the earlier set's landing,
     /// seen later, proves it a press (reported now, the later set's echo expected again).
     private mutating func judgeSuspect(landing echo: Echo, value: Float, at time: Instant) -> Actions {
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.noLandingOrderProof) { return [] }
+        #endif
         if let held = suspect, held.expires <= time { suspect = nil }
         if let held = suspect, echo.order < held.order, !echo.beforeRouteChange {
             suspect = nil
@@ -571,6 +578,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase == .running else {
             // Not capturing: every change is the user's.
             guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
+            #if VOLUMEKIT_MUTANTS
+            if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
+            #endif
             // Whole steps from the last value are the user's presses, applied to their exact volume — also from
             // the value a press really started at, when the app left during a hold (the press's observation then
             // arrives after the restore was taken as landed, and carries the hold's nudges).
@@ -619,6 +629,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // Nothing moved (a route's KVO after the machine already read the new route's volume).
             return []
         }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.offGridPress), classify(from: old, to: value) == nil {
+            return [.steps(value > old ? .up : .down, count: 1)]
+        }
+        #endif
         guard let (button, count) = classify(from: old, to: value) else {
             // Off the 1/16 grid: the user's own change (Control Center slider, another app).
             userVolume = value
@@ -648,7 +663,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // it, the anchor's set still in flight), just below the anchor: below the press's value, so accepted,
             // rather than the press's value itself, a whole step off the anchor until the buttons are quiet (a
             // crash then lost the user's volume: RecoveryRule takes a step off for a press).
-        let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+            #if VOLUMEKIT_MUTANTS
+            let target =
+                Mutant.isOn(.resetStraightToAnchor)
+                ? anchor : value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+            #else
+            let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+            #endif
             let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
             actions += set(target, at: time, again: inFlight)
             if target < anchor - Self.sameValue {
@@ -707,6 +728,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     private func anchorFor(_ volume: Float) -> Float {
         guard configuration.mode == .capture else { return volume }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.headroomZero) { return volume }
+        #endif
         let margin = Float(configuration.headroomSteps) * Self.step
         return min(1 - margin, max(margin, volume))
     }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Planted defects: proves the tests catch them. Builds VolumeKit once with -DVOLUMEKIT_MUTANTS (its own build
+# folder, so the ordinary build is untouched; no other build contains the mutants, see
+# Sources/VolumeKitCore/Mutants/Mutant.swift), then runs a fast filter of the suite against each mutant in turn,
+# switched on by the environment variable VOLUMEKIT_MUTANT. Fails when the filter does not pass without a
+# mutant, or when a mutant survives (the filter still passes with it on).
+# usage: scripts/mutants.sh [MUTANT…]   (default: every mutant in Mutant.swift)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=.build/mutants
+# The fast filter: the honest oracle over the scenario corpus and random sessions at 12 samples of the envelope,
+# the detection machine's unit tests and the scenario and regression suites that pin the rules.
+filter='EnvelopeSweepTests|DetectionMachineTests|ScenarioTests|CaptureScenarioTests|InFlightSetRegressionTests|CrashRecordRegressionTests|RandomSessionRegressionTests|UserVolumeRulesTests'
+export VOLUMEKIT_SWEEP_SAMPLES=12 VOLUMEKIT_SWEEP_CORPUS_SAMPLES=12 VOLUMEKIT_SWEEP_SESSIONS=2
+mutants=("$@")
+if [ ${#mutants[@]} -eq 0 ]; then
+  mapfile -t mutants < <(sed -n 's/^ *case \([A-Za-z0-9]*\)$/\1/p' Sources/VolumeKitCore/Mutants/Mutant.swift)
+fi
+start=$(date +%s)
+echo "mutants: building once with -DVOLUMEKIT_MUTANTS (${build})"
+swift build --build-tests --build-path "$build" -Xswiftc -DVOLUMEKIT_MUTANTS 2>&1 | grep -E "error|warning:" && exit 1
+run() { env "$@" swift test --skip-build --build-path "$build" --filter "$filter" >/dev/null 2>&1; }
+if ! run VOLUMEKIT_MUTANT=; then
+  echo "mutants: the filter fails with no mutant on; fix the tests first" >&2
+  exit 1
+fi
+survivors=()
+for mutant in "${mutants[@]}"; do
+  t0=$(date +%s)
+  if run VOLUMEKIT_MUTANT="$mutant"; then
+    survivors+=("$mutant")
+    echo "mutant ${mutant}: SURVIVED ($(( $(date +%s) - t0 )) s)"
+  else
+    echo "mutant ${mutant}: caught ($(( $(date +%s) - t0 )) s)"
+  fi
+done
+echo "mutants: ${#mutants[@]} planted, $(( ${#mutants[@]} - ${#survivors[@]} )) caught, ${#survivors[@]} survived; $(( $(date +%s) - start )) s"
+[ ${#survivors[@]} -eq 0 ]
