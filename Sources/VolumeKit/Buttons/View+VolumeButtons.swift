@@ -23,6 +23,9 @@ extension View {
     /// `shared/facts/volume-buttons.md` §3); they need no audio session.
     /// - Parameter clients: the system to run against (live by default; for ``ButtonStrategy/captureEvents``
     ///   the live clients are made with the view behind this one).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func onVolumeButton(
         _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         clients: VolumeKitClients? = nil,
@@ -34,6 +37,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeButtonsModifier: ViewModifier {
     struct Key: Equatable {
         var configuration: VolumeButtonsConfiguration

@@ -30,6 +30,7 @@ import UIKit
 ///   of that view's making is held and carried out once the delay is over (the last value asked for wins),
 ///   so the first restore lands instead of only its retry;
 /// - after a media-services reset the views are made anew (`shared/facts/envelope.md`).
+@available(iOSApplicationExtension, unavailable)
 @MainActor
 final class VolumeViewHost {
     static let shared = VolumeViewHost()

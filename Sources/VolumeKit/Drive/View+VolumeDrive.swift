@@ -26,6 +26,9 @@ extension View {
     ///   - clients: the system to run against (live by default).
     ///   - onDiagnostic: called on the main actor with problems: capture that could not start, a target that
     ///     could not start (the buttons are the phone's again then), a last level not confirmed in time.
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func volumeButtons(
         driving target: any VolumeDriveTarget,
         hud style: VolumeHUDStyle? = .classic,
@@ -40,6 +43,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeDriveModifier: ViewModifier {
     struct Key: Equatable {
         var target: ObjectIdentifier

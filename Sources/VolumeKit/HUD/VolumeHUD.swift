@@ -29,6 +29,9 @@ import VolumeKitCore
 ///   stops other apps' audio (VolumeBar #1), so choose your category first.
 /// - iOS reports no change for a press at 0 or 1; push button events with ``handle(_:)`` (e.g. from
 ///   ``VolumeButtons`` in passive mode, or with a remote level) to get the bump feedback there.
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class VolumeHUD: ObservableObject {
     /// The look. Changing it applies at once (hide delay from the next change).

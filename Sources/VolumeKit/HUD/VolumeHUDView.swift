@@ -92,6 +92,9 @@ extension View {
     ///   - clients: the system to run against (live by default).
     ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging);
     ///     the closure of the latest update of this view is the one called (a new one restarts nothing).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func volumeHUD(
         _ style: VolumeHUDStyle = .classic,
         isEnabled: Bool = true,
@@ -109,6 +112,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeHUDModifier: ViewModifier {
     struct Key: Equatable {
         var style: VolumeHUDStyle
