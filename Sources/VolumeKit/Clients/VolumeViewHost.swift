@@ -26,7 +26,7 @@ import UIKit
 ///   the volume through a windowless `MPVolumeView`; the decompiled `setValue:animated:` path has no window
 ///   check), so a disconnected scene or a replaced root window never leaves the user's volume at an anchor;
 /// - but a set through a view that is not ready yet is lost, windowless or not: the host makes its one
-///   windowless view early (when it is first used) and keeps it, and a set asked for within ``readyDelay``
+///   windowless view early (as the host itself is made) and keeps it, and a set asked for within ``readyDelay``
 ///   of that view's making is held and carried out once the delay is over (the last value asked for wins),
 ///   so the first restore lands instead of only its retry;
 /// - after a media-services reset the views are made anew (`shared/facts/envelope.md`).
