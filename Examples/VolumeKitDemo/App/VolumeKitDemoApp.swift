@@ -1,4 +1,5 @@
-// The app target's only file (not part of the VolumeKitDemo library): see README.md.
+// The app target's only file (not part of the VolumeKitDemo library): VolumeKitDemo.xcodeproj in this
+// folder compiles it and links the example package's VolumeKitDemo library (README.md).
 import SwiftUI
 import VolumeKitDemo
 

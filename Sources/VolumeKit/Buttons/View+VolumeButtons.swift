@@ -14,7 +14,8 @@ extension View {
     ///
     /// Built on `.task(id:)`: capture starts when the view appears, restarts when `configuration` changes,
     /// and stops (restoring the user's volume) when the view disappears. Errors starting capture are passed
-    /// to `onError`.
+    /// to `onError`. Each event goes to the `action` of the latest update of this view (a parent re-rendered
+    /// with a new closure is called from then on, without restarting capture); the same for `onError`.
     ///
     /// With ``ButtonStrategy/captureEvents`` the `AVCaptureEventInteraction` is attached to a view placed
     /// behind this one, so capture starts once it is in a window. Capture events reach only an app that is
@@ -22,6 +23,9 @@ extension View {
     /// `shared/facts/volume-buttons.md` §3); they need no audio session.
     /// - Parameter clients: the system to run against (live by default; for ``ButtonStrategy/captureEvents``
     ///   the live clients are made with the view behind this one).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func onVolumeButton(
         _ configuration: VolumeButtonsConfiguration = VolumeButtonsConfiguration(),
         clients: VolumeKitClients? = nil,
@@ -33,6 +37,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeButtonsModifier: ViewModifier {
     struct Key: Equatable {
         var configuration: VolumeButtonsConfiguration
@@ -45,11 +50,16 @@ private struct VolumeButtonsModifier: ViewModifier {
     let onError: @MainActor (VolumeButtonsError) -> Void
     let action: @MainActor (VolumeButtonEvent) -> Void
     @State private var anchor: CaptureAnchorView?
+    /// The closures of the latest update: the task, started once, calls through it.
+    @State private var latest = LatestVolumeButtonHandlers()
 
     private var needsAnchor: Bool { configuration.strategy == .captureEvents && clients == nil }
 
     func body(content: Content) -> some View {
-        content
+        latest.action = action
+        latest.onError = onError
+        return
+            content
             .background(needsAnchor ? CaptureAnchor { anchor = $0 } : nil)
             .task(
                 id: Key(
@@ -57,18 +67,28 @@ private struct VolumeButtonsModifier: ViewModifier {
             ) { @MainActor in
                 // Capture events need the anchor in a window; the task runs again once it is.
                 if needsAnchor, anchor == nil { return }
+                let latest = latest
                 let buttons = VolumeButtons(configuration, captureView: anchor, clients: clients)
                 do {
                     try buttons.start()
                 } catch {
-                    onError(error as? VolumeButtonsError ?? .audioSession(String(describing: error)))
+                    latest.onError(error as? VolumeButtonsError ?? .audioSession(String(describing: error)))
                     return
                 }
                 // Ends when the task is cancelled (the view went away or the configuration changed).
-                for await event in buttons.events() { action(event) }
+                for await event in buttons.events() { latest.action(event) }
                 buttons.stop()
             }
     }
+}
+
+/// The closures `onVolumeButton` was given by the latest update of its view. A `.task` captures the values
+/// of the update that started it; reading the closures through this reference instead calls the ones a
+/// re-rendered parent passed since.
+@MainActor
+private final class LatestVolumeButtonHandlers {
+    var action: @MainActor (VolumeButtonEvent) -> Void = { _ in }
+    var onError: @MainActor (VolumeButtonsError) -> Void = { _ in }
 }
 
 /// An empty view behind the modified one that carries the `AVCaptureEventInteraction`.

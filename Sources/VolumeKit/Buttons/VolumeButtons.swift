@@ -21,6 +21,9 @@ import UIKit
 /// the app goes to the background. Presses are handled only while the app is active. The logic lives in
 /// ``VolumeButtonsEngine`` (platform-free, tested on Linux against a simulated iPhone); this class connects
 /// it to the real system.
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class VolumeButtons {
     /// The configuration in force.

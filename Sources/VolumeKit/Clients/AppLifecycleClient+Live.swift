@@ -5,6 +5,9 @@ import UIKit
 extension AppLifecycleClient {
     /// `UIApplication`'s lifecycle notifications and `AVAudioSession`'s interruption and route-change
     /// notifications, delivered on the main queue.
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public static let live = AppLifecycleClient(
         state: {
             // Read on the main thread, where UIKit state belongs.

@@ -5,6 +5,9 @@ import Foundation
 extension SystemVolumeClient {
     /// `AVAudioSession.outputVolume`, its KVO, the private volume notification (delivered only to the opt-in
     /// strategy) and `MPVolumeView`'s slider. Observations are delivered on the main queue.
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public static let live = SystemVolumeClient(
         outputVolume: { AVAudioSession.sharedInstance().outputVolume },
         observeOutputVolume: { handler in

@@ -38,6 +38,9 @@ extension DeviceInfo {
 extension VolumeKitClients {
     /// The real system. `captureView` hosts the `AVCaptureEventInteraction` for
     /// ``ButtonStrategy/captureEvents`` (a view of the camera screen).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     @MainActor
     public static func live(captureView: UIView? = nil) -> VolumeKitClients {
         VolumeKitClients(

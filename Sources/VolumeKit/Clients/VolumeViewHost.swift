@@ -25,7 +25,12 @@ import UIKit
 /// - setting the volume works through any initialised view's slider, even without a window (Signal-iOS sets
 ///   the volume through a windowless `MPVolumeView`; the decompiled `setValue:animated:` path has no window
 ///   check), so a disconnected scene or a replaced root window never leaves the user's volume at an anchor;
+/// - but a set through a view that is not ready yet is lost, windowless or not: the host makes its one
+///   windowless view early (as the host itself is made) and keeps it, and a set asked for within ``readyDelay``
+///   of that view's making is held and carried out once the delay is over (the last value asked for wins),
+///   so the first restore lands instead of only its retry;
 /// - after a media-services reset the views are made anew (`shared/facts/envelope.md`).
+@available(iOSApplicationExtension, unavailable)
 @MainActor
 final class VolumeViewHost {
     static let shared = VolumeViewHost()
@@ -51,6 +56,10 @@ final class VolumeViewHost {
     private var requests: [Int: Request] = [:]
     private var hosted: [ObjectIdentifier: Hosted] = [:]
     private var windowless: MPVolumeView?
+    /// When ``windowless`` was made (`systemUptime`): it is treated as ready ``readyDelay`` later.
+    private var windowlessMadeAt: TimeInterval = 0
+    /// The last value asked for through the windowless view before it was ready; set once it is.
+    private var heldWindowlessValue: Float?
     private var nextID = 0
     private var observers: [NSObjectProtocol] = []
     private var isPolling = false
@@ -75,6 +84,8 @@ final class VolumeViewHost {
                 _ in
                 MainActor.assumeIsolated { VolumeViewHost.shared.remakeViews() }
             })
+        // One windowless view from the start, so it is ready by the time a restore without a window needs it.
+        _ = windowlessView()
     }
 
     // MARK: - Requests
@@ -97,9 +108,38 @@ final class VolumeViewHost {
     }
 
     /// Sets the volume through a view's slider: one in a window if any, else any initialised view (windowless).
+    /// A set through the windowless view before it is ready is held until it is (the latest value wins).
     func setVolume(_ value: Float) {
         let views = hosted.values.map(\.view)
-        let view = views.first { $0.window != nil } ?? views.first ?? windowlessView()
+        if let view = views.first(where: { $0.window != nil }) ?? views.first {
+            heldWindowlessValue = nil
+            set(value, through: view)
+            return
+        }
+        let view = windowlessView()
+        let age = ProcessInfo.processInfo.systemUptime - windowlessMadeAt
+        guard age < Self.readyDelay else {
+            heldWindowlessValue = nil
+            set(value, through: view)
+            return
+        }
+        let alreadyHeld = heldWindowlessValue != nil
+        heldWindowlessValue = value
+        guard !alreadyHeld else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + (Self.readyDelay - age)) {
+            MainActor.assumeIsolated { VolumeViewHost.shared.setHeldWindowlessValue() }
+        }
+    }
+
+    /// The windowless view is ready now: the value held for it goes out (through a view in a window if one
+    /// appeared meanwhile).
+    private func setHeldWindowlessValue() {
+        guard let value = heldWindowlessValue else { return }
+        heldWindowlessValue = nil
+        setVolume(value)
+    }
+
+    private func set(_ value: Float, through view: MPVolumeView) {
         guard let slider = Self.slider(in: view) else {
             log.error("No slider in the volume view: the volume could not be set")
             return
@@ -112,6 +152,7 @@ final class VolumeViewHost {
         if let windowless { return windowless }
         let view = Self.makeView()
         windowless = view
+        windowlessMadeAt = ProcessInfo.processInfo.systemUptime
         return view
     }
 
@@ -196,6 +237,7 @@ final class VolumeViewHost {
     /// After a media-services reset the old views may be dead: replace each in its window.
     private func remakeViews() {
         windowless = nil
+        _ = windowlessView()
         for (key, entry) in hosted {
             let window = entry.view.window
             entry.view.removeFromSuperview()

@@ -17,7 +17,8 @@ extension View {
     /// view disappears, the buttons and the system HUD are given back at once and the target is stopped once
     /// the last level asked for is on it (bounded, see ``VolumeDriveEngine/stopTimeout``). Changing the
     /// target, the style or the configuration restarts the drive. Stopping the target ends every stream it
-    /// gave (for a `RemoteVolumeController`, all its `updates()`).
+    /// gave (for a `RemoteVolumeController`, all its `updates()`). Diagnostics go to the `onDiagnostic` of
+    /// the latest update of this view (a new closure from a re-rendered parent restarts nothing).
     /// - Parameters:
     ///   - target: what the buttons drive.
     ///   - style: the HUD's look; `nil` for no HUD.
@@ -25,6 +26,9 @@ extension View {
     ///   - clients: the system to run against (live by default).
     ///   - onDiagnostic: called on the main actor with problems: capture that could not start, a target that
     ///     could not start (the buttons are the phone's again then), a last level not confirmed in time.
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func volumeButtons(
         driving target: any VolumeDriveTarget,
         hud style: VolumeHUDStyle? = .classic,
@@ -39,6 +43,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeDriveModifier: ViewModifier {
     struct Key: Equatable {
         var target: ObjectIdentifier
@@ -52,20 +57,25 @@ private struct VolumeDriveModifier: ViewModifier {
     let configuration: VolumeButtonsConfiguration
     let clients: VolumeKitClients?
     let onDiagnostic: @MainActor (VolumeDriveDiagnostic) -> Void
+    /// The `onDiagnostic` of the latest update: the task, started once, calls through it.
+    @State private var latest = LatestDriveDiagnosticHandler()
 
     func body(content: Content) -> some View {
-        content
+        latest.onDiagnostic = onDiagnostic
+        return
+            content
             .task(
                 id: Key(
                     target: ObjectIdentifier(target), style: style, configuration: configuration,
                     hasClients: clients != nil)
             ) { @MainActor in
+                let latest = latest
                 let drive = VolumeDrive(driving: target, hud: style, configuration: configuration, clients: clients)
-                drive.onDiagnostic = onDiagnostic
+                drive.onDiagnostic = { diagnostic in latest.onDiagnostic(diagnostic) }
                 do {
                     try drive.start()
                 } catch {
-                    onDiagnostic(
+                    latest.onDiagnostic(
                         .captureUnavailable(error as? VolumeButtonsError ?? .audioSession(String(describing: error))))
                     return
                 }
@@ -76,5 +86,11 @@ private struct VolumeDriveModifier: ViewModifier {
                 drive.stop()
             }
     }
+}
+/// The `onDiagnostic` that `volumeButtons(driving:…)` was given by the latest update of its view (a `.task`
+/// keeps the values of the update that started it).
+@MainActor
+private final class LatestDriveDiagnosticHandler {
+    var onDiagnostic: @MainActor (VolumeDriveDiagnostic) -> Void = { _ in }
 }
 #endif

@@ -27,6 +27,9 @@ import UIKit
 /// asked for is on it (at most ``VolumeDriveEngine/stopTimeout``). All rules live in ``VolumeDriveEngine``,
 /// tested on Linux against the simulated iPhone and a real UPnP renderer; this class connects it to
 /// ``VolumeHUD`` and the live system.
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class VolumeDrive {
     /// What the buttons drive.
@@ -97,6 +100,7 @@ public final class VolumeDrive {
 
 /// ``VolumeHUD`` as the drive's HUD: the engine calls from the clients' thread (main on iOS), the shell is
 /// main-actor bound.
+@available(iOSApplicationExtension, unavailable)
 private struct MainActorHUD: VolumeDriveHUD {
     let hud: VolumeHUD
 

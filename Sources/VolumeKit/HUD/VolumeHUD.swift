@@ -29,6 +29,9 @@ import VolumeKitCore
 ///   stops other apps' audio (VolumeBar #1), so choose your category first.
 /// - iOS reports no change for a press at 0 or 1; push button events with ``handle(_:)`` (e.g. from
 ///   ``VolumeButtons`` in passive mode, or with a remote level) to get the bump feedback there.
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class VolumeHUD: ObservableObject {
     /// The look. Changing it applies at once (hide delay from the next change).
@@ -56,7 +59,8 @@ public final class VolumeHUD: ObservableObject {
     private var window: VolumeHUDWindow?
     private var rootController: VolumeHUDRootViewController?
     private var hudView: VolumeHUDUIView?
-    private var notificationTokens: [NSObjectProtocol] = []
+    /// The notification observers of a running HUD; a `let` of a `Sendable` type so `deinit` can remove them.
+    private let observers = NotificationObservers()
     private var continuations: [UUID: AsyncStream<VolumeHUDDisplay>.Continuation] = [:]
     private var lastLayout: VolumeHUDLayout?
 
@@ -115,9 +119,11 @@ public final class VolumeHUD: ObservableObject {
             ))
     }
 
-    /// Stopping is part of letting go: a dropped HUD gives the system HUD and the session back.
+    /// Stopping is part of letting go: a dropped HUD gives the system HUD and the session back, and its
+    /// notification observers are removed.
     deinit {
         engine.stop()
+        observers.removeAll()
     }
 
     /// Every display change, as an `AsyncStream` (a new stream per call; it ends when the task iterating it
@@ -154,8 +160,7 @@ public final class VolumeHUD: ObservableObject {
     public func stop() {
         guard isRunning else { return }
         engine.stop()
-        notificationTokens.forEach(NotificationCenter.default.removeObserver)
-        notificationTokens = []
+        observers.removeAll()
         window?.isHidden = true
         window = nil
         rootController = nil
@@ -201,7 +206,7 @@ public final class VolumeHUD: ObservableObject {
                 handler(self, unsafeObject)
             }
         }
-        notificationTokens.append(token)
+        observers.add(token)
     }
 
     // MARK: - Window
@@ -339,6 +344,24 @@ public final class VolumeHUD: ObservableObject {
         }
     }
 
+}
+
+/// Notification-center observer tokens that can be removed from any thread (`NotificationCenter` is
+/// thread-safe), so a HUD's nonisolated `deinit` can remove them.
+private final class NotificationObservers: Sendable {
+    private let tokens = Locked<[NSObjectProtocol]>([])
+
+    func add(_ token: NSObjectProtocol) {
+        tokens.withLock { $0.append(token) }
+    }
+
+    func removeAll() {
+        let removed = tokens.withLock { tokens in
+            defer { tokens = [] }
+            return tokens
+        }
+        removed.forEach(NotificationCenter.default.removeObserver)
+    }
 }
 
 /// Forwards the engine's reports to the shell on the main actor.

@@ -90,7 +90,11 @@ extension View {
     ///   - buttonEvent: the latest button event (e.g. from ``SwiftUI/View/onVolumeButton(_:onError:perform:)``):
     ///     each new one is fed to ``VolumeHUD/handle(_:)`` for the bump at a rail.
     ///   - clients: the system to run against (live by default).
-    ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging).
+    ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging);
+    ///     the closure of the latest update of this view is the one called (a new one restarts nothing).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func volumeHUD(
         _ style: VolumeHUDStyle = .classic,
         isEnabled: Bool = true,
@@ -108,6 +112,7 @@ extension View {
     }
 }
 
+@available(iOSApplicationExtension, unavailable)
 private struct VolumeHUDModifier: ViewModifier {
     struct Key: Equatable {
         var style: VolumeHUDStyle
@@ -124,17 +129,22 @@ private struct VolumeHUDModifier: ViewModifier {
     let clients: VolumeKitClients?
     let onChange: (@MainActor (VolumeHUDDisplay) -> Void)?
     @State private var hud: VolumeHUD?
+    /// The `onChange` of the latest update: the task, started once, calls through it.
+    @State private var latest = LatestHUDChangeHandler()
 
     func body(content: Content) -> some View {
-        content
+        latest.onChange = onChange
+        return
+            content
             .task(id: Key(style: style, isEnabled: isEnabled, options: options, hasClients: clients != nil)) {
                 @MainActor in
                 guard isEnabled else { return }
+                let latest = latest
                 let hud = VolumeHUD(style: style, options: options, clients: clients)
                 self.hud = hud
                 hud.start()
                 for await display in hud.displays {
-                    onChange?(display)
+                    latest.onChange?(display)
                 }
                 hud.stop()
                 if self.hud === hud { self.hud = nil }
@@ -146,5 +156,11 @@ private struct VolumeHUDModifier: ViewModifier {
                 if let event { hud?.handle(event) }
             }
     }
+}
+/// The `onChange` that `volumeHUD(…)` was given by the latest update of its view (a `.task` keeps the values
+/// of the update that started it).
+@MainActor
+private final class LatestHUDChangeHandler {
+    var onChange: (@MainActor (VolumeHUDDisplay) -> Void)?
 }
 #endif

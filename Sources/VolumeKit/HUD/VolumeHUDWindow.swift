@@ -34,6 +34,7 @@ final class VolumeHUDWindow: UIWindow {
 
 /// The overlay window's root: hosts the HUD view, lays out the HUD with ``VolumeHUDLayout``
 /// and forwards status-bar and orientation decisions to the app.
+@available(iOSApplicationExtension, unavailable)
 final class VolumeHUDRootViewController: UIViewController {
     let hudView: VolumeHUDUIView
     /// Called whenever size, safe area or orientation may have changed.

@@ -14,6 +14,9 @@ import VolumeKitCore
 /// for await state in mute.states { print(state) }                      // silent, ringing, unknown(…), unavailable
 /// let now = await mute.check()                                         // one check, started or not
 /// ```
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class MuteSwitch {
     /// The bundled silent sound (`mute-probe.caf`, see ``MuteProbeSound``).
@@ -159,6 +162,7 @@ public final class MuteSwitch {
 }
 /// Forwards the engine's reports to a detector that may have gone away (held weakly, so a dropped detector
 /// is released and stops).
+@available(iOSApplicationExtension, unavailable)
 @MainActor
 private final class MuteRelay: Sendable {
     weak var target: MuteSwitch?

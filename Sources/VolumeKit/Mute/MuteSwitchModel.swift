@@ -19,6 +19,9 @@ import VolumeKitCore
 /// The initializers are `nonisolated`, so `@StateObject private var mute = MuteSwitchModel()` compiles in
 /// any view (against SDKs where `View` is not main-actor isolated, such as iOS 17.4's). The detector is made
 /// on the main actor when first used. A model that goes away stops its detector.
+@available(
+    iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+)
 @MainActor
 public final class MuteSwitchModel: ObservableObject {
     /// The state last reported, `nil` before the first report.
@@ -92,6 +95,7 @@ public final class MuteSwitchModel: ObservableObject {
 /// The documented `MuteSwitchModel` usage, compiled with the library: a view that is *not* marked
 /// `@MainActor` holding the model in a `@StateObject` (issue 16). It failed to compile against the iOS 17.4
 /// SDK while the model's initializer was main-actor isolated.
+@available(iOSApplicationExtension, unavailable)
 struct MuteSwitchModelUsageCheck: View {
     @StateObject private var mute = MuteSwitchModel()
 
@@ -105,6 +109,9 @@ struct MuteSwitchModelUsageCheck: View {
 extension View {
     /// Runs `action` for each Ring/Silent switch change `muteSwitch` reports while the view is on screen
     /// (built on `.task`: it stops with the view). Start the detector yourself, e.g. in `onAppear`.
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     public func onMuteSwitchChange(
         _ muteSwitch: MuteSwitch,
         perform action: @escaping @MainActor (MuteStateChange) -> Void

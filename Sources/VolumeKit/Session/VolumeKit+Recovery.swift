@@ -23,6 +23,9 @@ public enum VolumeKit {
     /// - Parameters:
     ///   - clients: the system to run against (live by default).
     ///   - timeout: the longest wait, in seconds (default 3).
+    @available(
+        iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
+    )
     @MainActor
     @discardableResult
     public static func recoverVolumeIfNeeded(clients: VolumeKitClients? = nil, timeout: TimeInterval = 3) async

@@ -18,6 +18,7 @@ public struct DemoRootView: View {
                 NavigationLink("System sounds and vibration") { SoundsScreen() }
                 NavigationLink("HUD styles") { HUDStylesScreen() }
                 NavigationLink("Field check") { FieldCheckScreen() }
+                NavigationLink("Field check extras (HUD, player, AirPlay, camera)") { FieldCheckScreen(extras: true) }
             }
             .navigationTitle("VolumeKit")
         }

@@ -3,58 +3,145 @@ import RemoteVolume
 import SwiftUI
 import VolumeKit
 
-/// A network speaker (UPnP/DLNA renderer) driven by the volume buttons, with VolumeKit's HUD showing the
-/// speaker's level: the phone's own volume does not move while the screen is on show.
+/// A network speaker driven by the volume buttons, with VolumeKit's HUD showing the speaker's level (and its
+/// bump at 0 % and 100 %): the phone's own volume does not move while a speaker is connected.
+///
+/// The speaker is typed as a URL — a UPnP/DLNA renderer's description (`http://HOST:PORT/description.xml`),
+/// `mpd://[PASSWORD@]HOST[:PORT]` or `snapcast://HOST[:PORT]/CLIENT_ID` — or found by UPnP discovery (SSDP),
+/// which needs Apple's multicast entitlement (`com.apple.developer.networking.multicast`; a free personal team
+/// cannot get it, so typing the address is the way that always works). Once connected, the buttons drive it
+/// through `.volumeButtons(driving:hud:)`, the one line an app writes.
 @MainActor
 struct RemoteSpeakerScreen: View {
     @StateObject private var model = RemoteSpeakerModel()
+    /// The last address typed, kept for the next launch.
+    @AppStorage("VolumeKitDemo.speakerURL") private var address = ""
 
     var body: some View {
         List {
-            Section("Speakers on this network") {
-                if model.found.isEmpty {
-                    Text(model.isSearching ? "Searching…" : "None found yet").foregroundColor(.secondary)
-                }
-                ForEach(model.found, id: \.location) { speaker in
-                    Button(speaker.server ?? speaker.location.host ?? speaker.location.absoluteString) {
-                        Task { await model.connect(to: speaker.location) }
-                    }
-                }
-                Button("Search again") { Task { await model.search() } }.disabled(model.isSearching)
+            Section {
+                TextField("http://…/description.xml, mpd://…, snapcast://…", text: $address)
+                    .keyboardType(.URL)
+                    .textInputAutocapitalization(.never)
+                    .disableAutocorrection(true)
+                    .onSubmit { connect() }
+                Button(model.controller == nil ? "Connect" : "Connect again") { connect() }
+                    .disabled(address.trimmingCharacters(in: .whitespaces).isEmpty || model.isConnecting)
+            } header: {
+                Text("Speaker address")
+            } footer: {
+                Text(
+                    "UPnP: the renderer's description URL (gmediarender: http://HOST:49494/description.xml). MPD: mpd://HOST (port 6600). Snapcast: snapcast://HOST/CLIENT_ID (port 1705)."
+                )
             }
-            if let name = model.connectedName {
-                Section("Driving \(name)") {
+            if let controller = model.controller {
+                Section {
                     HStack {
                         Text("Level")
                         Spacer()
-                        Text(model.level.map { String(format: "%.0f %%", $0 * 100) } ?? "—").monospacedDigit()
+                        Text(model.levelText).monospacedDigit()
                     }
-                    Text("Press or hold the volume buttons: the speaker follows.").font(.footnote).foregroundColor(.secondary)
+                    Text("Press or hold the volume buttons: the speaker follows, and the HUD bumps at 0 % and 100 %.")
+                        .font(.footnote).foregroundColor(.secondary)
+                    Button("Disconnect", role: .destructive) { model.disconnect() }
+                } header: {
+                    Text("Driving \(controller.device.displayName)")
                 }
+            }
+            Section {
+                if model.found.isEmpty {
+                    Text(model.isSearching ? "Searching…" : "None found").foregroundColor(.secondary)
+                }
+                ForEach(model.found, id: \.location) { speaker in
+                    Button(speaker.server ?? speaker.location.host ?? speaker.location.absoluteString) {
+                        address = speaker.location.absoluteString
+                        connect()
+                    }
+                }
+                Button("Search the network (UPnP)") { Task { await model.search() } }.disabled(model.isSearching)
+            } header: {
+                Text("Found on this network")
+            } footer: {
+                Text(
+                    "UPnP discovery sends multicast, which iOS allows only to apps with Apple's multicast entitlement. Without it the search fails: type the address above."
+                )
             }
             if let problem = model.problem {
                 Section { Text(problem).foregroundColor(.red) }
             }
         }
         .navigationTitle("Remote speaker")
-        .task { await model.search() }
+        // While a speaker is connected and this screen is on show, the buttons drive it and VolumeKit's HUD
+        // shows its level; leaving the screen or disconnecting gives the buttons back to the phone.
+        .background {
+            if let controller = model.controller {
+                Color.clear
+                    .volumeButtons(driving: controller, hud: .island) { diagnostic in
+                        model.report(diagnostic)
+                    }
+            }
+        }
         .onDisappear { model.disconnect() }
+    }
+
+    private func connect() {
+        let typed = address
+        Task { await model.connect(typed: typed) }
     }
 }
 
-/// Discovery, the connection and the button → speaker → HUD wiring of ``RemoteSpeakerScreen``.
+/// The connection of ``RemoteSpeakerScreen``: parses the typed URL, connects, and follows the level.
 @MainActor
 final class RemoteSpeakerModel: ObservableObject {
+    /// The speaker being driven (started and stopped by `.volumeButtons(driving:hud:)`).
+    @Published private(set) var controller: RemoteVolumeController?
+    @Published private(set) var isConnecting = false
+    @Published private(set) var level: Int?
     @Published private(set) var found: [SSDPResponse] = []
     @Published private(set) var isSearching = false
-    @Published private(set) var connectedName: String?
-    @Published private(set) var level: Float?
     @Published private(set) var problem: String?
 
-    private var controller: RemoteVolumeController?
-    private var buttons: VolumeButtons?
-    private var hud: VolumeHUD?
-    private var tasks: [Task<Void, Never>] = []
+    private var levelTask: Task<Void, Never>?
+
+    var levelText: String {
+        guard let level, let range = controller?.device.volumeRange else { return "—" }
+        return "\(level) of \(range.lowerBound)…\(range.upperBound)"
+    }
+
+    func connect(typed: String) async {
+        disconnect()
+        isConnecting = true
+        defer { isConnecting = false }
+        do {
+            let url = try RemoteDeviceURL.parse(typed)
+            let device = try await url.connect()
+            let controller = RemoteVolumeController(device: device)
+            self.controller = controller
+            problem = nil
+            levelTask = Task { [weak self] in
+                for await update in await controller.updates() {
+                    switch update {
+                    case .level(let level): self?.level = level
+                    case .failed(let error): self?.problem = "The speaker refused a change: \(error)"
+                    case .muted, .requestSent: break
+                    }
+                }
+            }
+        } catch {
+            problem = "Could not connect: \(error)"
+        }
+    }
+
+    func disconnect() {
+        levelTask?.cancel()
+        levelTask = nil
+        controller = nil
+        level = nil
+    }
+
+    func report(_ diagnostic: VolumeDriveDiagnostic) {
+        problem = "\(diagnostic)"
+    }
 
     func search() async {
         isSearching = true
@@ -64,50 +151,8 @@ final class RemoteSpeakerModel: ObservableObject {
             var seen = Set<URL>()
             found = responses.filter { seen.insert($0.location).inserted }
         } catch {
-            problem = "Search failed: \(error)"
+            problem = "Search failed (without the multicast entitlement it always does): \(error)"
         }
-    }
-
-    func connect(to location: URL) async {
-        disconnect()
-        do {
-            let renderer = try await UPnPRenderer.connect(to: location)
-            let controller = RemoteVolumeController(device: renderer)
-            try await controller.start()
-            let buttons = VolumeButtons()
-            try buttons.start()
-            // The HUD shows the speaker's level, not the phone's.
-            let hud = VolumeHUD(observesSystemVolume: false)
-            hud.start()
-            self.controller = controller
-            self.buttons = buttons
-            self.hud = hud
-            connectedName = renderer.displayName
-            problem = nil
-            let events = buttons.events()
-            tasks.append(Task { await controller.drive(with: events) })
-            tasks.append(Task { [weak self] in
-                for await level in await controller.hudLevels() {
-                    hud.show(level: level)
-                    self?.level = level
-                }
-            })
-        } catch {
-            problem = "Could not drive the speaker: \(error)"
-        }
-    }
-
-    func disconnect() {
-        tasks.forEach { $0.cancel() }
-        tasks = []
-        buttons?.stop()
-        hud?.stop()
-        if let controller { Task { await controller.stop() } }
-        controller = nil
-        buttons = nil
-        hud = nil
-        connectedName = nil
-        level = nil
     }
 }
 #endif

@@ -15,7 +15,8 @@ struct SilentModeScreen: View {
                     Image(systemName: icon)
                         .font(.largeTitle)
                         .foregroundColor(model.state == .silent ? .red : .accentColor)
-                    Text(model.state.map { "\($0)" } ?? "checking…").font(.title2)
+                    // The state in words, in the user's language ("Silent", "Ring"), as VoiceOver reads it.
+                    Text(model.stateDescription ?? "checking…").font(.title2)
                 }
             }
             Section("Volume") {

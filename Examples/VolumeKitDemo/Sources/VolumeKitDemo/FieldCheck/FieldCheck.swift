@@ -15,6 +15,8 @@ import VolumeKit
 public struct FieldCheck: Sendable, Equatable {
     /// The protocol's version, written in the trace's note: a changed step list is a new version.
     public static let version = 1
+    /// The extras' version (``FieldCheckStep/extras``), written the same way: `field check extras 1`.
+    public static let extrasVersion = 1
 
     /// Where the person is.
     public enum Phase: Sendable, Equatable {
@@ -44,12 +46,22 @@ public struct FieldCheck: Sendable, Equatable {
         case startSilentMode
         /// Stop it.
         case stopSilentMode
+        /// Start VolumeKit's HUD.
+        case startHUD
+        /// Stop it (the system HUD comes back).
+        case stopHUD
+        /// Start capturing the buttons as camera capture events (with the camera preview on screen).
+        case startCaptureEvents
+        /// Stop it.
+        case stopCaptureEvents
         /// Close the trace: it is ready to export.
         case finish
     }
 
     /// The steps, in order.
     public let steps: [FieldCheckStep]
+    /// The protocol's name, as the first mark and the trace's note say it (`field check 1`).
+    public let name: String
     /// Where the person is.
     public private(set) var phase: Phase = .notStarted
     /// The answers so far, by `<step id>/<question id>`.
@@ -58,10 +70,18 @@ public struct FieldCheck: Sendable, Equatable {
     public private(set) var skipped: [String] = []
     private var capturing = false
     private var detecting = false
+    private var showingHUD = false
+    private var capturingEvents = false
 
-    /// A check of `steps` (the standard protocol by default).
-    public init(steps: [FieldCheckStep] = FieldCheckStep.standard) {
+    /// A check of `steps` (the standard protocol by default) called `name`.
+    public init(steps: [FieldCheckStep] = FieldCheckStep.standard, name: String = "field check \(FieldCheck.version)") {
         self.steps = steps
+        self.name = name
+    }
+
+    /// The extras: ``FieldCheckStep/extras``, named `field check extras 1`.
+    public static func extras() -> FieldCheck {
+        FieldCheck(steps: FieldCheckStep.extras, name: "field check extras \(extrasVersion)")
     }
 
     /// The step on screen, if any.
@@ -81,7 +101,7 @@ public struct FieldCheck: Sendable, Equatable {
     /// The person taps Begin: the first step comes on screen.
     public mutating func begin() -> [Action] {
         guard phase == .notStarted else { return [] }
-        return [.mark("field check \(Self.version): \(steps.count) steps", answer: nil)] + show(0)
+        return [.mark("\(name): \(steps.count) steps", answer: nil)] + show(0)
     }
 
     /// The person taps Start: the step's mark and gesture are recorded, then the person does it.
@@ -143,6 +163,15 @@ public struct FieldCheck: Sendable, Equatable {
         let step = steps[index]
         phase = .ready(step: index)
         var actions: [Action] = []
+        // What the step does not need stops first, so two ways of capturing never overlap.
+        if capturingEvents && !step.capturesEvents {
+            capturingEvents = false
+            actions.append(.stopCaptureEvents)
+        }
+        if showingHUD && !step.runsHUD {
+            showingHUD = false
+            actions.append(.stopHUD)
+        }
         if detecting != step.detectsSilentMode {
             detecting = step.detectsSilentMode
             actions.append(detecting ? .startSilentMode : .stopSilentMode)
@@ -151,15 +180,27 @@ public struct FieldCheck: Sendable, Equatable {
             capturing = step.capturesButtons
             actions.append(capturing ? .startButtons : .stopButtons)
         }
+        if !showingHUD && step.runsHUD {
+            showingHUD = true
+            actions.append(.startHUD)
+        }
+        if !capturingEvents && step.capturesEvents {
+            capturingEvents = true
+            actions.append(.startCaptureEvents)
+        }
         return actions
     }
 
     private mutating func finish() -> [Action] {
         var actions: [Action] = []
+        if capturingEvents { actions.append(.stopCaptureEvents) }
+        if showingHUD { actions.append(.stopHUD) }
         if detecting { actions.append(.stopSilentMode) }
         if capturing { actions.append(.stopButtons) }
         detecting = false
         capturing = false
+        showingHUD = false
+        capturingEvents = false
         phase = .finished
         return actions + [.finish]
     }
@@ -181,6 +222,14 @@ public struct FieldCheckPerformer {
     public var stopSilentMode: () -> Void
     /// Closes the trace.
     public var finish: () -> Void
+    /// Starts VolumeKit's HUD (feature `hud`; the extras' HUD steps). Nothing by default.
+    public var startHUD: () -> Void = {}
+    /// Stops it.
+    public var stopHUD: () -> Void = {}
+    /// Starts capturing the buttons as camera capture events (feature `camera`). Nothing by default.
+    public var startCaptureEvents: () throws -> Void = {}
+    /// Stops it.
+    public var stopCaptureEvents: () -> Void = {}
 
     /// Creates a performer recording on `recorder`.
     public init(
@@ -224,6 +273,23 @@ public struct FieldCheckPerformer {
             case .stopSilentMode:
                 recorder.appCalled("stop", on: "mute")
                 stopSilentMode()
+            case .startHUD:
+                recorder.appCalled("start", on: "hud")
+                startHUD()
+            case .stopHUD:
+                recorder.appCalled("stop", on: "hud")
+                stopHUD()
+            case .startCaptureEvents:
+                recorder.appCalled("start", on: "camera")
+                do {
+                    try startCaptureEvents()
+                } catch {
+                    recorder.mark("camera capture events did not start: \(error)")
+                    problems.append("Capture events could not start: \(error)")
+                }
+            case .stopCaptureEvents:
+                recorder.appCalled("stop", on: "camera")
+                stopCaptureEvents()
             case .finish:
                 finish()
             }

@@ -1,6 +1,7 @@
 #if os(iOS)
 import AVFoundation
 import SwiftUI
+import UIKit
 import VolumeKit
 
 /// Runs a ``FieldCheck`` on this iPhone: records everything that crosses VolumeKit's live clients into a
@@ -9,7 +10,7 @@ import VolumeKit
 @MainActor
 final class FieldCheckModel: ObservableObject {
     /// The check's progression.
-    @Published private(set) var check = FieldCheck()
+    @Published private(set) var check: FieldCheck
     /// The presses and repeats VolumeKit delivered during the step on screen ("up pressed", …).
     @Published private(set) var stepEvents: [String] = []
     /// The user's own volume as VolumeKit last saw it (Control Center, passive presses, another route).
@@ -22,6 +23,10 @@ final class FieldCheckModel: ObservableObject {
     @Published private(set) var traceURL: URL?
     /// Where the trace is being written.
     @Published private(set) var recordingURL: URL?
+    /// The tone the player and web-view steps play, and the page that plays it (written at Begin).
+    @Published private(set) var toneURL: URL?
+    /// The page with an `<audio>` element playing ``toneURL``.
+    @Published private(set) var tonePageURL: URL?
 
     /// The button engine's configuration: VolumeKit's defaults (outputVolume, capture, playback mixing).
     let configuration = VolumeButtonsConfiguration()
@@ -29,8 +34,21 @@ final class FieldCheckModel: ObservableObject {
     private var writer: TraceFileWriter?
     private var buttons: VolumeButtons?
     private var mute: MuteSwitch?
+    private var recorder: TraceRecorder?
+    /// VolumeKit's HUD, during the extras' HUD steps.
+    private var hud: VolumeHUD?
+    /// Capture events with the camera preview, during the extras' camera step.
+    private var eventButtons: VolumeButtons?
+    private var wantsCaptureEvents = false
+    /// The camera preview's view, once on screen: it carries the `AVCaptureEventInteraction`.
+    private weak var cameraView: UIView?
     /// When the trace may close: after capture has finished stopping.
     private var closing = FieldCheckClosing()
+
+    /// A model for `check` (the standard protocol by default, or ``FieldCheck/extras()``).
+    init(check: FieldCheck = FieldCheck()) {
+        self.check = check
+    }
 
     /// The hardware model (`utsname.machine`, `iPhone15,2`).
     nonisolated static var machine: String {
@@ -61,7 +79,7 @@ final class FieldCheckModel: ObservableObject {
             simulator ? ProcessInfo.processInfo.environment["SIMULATOR_MODEL_IDENTIFIER"] ?? "unknown" : Self.machine
         let header = FieldCheckTrace.header(
             model: model, device: device, isSimulatorBuild: simulator, buttons: configuration,
-            sessionMode: AVAudioSession.sharedInstance().mode.rawValue)
+            sessionMode: AVAudioSession.sharedInstance().mode.rawValue, protocolName: check.name)
         let url: URL
         let writer: TraceFileWriter
         do {
@@ -75,7 +93,9 @@ final class FieldCheckModel: ObservableObject {
         let recorder = TraceRecorder(
             header: header, clock: .live, keepsRecords: true, portNaming: .aliases, onLine: writer.write)
         self.writer = writer
+        self.recorder = recorder
         recordingURL = url
+        if check.steps.contains(where: { $0.aid == .player || $0.aid == .webView }) { writeTone() }
 
         let buttons = VolumeButtons(
             configuration, clients: VolumeKitClients.live().recording(to: recorder, feature: "buttons"))
@@ -100,7 +120,7 @@ final class FieldCheckModel: ObservableObject {
             mute.stateChangeBlock = { [weak self] change in self?.silentMode = "\(change.new)" }
             self.mute = mute
         }
-        performer = FieldCheckPerformer(
+        var performer = FieldCheckPerformer(
             recorder: recorder,
             startButtons: { [weak self] in try self?.buttons?.start() },
             stopButtons: { [weak self] in self?.stopButtons() },
@@ -117,6 +137,11 @@ final class FieldCheckModel: ObservableObject {
                 self.close()
             }
         )
+        performer.startHUD = { [weak self] in self?.startHUD() }
+        performer.stopHUD = { [weak self] in self?.stopHUD() }
+        performer.startCaptureEvents = { [weak self] in self?.startCaptureEvents() }
+        performer.stopCaptureEvents = { [weak self] in self?.stopCaptureEvents() }
+        self.performer = performer
         perform(check.begin())
     }
 
@@ -163,10 +188,88 @@ final class FieldCheckModel: ObservableObject {
         }
     }
 
+    // MARK: - The extras' HUD and camera
+
+    /// VolumeKit's HUD with the island style, its clients recorded as feature `hud`. It activates VolumeKit's
+    /// mixing session itself: the demo plays no audio of its own, and `outputVolume` only changes while the
+    /// app's session is active.
+    private func startHUD() {
+        guard hud == nil, let recorder else { return }
+        let hud = VolumeHUD(
+            style: .island, options: VolumeHUDOptions(activatesAudioSession: true),
+            clients: VolumeKitClients.live().recording(to: recorder, feature: "hud"))
+        hud.onDiagnostic = { diagnostic in recorder.mark("VolumeKit HUD diagnostic: \(diagnostic)") }
+        hud.start()
+        self.hud = hud
+    }
+
+    private func stopHUD() {
+        hud?.stop()
+        hud = nil
+    }
+
+    /// Capture events (strategy `captureEvents`, clients recorded as feature `camera`) start once the camera
+    /// preview is in a window: ``cameraViewMoved(_:)`` calls again.
+    private func startCaptureEvents() {
+        wantsCaptureEvents = true
+        guard eventButtons == nil, let recorder, let view = cameraView, view.window != nil else { return }
+        let buttons = VolumeButtons(
+            VolumeButtonsConfiguration(strategy: .captureEvents), captureView: view,
+            clients: VolumeKitClients.live(captureView: view).recording(to: recorder, feature: "camera"))
+        // Shown, not recorded as button events: the trace's button events are the `buttons` feature's.
+        buttons.onEvent { [weak self] event in self?.received(event) }
+        buttons.onDiagnostic = { diagnostic in recorder.mark("VolumeKit camera diagnostic: \(diagnostic)") }
+        do {
+            try buttons.start()
+            eventButtons = buttons
+        } catch {
+            recorder.mark("camera capture events did not start: \(error)")
+            problem = "Capture events could not start: \(error)"
+        }
+    }
+
+    private func stopCaptureEvents() {
+        wantsCaptureEvents = false
+        eventButtons?.stop()
+        eventButtons = nil
+    }
+
+    /// The camera preview entered (or left) a window.
+    func cameraViewMoved(_ view: UIView?) {
+        cameraView = view
+        if view == nil {
+            eventButtons?.stop()
+            eventButtons = nil
+        } else if wantsCaptureEvents {
+            startCaptureEvents()
+        }
+    }
+
+    /// Writes the tone and its page into the caches folder for the player and web-view steps.
+    private func writeTone() {
+        do {
+            let folder = try FileManager.default
+                .url(for: .cachesDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+                .appendingPathComponent("FieldCheckTone", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let tone = folder.appendingPathComponent("tone.wav")
+            let page = folder.appendingPathComponent("tone.html")
+            try FieldCheckTone.wav(seconds: 20).write(to: tone)
+            try Data(FieldCheckTone.page(audioFile: "tone.wav").utf8).write(to: page)
+            toneURL = tone
+            tonePageURL = page
+        } catch {
+            problem = "The tone for the player steps could not be written: \(error)"
+        }
+    }
+
     /// Closes the trace (once ``closing`` says so).
     private func close() {
         buttons = nil
         mute = nil
+        stopHUD()
+        stopCaptureEvents()
+        recorder = nil
         writer?.close()
         writer = nil
         performer = nil

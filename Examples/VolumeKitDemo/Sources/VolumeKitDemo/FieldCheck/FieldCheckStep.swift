@@ -17,6 +17,10 @@ public struct FieldCheckQuestion: Sendable, Equatable, Identifiable {
     /// Did the system's own volume HUD appear?
     static let hud = FieldCheckQuestion("hud", "Did the system volume HUD appear?")
 
+    /// Did VolumeKit's own HUD appear?
+    static let customHUD = FieldCheckQuestion(
+        "custom-hud", "Did VolumeKit's HUD (a bar near the top of the screen) appear?")
+
     /// Did the screen show each press? `presses` says which.
     static func counted(_ presses: String) -> FieldCheckQuestion {
         FieldCheckQuestion("counted", "Did this screen show every press (\(presses))?")
@@ -42,11 +46,19 @@ public struct FieldCheckStep: Sendable, Equatable, Identifiable {
     public let isOptional: Bool
     /// Asked in order once the person says the step is done.
     public let questions: [FieldCheckQuestion]
+    /// Whether VolumeKit's own HUD runs during the step (feature `hud`).
+    public let runsHUD: Bool
+    /// Whether the volume buttons are captured as camera capture events during the step (strategy
+    /// `captureEvents`, feature `camera`; iOS 17.2+, with a camera preview on screen).
+    public let capturesEvents: Bool
+    /// What the screen shows for the person to use during the step, if anything.
+    public let aid: FieldCheckAid?
 
     /// Creates a step.
     public init(
         id: String, title: String, instruction: String, gesture: TraceGesture?, capturesButtons: Bool = true,
-        detectsSilentMode: Bool = false, isOptional: Bool = false, questions: [FieldCheckQuestion]
+        detectsSilentMode: Bool = false, runsHUD: Bool = false, capturesEvents: Bool = false,
+        aid: FieldCheckAid? = nil, isOptional: Bool = false, questions: [FieldCheckQuestion]
     ) {
         self.id = id
         self.title = title
@@ -54,9 +66,22 @@ public struct FieldCheckStep: Sendable, Equatable, Identifiable {
         self.gesture = gesture
         self.capturesButtons = capturesButtons
         self.detectsSilentMode = detectsSilentMode
+        self.runsHUD = runsHUD
+        self.capturesEvents = capturesEvents
+        self.aid = aid
         self.isOptional = isOptional
         self.questions = questions
     }
+}
+
+/// Something the field check's screen shows during a step for the person to use.
+public enum FieldCheckAid: String, Sendable, Equatable {
+    /// A media player (AVKit's `VideoPlayer`) with a short tone: a player taking over the audio session.
+    case player
+    /// A web page with an `<audio>` element playing the same tone: a web view taking over the session.
+    case webView
+    /// A live camera preview: capture events reach only an app that is using the camera.
+    case camera
 }
 
 extension FieldCheckStep {
@@ -178,5 +203,101 @@ extension FieldCheckStep {
             instruction: "VolumeKit has stopped. Press volume down once.",
             gesture: .press(.down), capturesButtons: false,
             questions: [FieldCheckQuestion("hud", "Did the system volume HUD appear (it should: capture is off)?")]),
+    ]
+}
+
+extension FieldCheckStep {
+    /// The extras (field check extras version ``FieldCheck/extrasVersion``, issue 26), a second check with its
+    /// own trace: VolumeKit's HUD in portrait, in landscape and beside another app on an iPad, a player and a
+    /// web view taking over the audio session while the HUD runs, AirPlay and a Bluetooth reconnect while
+    /// capture runs, and capture events with a camera preview. `docs/field-check.md` says what each tells.
+    public static let extras: [FieldCheckStep] = [
+        FieldCheckStep(
+            id: "hud", title: "VolumeKit's HUD",
+            instruction:
+                "VolumeKit's HUD replaces the system's now (capture is off: the volume really changes). Press volume up once, then down once.",
+            gesture: .other("press up, then down, HUD on"), capturesButtons: false, runsHUD: true,
+            questions: [
+                .customHUD,
+                FieldCheckQuestion(
+                    "placed", "Did it sit below the status bar (or beside the Dynamic Island), fully visible?"),
+                .hud,
+            ]),
+        FieldCheckStep(
+            id: "hud-landscape", title: "HUD in landscape",
+            instruction:
+                "Turn Portrait Orientation Lock off, turn the iPhone to landscape, press volume up once, then turn it back.",
+            gesture: .other("landscape, press up, portrait, HUD on"), capturesButtons: false, runsHUD: true,
+            questions: [
+                .customHUD,
+                FieldCheckQuestion("placed", "In landscape, was it fully visible, clear of the notch or island?"),
+                .hud,
+            ]),
+        FieldCheckStep(
+            id: "hud-split-view", title: "iPad: beside another app",
+            instruction:
+                "iPad only (on an iPhone, skip): open another app beside this one (Split View or Stage Manager). Tap this app, press volume up; tap the other app, press volume up.",
+            gesture: .other("split view, press up in each app, HUD on"), capturesButtons: false, runsHUD: true,
+            isOptional: true,
+            questions: [
+                FieldCheckQuestion(
+                    "this-app", "With this app active, did VolumeKit's HUD appear and not the system's?"),
+                FieldCheckQuestion("other-app", "With the other app active, did the system HUD appear (it should)?"),
+            ]),
+        FieldCheckStep(
+            id: "player", title: "A player takes the session",
+            instruction:
+                "Tap play in the player below. While the tone plays, press volume up twice. Then pause it and press volume down once.",
+            gesture: .other("player plays, press up x2, pause, press down, HUD on"), capturesButtons: false,
+            runsHUD: true, aid: .player,
+            questions: [
+                FieldCheckQuestion("played", "Did you hear the tone?"),
+                FieldCheckQuestion("custom-hud", "While it played, did VolumeKit's HUD appear?"),
+                FieldCheckQuestion("hud", "While it played, did the system volume HUD appear?"),
+                FieldCheckQuestion(
+                    "after", "After you paused it, did VolumeKit's HUD (not the system's) show the last press?"),
+            ]),
+        FieldCheckStep(
+            id: "web-view", title: "A web view takes the session",
+            instruction:
+                "Tap play in the web page below. While the tone plays, press volume up twice. Then pause it and press volume down once.",
+            gesture: .other("web view plays, press up x2, pause, press down, HUD on"), capturesButtons: false,
+            runsHUD: true, aid: .webView,
+            questions: [
+                FieldCheckQuestion("played", "Did you hear the tone?"),
+                FieldCheckQuestion("custom-hud", "While it played, did VolumeKit's HUD appear?"),
+                FieldCheckQuestion("hud", "While it played, did the system volume HUD appear?"),
+                FieldCheckQuestion(
+                    "after", "After you paused it, did VolumeKit's HUD (not the system's) show the last press?"),
+            ]),
+        FieldCheckStep(
+            id: "airplay", title: "AirPlay",
+            instruction:
+                "If an AirPlay speaker or TV is near: in Control Center, choose it as the audio output, come back, press volume up twice and down once. Then choose this iPhone again.",
+            gesture: .other("route AirPlay, press up x2, down"), isOptional: true,
+            questions: [
+                .hud, .counted("2 up, 1 down"),
+                FieldCheckQuestion("kept", "Did the speaker's own volume stay where it was?"),
+            ]),
+        FieldCheckStep(
+            id: "bluetooth-reconnect", title: "Bluetooth reconnect",
+            instruction:
+                "With Bluetooth headphones connected: press volume up once. Turn them off (AirPods: into the case, lid closed), wait 5 seconds, turn them on again until they reconnect, wait 5 seconds, press volume up once.",
+            gesture: .other("Bluetooth off, on again, press up before and after"), isOptional: true,
+            questions: [
+                FieldCheckQuestion("reconnected", "Did the headphones reconnect to this iPhone?"),
+                .hud, .counted("2 up"),
+            ]),
+        FieldCheckStep(
+            id: "camera", title: "Camera capture events",
+            instruction:
+                "iOS 17.2 or later (else skip). Allow the camera. With the preview showing, press volume up three times, a second apart, then hold volume down for 2 seconds.",
+            gesture: .other("camera preview, press up x3 every 1.0, hold down 2 s"), capturesButtons: false,
+            capturesEvents: true, aid: .camera, isOptional: true,
+            questions: [
+                FieldCheckQuestion("preview", "Did the camera preview show?"),
+                .counted("3 up, then a hold"),
+                .hud,
+            ]),
     ]
 }

@@ -15,15 +15,17 @@ public enum FieldCheckTrace {
     ///   - buttons: the button engine's configuration (strategy, mode, session category and options).
     ///   - sessionMode: `AVAudioSession.Mode`'s raw value.
     ///   - volumeKitVersion: the VolumeKit the app was built with.
+    ///   - protocolName: the check's name (``FieldCheck/name``), the note's start.
     public static func header(
         model: String, device: DeviceInfo, isSimulatorBuild: Bool, buttons: VolumeButtonsConfiguration,
-        sessionMode: String, volumeKitVersion: String = VolumeKitVersion.current
+        sessionMode: String, volumeKitVersion: String = VolumeKitVersion.current,
+        protocolName: String = "field check \(FieldCheck.version)"
     ) -> TraceHeader {
         TraceHeader(
             source: isSimulatorBuild ? .simulator : .device,
             deviceModel: isSimulatorBuild ? "simulator" : model,
             device: device, volumeKitVersion: volumeKitVersion, buttons: buttons, sessionMode: sessionMode,
-            note: "field check \(FieldCheck.version)" + (isSimulatorBuild ? ", iOS Simulator (\(model))" : "")
+            note: protocolName + (isSimulatorBuild ? ", iOS Simulator (\(model))" : "")
         )
     }
 
