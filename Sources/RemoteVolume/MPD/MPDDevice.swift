@@ -41,16 +41,24 @@ public final class MPDDevice: RemoteVolumeDevice {
 
     /// Creates a device; no connection is made until the first request.
     ///
-    /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line break).
+    /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line
+    /// break, NUL, ESC or another control character; the message never repeats it) and for a host that is
+    /// not a host name or address.
     public init(
         host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
         requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20
     ) throws {
-        if let password, password.contains(where: \.isNewline) {
-            throw RemoteVolumeError.invalidURL("an MPD password cannot contain a line break")
+        if let password, !RemoteDeviceURL.isSendablePassword(password) {
+            throw RemoteVolumeError.invalidURL(
+                "an MPD password with a control character (a line break, NUL, ESC, …) cannot be sent; use the password as mpd.conf has it"
+            )
         }
         guard !host.isEmpty else {
             throw RemoteVolumeError.invalidURL("an MPD address needs a host: mpd://HOST[:PORT]")
+        }
+        guard RemoteDeviceURL.isUsableHost(host) else {
+            throw RemoteVolumeError.invalidURL(
+                "the MPD host \"\(PeerText.clean(host, limit: 60))\" (\(RemoteDeviceURL.hostRule))")
         }
         self.host = host
         self.port = port
@@ -139,3 +147,5 @@ public final class MPDDevice: RemoteVolumeDevice {
         }
     }
 }
+
+extension MPDDevice: MutesByVolume {}
