@@ -12,13 +12,15 @@ import Darwin
 /// `volumekit remote …`: find UPnP renderers and drive their volume (issue 8).
 enum RemoteCommand: Subcommand {
     static let name = "remote"
-    static let summary = "Find UPnP renderers; get/set/drive the volume of UPnP, MPD and Snapcast devices"
+    static let summary =
+        "Find UPnP renderers, list Snapcast clients; get/set/drive the volume of UPnP, MPD and Snapcast devices"
     static let help = """
         USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
                volumekit remote set URL LEVEL
                volumekit remote mute URL on|off
                volumekit remote control URL [--step N]
+               volumekit remote list snapcast://HOST[:PORT]
 
         A device is named by a URL: a UPnP renderer by its description URL (http://…), as 'discover' prints
         it (UPnP devices speak plain http, so https URLs are refused); a Music Player Daemon by
@@ -31,6 +33,9 @@ enum RemoteCommand: Subcommand {
         get        Prints the volume (checked against the device's own range) and mute state.
         set        Sets the volume to LEVEL, which must lie within the device's range.
         mute       Mutes (on) or unmutes (off).
+        list       Prints a Snapcast server's groups and clients, one per line: the URL that names it, a tab,
+                   then what it is (group or client), its name, volume and mute; a client's line follows
+                   its group's, indented by two spaces in the second column.
         control    Arrow keys or +/- move the volume, m toggles mute, q quits (the last level asked for is
                    sent before it exits). Piped input is read as lines: up, down, mute, quit, or keys
                    such as +++; a line holding anything else is named on stderr and ignored, and a line
@@ -56,7 +61,7 @@ enum RemoteCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let action = arguments.first else {
-            throw UsageError("needs an action: discover, get, set, mute or control")
+            throw UsageError("needs an action: discover, get, set, mute, control or list")
         }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         switch action {
@@ -131,8 +136,23 @@ enum RemoteCommand: Subcommand {
             }
             let url = try readURL(&reader, extra: 0)
             return try blocking { try await RemoteControlScreen.run(url: url, step: step) }
+        case "list":
+            try reader.rejectUnknownOptions()
+            guard reader.remaining.count == 1 else {
+                throw UsageError(
+                    "list takes one Snapcast server, such as: volumekit remote list snapcast://HOST[:PORT]")
+            }
+            let text = reader.remaining[0]
+            let server: (host: String, port: UInt16)
+            do {
+                server = try RemoteDeviceURL.parseSnapcastServer(text)
+            } catch let error as RemoteVolumeError {
+                guard case .invalidURL(let message) = error else { throw error }
+                throw UsageError(message)
+            }
+            return try blocking { try await list(host: server.host, port: server.port) }
         default:
-            throw UsageError("unknown action '\(action)' (discover, get, set, mute, control)")
+            throw UsageError("unknown action '\(clean(action))' (discover, get, set, mute, control, list)")
         }
     }
 
@@ -223,6 +243,38 @@ enum RemoteCommand: Subcommand {
             }
         }
         print("\(device.displayName): \(after == 0 ? "muted" : "not muted") (\(note))")
+        return 0
+    }
+
+    /// `remote list snapcast://HOST[:PORT]`: the server's groups and clients with the URLs that name them.
+    private static func list(host: String, port: UInt16) async throws -> Int32 {
+        let status = try await SnapcastServerStatus.read(host: host, port: port)
+        let base = "snapcast://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        var lines: [String] = []
+        for group in status.groups {
+            let name = group.name.isEmpty ? "(no name)" : "\"\(group.name)\""
+            lines.append(
+                "\(group.idIsExact ? "\(base)/group/\(group.id)" : "(id with control characters: \(group.id))")\t"
+                    + "group \(name), \(group.clients.count) client\(group.clients.count == 1 ? "" : "s")\(group.muted ? ", muted" : "")"
+            )
+            for client in group.clients {
+                var details = ["client \"\(client.name)\""]
+                if let hostName = client.hostName, hostName != client.name { details.append("host \(hostName)") }
+                details.append(client.volume.map { "volume \($0)" } ?? "volume outside 0…100")
+                if client.muted { details.append("muted") }
+                if client.connected == false { details.append("not connected") }
+                lines.append(
+                    "\(client.idIsExact ? "\(base)/\(client.id)" : "(id with control characters: \(client.id))")\t  "
+                        + details.joined(separator: ", "))
+            }
+        }
+        if status.groups.isEmpty { lines.append("\(base)\tno groups: no snapclient has connected to this server") }
+        if status.isTruncated {
+            lines.append(
+                "\(base)\t(only the first \(SnapcastServerStatus.maxGroups) groups and \(SnapcastServerStatus.maxClients) clients are listed)"
+            )
+        }
+        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
         return 0
     }
 

@@ -121,6 +121,46 @@ struct RemoteNewcomerTests {
         #expect(run.error.contains("port 99999 is out of range"), "\(run.error)")
     }
 
+    @Test("remote list prints a Snapcast server's groups and clients with the URLs that name them")
+    func listSnapcast() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall#2", 10)])
+        let run = try await CLI.run(["remote", "list", "snapcast://127.0.0.1:\(server.port)"])
+        #expect(run.status == 0, "\(run.error)")
+        let base = "snapcast://127.0.0.1:\(server.port)"
+        #expect(
+            run.output == """
+                \(base)/group/g1\tgroup (no name), 2 clients
+                \(base)/kitchen\t  client "room-kitchen", volume 30
+                \(base)/hall#2\t  client "room-hall#2", volume 10
+
+                """, "\(run.output)")
+        #expect(server.state.current.methods == ["Server.GetStatus"])
+        // The printed URL names the client.
+        #expect(
+            try RemoteDeviceURL.parse("\(base)/hall#2")
+                == .snapcastClient(host: "127.0.0.1", port: server.port, clientID: "hall#2"))
+        let wrong = try await CLI.run(["remote", "list", "snapcast://127.0.0.1/kitchen"])
+        #expect(wrong.status == 2 && wrong.error.contains("host and port alone"), "\(wrong.error)")
+    }
+
+    @Test("a hostile Server.GetStatus: names and ids cleaned, an out-of-range percent not believed")
+    func listHostile() async throws {
+        let peer = try hostileSnapserver { id, connection in
+            connection.send(
+                #"{"id":\#(id),"jsonrpc":"2.0","result":{"server":{"groups":[{"id":"g\u001b[2J","muted":true,"name":"Living\u0007room","clients":[{"id":"k","connected":false,"config":{"name":"","volume":{"percent":140,"muted":true}},"host":{"name":"vm\u202e"}}]}]}}}"#
+                    + "\n")
+        }
+        defer { peer.stop() }
+        let status = try await SnapcastServerStatus.read(host: "127.0.0.1", port: peer.port, requestTimeout: 1)
+        let group = try #require(status.groups.first)
+        #expect(group.id == "g [2J" && !group.idIsExact && group.name == "Living room" && group.muted)
+        #expect(
+            group.clients == [
+                .init(
+                    id: "k", idIsExact: true, name: "vm", hostName: "vm", volume: nil, muted: true, connected: false)
+            ])
+    }
+
     @Test("a discovery that cannot start does not blame a device")
     func discoveryFailureMessage() async throws {
         // 192.0.2.1 (TEST-NET-1) is no interface of this machine: the socket option fails before any packet.

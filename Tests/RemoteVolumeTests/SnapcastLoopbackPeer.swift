@@ -103,6 +103,8 @@ final class FakeSnapserver: @unchecked Sendable {
                         "jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
                         "params": ["id": target, "volume": ["percent": percent, "muted": muted]],
                     ]
+                case "Server.GetStatus":
+                    result = ["server": ["groups": [groupJSON(state)]]]
                 case "Group.GetStatus":
                     if target == "g1" { result = ["group": groupJSON(state)] }
                 case "Group.SetMute":

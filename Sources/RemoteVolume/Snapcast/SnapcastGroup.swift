@@ -58,12 +58,24 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     /// Connects, checks that the server knows `groupID` (and that it has clients) and takes its name.
+    ///
+    /// A server that answers but does not know the group fails with ``RemoteVolumeError/unsupported(_:)``
+    /// saying so.
     public static func connect(
         host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
         requestTimeout: TimeInterval = 3
     ) async throws -> SnapcastGroup {
         let probe = SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout)
-        let group = try await probe.status()
+        let group: Snapcast.Group
+        do {
+            group = try await probe.link.request(mappingNotFound: false) { session, deadline in
+                try Self.status(of: groupID, session, deadline)
+            }
+        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
+            throw RemoteVolumeError.unsupported(
+                "the Snapcast server at \(probe.link.address) answered, but has no group \"\(PeerText.clean(groupID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(probe.link.address)' lists its groups"
+            )
+        }
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
         return SnapcastGroup(

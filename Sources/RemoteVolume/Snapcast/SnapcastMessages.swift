@@ -63,6 +63,8 @@ enum Snapcast {
     struct MuteResult: Decodable { var mute: Bool }
 
     struct IDParams: Encodable { var id: String }
+    /// `{}`, for a method without parameters (`Server.GetStatus`).
+    struct NoParams: Encodable {}
     struct SetVolumeParams: Encodable { var id: String; var volume: Volume }
     struct SetMuteParams: Encodable { var id: String; var mute: Bool }
 

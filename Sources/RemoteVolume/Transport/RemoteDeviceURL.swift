@@ -128,6 +128,30 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         }
     }
 
+    /// Parses a Snapcast server's address, `snapcast://HOST[:PORT]` (port 1705 by default), as
+    /// `volumekit remote list` takes it; anything else fails with ``RemoteVolumeError/invalidURL(_:)``.
+    public static func parseSnapcastServer(_ text: String) throws -> (host: String, port: UInt16) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        func refuse(_ why: String) -> RemoteVolumeError {
+            .invalidURL("\(redacted(trimmed)): \(why); use snapcast://HOST[:PORT]")
+        }
+        let base = trimmed.hasSuffix("/") ? String(trimmed.dropLast()) : trimmed
+        guard base.lowercased().hasPrefix("snapcast://") else { throw refuse("not a snapcast:// URL") }
+        guard !base.dropFirst(11).contains(where: { "/?#".contains($0) }) else {
+            throw refuse("a Snapcast server is named by its host and port alone")
+        }
+        do {
+            guard case .snapcastClient(let host, let port, _) = try parse(base + "/-") else {
+                throw refuse("not a Snapcast server")
+            }
+            return (host, port)
+        } catch RemoteVolumeError.invalidURL(let message) {
+            let reason = message.components(separatedBy: "; use ").first?.components(separatedBy: ": ").dropFirst()
+                .joined(separator: ": ")
+            throw refuse(reason.map { $0.isEmpty ? "not a Snapcast server" : $0 } ?? "not a Snapcast server")
+        }
+    }
+
     /// Connects to the device (checking that it answers) with the given per-request deadline.
     public func connect(requestTimeout: TimeInterval = 3) async throws -> any RemoteVolumeDevice {
         switch self {
