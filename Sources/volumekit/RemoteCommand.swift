@@ -79,8 +79,10 @@ enum RemoteCommand: Subcommand {
                 do {
                     return try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly)
                 } catch let error as RemoteVolumeError {
-                    // Not the device's fault: no device was involved yet (issue 23).
-                    throw UsageError(discoveryFailure(error, interface: interface))
+                    // Not the device's fault: no device was involved yet (issue 23). A wrong --interface is
+                    // bad usage (2); anything else is the search failing (1).
+                    printError("volumekit remote: \(discoveryFailure(error, interface: interface))")
+                    return interface == nil ? 1 : 2
                 }
             }
         case "get":
@@ -288,10 +290,17 @@ enum RemoteCommand: Subcommand {
         }
     }
 
-    /// Text from the command line or a device, safe to echo: control characters removed, at most 80 characters.
+    /// Text from the command line or a device, safe to echo: control characters, line and paragraph
+    /// separators and bidirectional overrides shown as `?`, at most 80 characters.
     static func clean(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }
-            .joined()
+        let kept = text.unicodeScalars.map { scalar -> String in
+            switch scalar.value {
+            case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                return "?"
+            default:
+                return String(scalar)
+            }
+        }.joined()
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 

@@ -16,7 +16,9 @@ import VolumeKitCore
 ///
 /// **Bounds.** One persistent command connection, used by one request at a time; every request (connecting,
 /// greeting and password included) ends within ``requestTimeout``; lines are capped at 8 KiB and responses
-/// at 256 lines; a connection MPD dropped (its `connection_timeout`, a restart) is replaced transparently.
+/// at 256 lines; a volume outside 0…100 is refused, not clamped; a password with a control character is
+/// refused before anything is sent and never repeated; a connection MPD dropped (its `connection_timeout`, a
+/// restart) is replaced transparently. ``changes()`` runs at most 10 `idle` rounds a second.
 public final class MPDDevice: RemoteVolumeDevice {
     /// MPD's registered port.
     public static let defaultPort: UInt16 = 6600
@@ -58,7 +60,7 @@ public final class MPDDevice: RemoteVolumeDevice {
         }
         guard RemoteDeviceURL.isUsableHost(host) else {
             throw RemoteVolumeError.invalidURL(
-                "the MPD host \"\(PeerText.clean(host, limit: 60))\" (\(RemoteDeviceURL.hostRule))")
+                "the MPD host \"\(PeerText.clean(host, limit: 60))\": a host may hold \(RemoteDeviceURL.hostRule)")
         }
         self.host = host
         self.port = port
@@ -123,8 +125,9 @@ public final class MPDDevice: RemoteVolumeDevice {
     }
 
     /// Follows `idle mixer` on a second connection: every mixer change is read and yielded (with
-    /// `muted` = level is 0). After the connection drops (MPD restarted) it reconnects, backing off up to
-    /// 1 s, and yields the level it finds. The stream ends when its consumer stops listening.
+    /// `muted` = level is 0), at most 10 a second (the level read after the pause is the newest). After the
+    /// connection drops (MPD restarted) it reconnects after 0.1 s, backing off to 1 s while connections keep
+    /// failing, and yields the level it finds. The stream ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) {

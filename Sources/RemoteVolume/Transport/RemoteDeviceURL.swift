@@ -43,7 +43,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     }
 
     /// What a host may hold, for messages.
-    static let hostRule = "a host is a name or address of letters, digits, '.', '-', '_' and ':'"
+    static let hostRule = "letters, digits, '.', '-', '_' and ':' only"
 
     /// Whether `host` (already percent-decoded) is a host name, an IPv4 address or an IPv6 address (with an
     /// optional `%zone`): ASCII letters, digits and `.-_:%` only — nothing a resolver could be fooled by.
@@ -90,7 +90,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         host = host.removingPercentEncoding ?? host
         // A host decoded from %0A%1B… would reach the resolver with a line break and ESC in it.
-        guard isUsableHost(host) else { throw refuse("the host is not a host name or address (\(hostRule))") }
+        guard isUsableHost(host) else { throw refuse("a host may hold \(hostRule)") }
         let port: UInt16
         if let given = components.port {
             guard (1...65535).contains(given) else { throw refuse("port \(given) is out of range") }
