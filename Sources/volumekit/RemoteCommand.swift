@@ -12,13 +12,15 @@ import Darwin
 /// `volumekit remote …`: find UPnP renderers and drive their volume (issue 8).
 enum RemoteCommand: Subcommand {
     static let name = "remote"
-    static let summary = "Find UPnP renderers; get/set/drive the volume of UPnP, MPD and Snapcast devices"
+    static let summary =
+        "Find UPnP renderers, list Snapcast clients; get/set/drive the volume of UPnP, MPD and Snapcast devices"
     static let help = """
         USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
                volumekit remote set URL LEVEL
                volumekit remote mute URL on|off
                volumekit remote control URL [--step N]
+               volumekit remote list snapcast://HOST[:PORT]
 
         A device is named by a URL: a UPnP renderer by its description URL (http://…), as 'discover' prints
         it (UPnP devices speak plain http, so https URLs are refused); a Music Player Daemon by
@@ -31,9 +33,18 @@ enum RemoteCommand: Subcommand {
         get        Prints the volume (checked against the device's own range) and mute state.
         set        Sets the volume to LEVEL, which must lie within the device's range.
         mute       Mutes (on) or unmutes (off).
+        list       Prints a Snapcast server's groups and clients, one per line: the URL that names it, a tab,
+                   then what it is (group or client), its name, volume and mute; a client's line follows
+                   its group's, indented by two spaces in the second column.
         control    Arrow keys or +/- move the volume, m toggles mute, q quits (the last level asked for is
                    sent before it exits). Piped input is read as lines: up, down, mute, quit, or keys
-                   such as +++; when stdout is not a terminal one plain line is printed per change.
+                   such as +++; a line holding anything else is named on stderr and ignored, and a line
+                   longer than 1,024 bytes ends the command (exit status 2). When stdout is not a
+                   terminal one plain line is printed per change.
+
+        MPD has no mute: 'mute on' sets volume 0 and keeps the level it had in a small file in your cache
+        folder ($XDG_CACHE_HOME or ~/.cache, volumekit/mpd-mute-levels), which 'mute off' restores; without
+        that file 'mute off' sets 20 and says so.
 
         OPTIONS:
           --timeout S       discover: seconds for the whole search, answers and descriptions (default 3,
@@ -43,13 +54,14 @@ enum RemoteCommand: Subcommand {
                             (e.g. 192.168.1.20); default: the system's choice of interface.
           --step N          control: device units one key press moves (1…50, default 2).
 
-        Names and errors that come from a device are printed with control characters removed.
+        Names and errors that come from a device are printed with control characters removed; an MPD
+        password is never printed (a URL in a message shows it as •••).
         EXIT STATUS: 0 success, 1 the device failed or none answered, 2 bad usage.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let action = arguments.first else {
-            throw UsageError("needs an action: discover, get, set, mute or control")
+            throw UsageError("needs an action: discover, get, set, mute, control or list")
         }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
         switch action {
@@ -63,7 +75,16 @@ enum RemoteCommand: Subcommand {
             let firstOnly = reader.flag("--first")
             try reader.rejectUnknownOptions()
             guard reader.remaining.isEmpty else { throw UsageError("discover takes no arguments") }
-            return try blocking { try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly) }
+            return try blocking {
+                do {
+                    return try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly)
+                } catch let error as RemoteVolumeError {
+                    // Not the device's fault: no device was involved yet (issue 23). A wrong --interface is
+                    // bad usage (2); anything else is the search failing (1).
+                    printError("volumekit remote: \(discoveryFailure(error, interface: interface))")
+                    return interface == nil ? 1 : 2
+                }
+            }
         case "get":
             let url = try readURL(&reader, extra: 0)
             return try blocking {
@@ -101,6 +122,9 @@ enum RemoteCommand: Subcommand {
             case "off", "0", "false": muted = false
             default: throw UsageError("mute takes on or off, such as: volumekit remote mute URL on")
             }
+            if case .mpd(let host, let port, let password) = url {
+                return try blocking { try await muteMPD(host: host, port: port, password: password, muted: muted) }
+            }
             return try blocking {
                 let renderer = try await url.connect()
                 try await renderer.setMuted(muted)
@@ -114,8 +138,23 @@ enum RemoteCommand: Subcommand {
             }
             let url = try readURL(&reader, extra: 0)
             return try blocking { try await RemoteControlScreen.run(url: url, step: step) }
+        case "list":
+            try reader.rejectUnknownOptions()
+            guard reader.remaining.count == 1 else {
+                throw UsageError(
+                    "list takes one Snapcast server, such as: volumekit remote list snapcast://HOST[:PORT]")
+            }
+            let text = reader.remaining[0]
+            let server: (host: String, port: UInt16)
+            do {
+                server = try RemoteDeviceURL.parseSnapcastServer(text)
+            } catch let error as RemoteVolumeError {
+                guard case .invalidURL(let message) = error else { throw error }
+                throw UsageError(message)
+            }
+            return try blocking { try await list(host: server.host, port: server.port) }
         default:
-            throw UsageError("unknown action '\(action)' (discover, get, set, mute, control)")
+            throw UsageError("unknown action '\(clean(action))' (discover, get, set, mute, control, list)")
         }
     }
 
@@ -128,20 +167,117 @@ enum RemoteCommand: Subcommand {
                     : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
+        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10).
+        let shown = RemoteDeviceURL.redacted(text, limit: 80)
         let url: RemoteDeviceURL
         do {
             url = try RemoteDeviceURL.parse(text)
         } catch {
             throw UsageError(
-                "'\(clean(text))' is not a device URL: give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))"
+                "'\(shown)' is not a device URL\(reason(of: error, for: text)): give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))"
             )
         }
         if case .upnp(let upnp) = url, upnp.scheme?.lowercased() != "http" {
             throw UsageError(
-                "'\(clean(text))' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints"
+                "'\(shown)' is an https URL, but UPnP devices serve plain http: give the http:// URL that 'volumekit remote discover' prints"
             )
         }
         return url
+    }
+
+    /// The reason RemoteDeviceURL gave for refusing `text`, as " (REASON)": its message without the URL it
+    /// repeats and the forms it lists after.
+    private static func reason(of error: any Error, for text: String) -> String {
+        let prefix = RemoteDeviceURL.redacted(text) + ": "
+        guard case .invalidURL(let message) = error as? RemoteVolumeError, message.hasPrefix(prefix),
+            let end = message.range(of: "; use ")
+        else { return "" }
+        let why = message[message.index(message.startIndex, offsetBy: prefix.count)..<end.lowerBound]
+        return why.isEmpty ? "" : " (\(why))"
+    }
+
+    /// What went wrong when discovery could not run, without blaming a device (none was involved).
+    static func discoveryFailure(_ error: RemoteVolumeError, interface: String?) -> String {
+        let what: String
+        switch error {
+        case .unreachable(let reason), .invalidURL(let reason), .unsupported(let reason), .invalidReply(let reason):
+            what = clean(reason)
+        default:
+            what = clean(error.description)
+        }
+        let hint =
+            interface == nil
+            ? "check that this machine has a network connection"
+            : "give --interface the IPv4 address of one of this machine's network interfaces, or leave it out"
+        return "the search for renderers could not run (\(what)); \(hint)"
+    }
+
+    /// `remote mute mpd://… on|off`: MPD has no mute, so the level muted from is kept across processes
+    /// (``MPDMuteMemory``) and `mute off` says what it restored.
+    private static func muteMPD(host: String, port: UInt16, password: String?, muted: Bool) async throws -> Int32 {
+        let server = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let remembered = muted ? nil : MPDMuteMemory.level(for: server)
+        let device = try MPDDevice(
+            host: host, port: port, password: password, unmuteLevel: remembered ?? 20)
+        let before = try await device.volume()
+        try await device.setMuted(muted)
+        let after = try await device.volume()
+        let note: String
+        if muted {
+            if before > 0 {
+                let kept = MPDMuteMemory.remember(before, for: server)
+                note =
+                    kept
+                    ? "volume 0; MPD has no mute, so 'mute off' restores \(before)"
+                    : "volume 0; MPD has no mute, and the level \(before) could not be kept in the cache folder, so 'mute off' will set \(device.unmuteLevel)"
+            } else {
+                note = "volume 0; it was at 0 already"
+            }
+        } else {
+            MPDMuteMemory.forget(server)
+            if before != 0 {
+                note = "volume \(after); it was not muted (MPD mutes by volume 0)"
+            } else if remembered != nil {
+                note = "volume \(after), the level before 'mute on'"
+            } else {
+                note =
+                    "volume \(after): MPD has no mute and the level before muting is not known here, so \(device.unmuteLevel) was set"
+            }
+        }
+        print("\(device.displayName): \(after == 0 ? "muted" : "not muted") (\(note))")
+        return 0
+    }
+
+    /// `remote list snapcast://HOST[:PORT]`: the server's groups and clients with the URLs that name them.
+    private static func list(host: String, port: UInt16) async throws -> Int32 {
+        let status = try await SnapcastServerStatus.read(host: host, port: port)
+        let base = "snapcast://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        var lines: [String] = []
+        for group in status.groups {
+            let name = group.name.isEmpty ? "(no name)" : "\"\(group.name)\""
+            lines.append(
+                "\(group.idIsExact ? "\(base)/group/\(group.id)" : "(id with control characters: \(group.id))")\t"
+                    + "group \(name), \(group.clients.count) client\(group.clients.count == 1 ? "" : "s")\(group.muted ? ", muted" : "")"
+            )
+            for client in group.clients {
+                var details = ["client \"\(client.name)\""]
+                if let hostName = client.hostName, hostName != client.name { details.append("host \(hostName)") }
+                details.append(client.volume.map { "volume \($0)" } ?? "volume outside 0…100")
+                if client.muted { details.append("muted") }
+                if client.connected == false { details.append("not connected") }
+                lines.append(
+                    "\(client.idIsExact ? "\(base)/\(client.id)" : "(id with control characters: \(client.id))")\t  "
+                        + details.joined(separator: ", "))
+            }
+        }
+        if status.groups.isEmpty { lines.append("\(base)\tno groups: no snapclient has connected to this server") }
+        if status.isTruncated {
+            lines.append(
+                "\(base)\t(only the first \(SnapcastServerStatus.maxGroups) groups and \(SnapcastServerStatus.maxClients) clients are listed)"
+            )
+        }
+        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        return 0
     }
 
     /// Refuses an --interface value that is not an IPv4 address, with what to give instead.
@@ -154,10 +290,17 @@ enum RemoteCommand: Subcommand {
         }
     }
 
-    /// Text from the command line or a device, safe to echo: control characters removed, at most 80 characters.
+    /// Text from the command line or a device, safe to echo: control characters, line and paragraph
+    /// separators and bidirectional overrides shown as `?`, at most 80 characters.
     static func clean(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : String($0) }
-            .joined()
+        let kept = text.unicodeScalars.map { scalar -> String in
+            switch scalar.value {
+            case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                return "?"
+            default:
+                return String(scalar)
+            }
+        }.joined()
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 
@@ -270,13 +413,23 @@ enum RemoteControlScreen {
         await controller.stop()
         await drawing.value
         if isTerminal { print("") }
-        return 0
+        return terminal.inputRefused ? 2 : 0
     }
 }
 
 /// Puts the terminal in raw mode (no echo, no line buffering) and restores it.
 final class RawTerminal: Sendable {
+    /// The longest piped line read, in bytes: a word or a few keys need far less (issue 23 item 2: a pipe
+    /// without line breaks, such as /dev/zero, used to be read into memory without end).
+    static let maxLineBytes = 1024
+    /// How many unknown piped lines are named on stderr; later ones are ignored silently.
+    static let maxReportedLines = 5
+
     private let saved: Locked<termios?>
+    private let refused = Locked(false)
+
+    /// Whether piped input was refused (a line longer than ``maxLineBytes``).
+    var inputRefused: Bool { refused.current }
 
     init() {
         var original = termios()
@@ -301,9 +454,11 @@ final class RawTerminal: Sendable {
     /// Keys from standard input; ends at end of input (with `.quit`).
     ///
     /// From a terminal (raw mode) each key counts as pressed. From a pipe or file the input is read as plain
-    /// lines (issue 15): a line is a word — `up`, `down`, `mute`, `quit` — or key characters (`+++`, `q`).
+    /// lines (issue 15) of at most ``maxLineBytes``: a line is a word — `up`, `down`, `mute`, `quit` — or key
+    /// characters (`+++`, `q`); anything else in a line is named on stderr and ignored.
     func keys() -> AsyncStream<RemoteControlScreen.Key> {
         let interactive = saved.current != nil
+        let refused = self.refused
         return AsyncStream { continuation in
             let thread = Thread {
                 var decoder = KeyDecoder()
@@ -313,23 +468,50 @@ final class RawTerminal: Sendable {
                         if let key = decoder.feed(byte) { continuation.yield(key) }
                     }
                 } else {
-                    while let line = readLine(strippingNewline: true) {
-                        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+                    var lines = PipedLines(fd: STDIN_FILENO, maxLineBytes: Self.maxLineBytes)
+                    var reported = 0
+                    reading: while true {
+                        let line: [UInt8]
+                        switch lines.next() {
+                        case .line(let bytes): line = bytes
+                        case .end: break reading
+                        case .tooLong:
+                            printError(
+                                "volumekit remote control: a piped line is longer than \(Self.maxLineBytes) bytes; "
+                                    + "give one word (up, down, mute, quit) or a few keys such as +++ per line")
+                            refused.withLock { $0 = true }
+                            break reading
+                        }
+                        let text = String(decoding: line, as: UTF8.self)
+                        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
                         let words: [String: RemoteControlScreen.Key] = [
                             "up": .up, "down": .down, "mute": .mute, "quit": .quit, "exit": .quit,
                         ]
                         if let key = words[word] {
                             continuation.yield(key)
-                            if key == .quit { break }
+                            if key == .quit { break reading }
                             continue
                         }
-                        var quit = false
-                        for byte in line.utf8 {
-                            guard let key = decoder.feed(byte) else { continue }
-                            continuation.yield(key)
-                            if key == .quit { quit = true; break }
+                        var unknown = false
+                        for byte in line {
+                            let known = decoder.isInEscape || byte == 0x1B || byte == 0x20 || byte == 0x09
+                            if let key = decoder.feed(byte) {
+                                continuation.yield(key)
+                                if key == .quit { break reading }
+                            } else if !known {
+                                unknown = true
+                            }
                         }
-                        if quit { break }
+                        if unknown {
+                            reported += 1
+                            if reported <= Self.maxReportedLines {
+                                printError(
+                                    "volumekit remote control: ignored '\(RemoteCommand.clean(String(text.prefix(40))))\(text.count > 40 ? "…" : "")': "
+                                        + "a piped line is up, down, mute or quit, or keys such as +, -, m, q"
+                                        + (reported == Self.maxReportedLines
+                                            ? " (further unknown lines are ignored silently)" : ""))
+                            }
+                        }
                     }
                 }
                 continuation.yield(.quit)
@@ -340,9 +522,60 @@ final class RawTerminal: Sendable {
     }
 }
 
+/// Lines of at most `maxLineBytes` from a file descriptor, read in chunks: memory stays bounded whatever
+/// comes (a line that is too long is reported as soon as its bytes pass the cap, not read to its end).
+struct PipedLines {
+    enum Item {
+        case line([UInt8])
+        case tooLong, end
+    }
+
+    let fd: Int32
+    let maxLineBytes: Int
+    private var pending: [UInt8] = []
+    private var atEnd = false
+
+    init(fd: Int32, maxLineBytes: Int) {
+        self.fd = fd
+        self.maxLineBytes = maxLineBytes
+    }
+
+    mutating func next() -> Item {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline <= maxLineBytes else { return .tooLong }
+                var line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return .line(line)
+            }
+            guard pending.count <= maxLineBytes else { return .tooLong }
+            if atEnd { return pending.isEmpty ? .end : .line(pending.drainedAll()) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(fd, &buffer, buffer.count)
+            if count > 0 {
+                pending.append(contentsOf: buffer[..<count])
+            } else if count == 0 || errno != EINTR {
+                atEnd = true
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// All elements, leaving the array empty.
+    fileprivate mutating func drainedAll() -> [UInt8] {
+        defer { removeAll() }
+        return self
+    }
+}
+
 /// Turns input bytes into keys: arrows (ESC [ A…D), + = k up, - _ j down, m mute, q Ctrl-C Ctrl-D quit.
 struct KeyDecoder {
     private var escape: [UInt8] = []
+
+    /// Whether the bytes fed so far end inside an escape sequence (the next byte belongs to it).
+    var isInEscape: Bool { !escape.isEmpty }
 
     mutating func feed(_ byte: UInt8) -> RemoteControlScreen.Key? {
         if !escape.isEmpty || byte == 0x1B {

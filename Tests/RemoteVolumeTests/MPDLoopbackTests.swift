@@ -190,10 +190,11 @@ struct MPDLoopbackTests {
         #expect(error == .invalidReply("an MPD response longer than 256 lines"))
     }
 
-    @Test("peer numbers are clamped or refused, and peer text is stripped of control characters")
+    @Test("peer numbers outside 0…100 are refused, and peer text is stripped of control characters")
     func garbage() async throws {
         let replies: [(String, RemoteVolumeError?)] = [
-            ("volume: 65531\nOK\n", nil),
+            ("volume: 65531\nOK\n", .invalidReply("MPD answered volume 65531, outside its range 0…100")),
+            ("volume: 100\nOK\n", nil),
             ("volume: -1\nOK\n", .unsupported("this MPD has no mixer (volume -1); set mixer_type in its audio_output")),
             ("OK\n", .unsupported("this MPD has no mixer (it reports no volume); set mixer_type in its audio_output")),
             ("volume: loud\nOK\n", .invalidReply("an MPD volume that is not a number: loud")),

@@ -12,6 +12,8 @@ final class FakeSnapserver: @unchecked Sendable {
         var groupMuted = false
         /// Every Client.SetVolume received, in order.
         var setVolumeLog: [(id: String, percent: Int)] = []
+        /// Every method called, in order.
+        var methods: [String] = []
         var connections: [ObjectIdentifier: LinePeerConnection] = [:]
         /// When set: the SetVolume with this index (0-based, over the server's life) is applied, then the
         /// connection is dropped without a reply (a network cut mid-request).
@@ -85,6 +87,7 @@ final class FakeSnapserver: @unchecked Sendable {
             var notification: [String: Any]?
             var drop = false
             state.withLock { state in
+                state.methods.append(method)
                 switch method {
                 case "Client.GetStatus":
                     if let volume = state.clients[target] { result = ["client": clientJSON(target, volume)] }
@@ -100,6 +103,8 @@ final class FakeSnapserver: @unchecked Sendable {
                         "jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
                         "params": ["id": target, "volume": ["percent": percent, "muted": muted]],
                     ]
+                case "Server.GetStatus":
+                    result = ["server": ["groups": [groupJSON(state)]]]
                 case "Group.GetStatus":
                     if target == "g1" { result = ["group": groupJSON(state)] }
                 case "Group.SetMute":
@@ -112,6 +117,12 @@ final class FakeSnapserver: @unchecked Sendable {
                 }
             }
             if drop { return }
+            // The other connections hear of a change before this one gets its reply, so a test that waits
+            // for the reply finds the notification already sent.
+            if let notification {
+                let others = state.withLock { $0.connections.filter { $0.key != key }.map(\.value) }
+                for other in others { other.send(json(notification)) }
+            }
             if let result {
                 connection.send(json(["jsonrpc": "2.0", "id": id, "result": result]))
             } else {
@@ -120,10 +131,6 @@ final class FakeSnapserver: @unchecked Sendable {
                         "jsonrpc": "2.0", "id": id,
                         "error": ["code": -32603, "message": "Internal error", "data": "Client not found"],
                     ]))
-            }
-            if let notification {
-                let others = state.withLock { $0.connections.filter { $0.key != key }.map(\.value) }
-                for other in others { other.send(json(notification)) }
             }
         }
     }

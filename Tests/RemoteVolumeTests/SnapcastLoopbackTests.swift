@@ -76,7 +76,10 @@ struct SnapcastLoopbackTests {
             collected.withLock { $0.append(change) }; return change.muted == true
         }
         let reported = collected.current
-        #expect(reported.compactMap(\.volume).removingAdjacentDuplicates() == [80, 10], "reported: \(reported)")
+        // Changes within 0.1 s of each other are coalesced (the newest wins), so 80 may not be seen; no
+        // third value ever is.
+        let volumes = reported.compactMap(\.volume).removingAdjacentDuplicates()
+        #expect(Set(volumes).isSubset(of: [80, 10]) && volumes.last == 10, "reported: \(reported)")
         #expect(reported.last?.muted == true)
     }
 
@@ -130,7 +133,7 @@ struct SnapcastLoopbackTests {
         }
     }
 
-    @Test("garbage, deep nesting, wrong types and absurd percents are clear errors or clamped")
+    @Test("garbage, deep nesting, wrong types and absurd percents are clear errors")
     func garbage() async throws {
         let cases: [(@Sendable (Int) -> String, Result<Int, RemoteVolumeError>)] = [
             ({ _ in "this is not json\n" }, .failure(.invalidReply("unexpected JSON: this is not json"))),
@@ -142,13 +145,13 @@ struct SnapcastLoopbackTests {
                 { id in
                     #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":65531,"muted":false}}}}}"#
                         + "\n"
-                }, .success(100)
+                }, .failure(.invalidReply("Snapcast answered percent 65531 for client \"k\", outside 0…100"))
             ),
             (
                 { id in
                     #"{"id":\#(id),"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percent":-5,"muted":false}}}}}"#
                         + "\n"
-                }, .success(0)
+                }, .failure(.invalidReply("Snapcast answered percent -5 for client \"k\", outside 0…100"))
             ),
             (
                 { id in

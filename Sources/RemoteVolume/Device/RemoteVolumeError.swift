@@ -46,7 +46,7 @@ public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStrin
                 "The device cannot be reached (\(PeerText.clean(reason, limit: 200))); check that it is switched on and on this network."
         case .httpStatus(let status):
             return status >= 500 || status == 404
-                ? "The device answered HTTP \(status); it may be starting up, so try again in a moment."
+                ? "The device answered HTTP \(status); it may be starting up (try again in a moment), or the URL does not lead to its volume control (use the description URL that 'discover' prints)."
                 : "The device refused the request with HTTP \(status); it may not be a UPnP renderer."
         case .upnp(let code, let text):
             let detail = PeerText.clean(text, limit: 200)
@@ -54,13 +54,20 @@ public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStrin
                 "The device refused the request with UPnP error \(code)\(detail.isEmpty ? "" : " (\(detail))"); check the value sent."
         case .invalidReply(let reason):
             return
-                "The device's reply is invalid (\(PeerText.clean(reason, limit: 200))); it may not be a UPnP renderer, or it is misbehaving."
+                "The device's reply is invalid (\(PeerText.clean(reason, limit: 200))); it may not be the kind of device its URL names, or it is misbehaving."
         case .replyTooLarge(let limit):
             return
                 "The device sent more than \(limit) bytes; VolumeKit stops reading there, so this device cannot be used."
         case .invalidURL(let url):
+            let text = PeerText.clean(url, limit: 400)
+            // RemoteDeviceURL's and MPDDevice's texts already say what to use; UPnP's are the URL alone.
+            if text.contains("; use ") || text.contains("mpd.conf") || text.hasPrefix("the MPD host")
+                || text.hasPrefix("an MPD")
+            {
+                return "Refused \(text)."
+            }
             return
-                "Refused \(PeerText.clean(url, limit: 200)): use an absolute http:// URL with a host, such as a description URL that discovery prints."
+                "Refused \(text): use an absolute http:// URL with a host, such as a description URL that discovery prints."
         case .unsupported(let what):
             return "Not supported: \(PeerText.clean(what, limit: 200))."
         }

@@ -16,7 +16,9 @@ import VolumeKitCore
 ///
 /// **Bounds.** One persistent command connection, used by one request at a time; every request (connecting,
 /// greeting and password included) ends within ``requestTimeout``; lines are capped at 8 KiB and responses
-/// at 256 lines; a connection MPD dropped (its `connection_timeout`, a restart) is replaced transparently.
+/// at 256 lines; a volume outside 0…100 is refused, not clamped; a password with a control character is
+/// refused before anything is sent and never repeated; a connection MPD dropped (its `connection_timeout`, a
+/// restart) is replaced transparently. ``changes()`` runs at most 10 `idle` rounds a second.
 public final class MPDDevice: RemoteVolumeDevice {
     /// MPD's registered port.
     public static let defaultPort: UInt16 = 6600
@@ -41,16 +43,24 @@ public final class MPDDevice: RemoteVolumeDevice {
 
     /// Creates a device; no connection is made until the first request.
     ///
-    /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line break).
+    /// Throws ``RemoteVolumeError/invalidURL(_:)`` for a password that cannot be sent (it contains a line
+    /// break, NUL, ESC or another control character; the message never repeats it) and for a host that is
+    /// not a host name or address.
     public init(
         host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
         requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20
     ) throws {
-        if let password, password.contains(where: \.isNewline) {
-            throw RemoteVolumeError.invalidURL("an MPD password cannot contain a line break")
+        if let password, !RemoteDeviceURL.isSendablePassword(password) {
+            throw RemoteVolumeError.invalidURL(
+                "an MPD password with a control character (a line break, NUL, ESC, …) cannot be sent; use the password as mpd.conf has it"
+            )
         }
         guard !host.isEmpty else {
             throw RemoteVolumeError.invalidURL("an MPD address needs a host: mpd://HOST[:PORT]")
+        }
+        guard RemoteDeviceURL.isUsableHost(host) else {
+            throw RemoteVolumeError.invalidURL(
+                "the MPD host \"\(PeerText.clean(host, limit: 60))\": a host may hold \(RemoteDeviceURL.hostRule)")
         }
         self.host = host
         self.port = port
@@ -115,8 +125,9 @@ public final class MPDDevice: RemoteVolumeDevice {
     }
 
     /// Follows `idle mixer` on a second connection: every mixer change is read and yielded (with
-    /// `muted` = level is 0). After the connection drops (MPD restarted) it reconnects, backing off up to
-    /// 1 s, and yields the level it finds. The stream ends when its consumer stops listening.
+    /// `muted` = level is 0), at most 10 a second (the level read after the pause is the newest). After the
+    /// connection drops (MPD restarted) it reconnects after 0.1 s, backing off to 1 s while connections keep
+    /// failing, and yields the level it finds. The stream ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) {
@@ -139,3 +150,5 @@ public final class MPDDevice: RemoteVolumeDevice {
         }
     }
 }
+
+extension MPDDevice: MutesByVolume {}

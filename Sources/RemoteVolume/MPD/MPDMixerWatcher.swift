@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import VolumeKitCore
 
@@ -7,11 +8,19 @@ import VolumeKitCore
 /// "Querying MPD's status": idle). An idle client is not subject to MPD's `connection_timeout`, so the loop
 /// waits in slices (to notice cancellation) and every ``keepAlive`` seconds checks the connection with
 /// `noidle`; a dead connection is replaced.
+///
+/// Bounds against a hostile server (issue 23 items 3 and 4): at most one `idle` round (and its `getvol`)
+/// per ``minimumRoundInterval``, an idle response of at most ``MPDSession/maxResponseLines`` lines, and
+/// reconnects paced by ``ReconnectBackoff`` (a server that greets and then misbehaves is not reconnected
+/// faster than once a second after the first few).
 final class MPDMixerWatcher: @unchecked Sendable {
     /// Seconds between checks that an idle connection is still alive.
     static let keepAlive: TimeInterval = 20
     /// How often a blocked read looks at cancellation.
     static let slice: TimeInterval = 0.2
+    /// The shortest time between two `idle` rounds, in seconds: a server that answers every `idle` at once
+    /// gets at most 10 `idle` and 10 `getvol` a second (it used to get 4,000 of each).
+    static let minimumRoundInterval: TimeInterval = 0.1
 
     private let host: String
     private let port: UInt16
@@ -42,9 +51,10 @@ final class MPDMixerWatcher: @unchecked Sendable {
     private var isCancelled: Bool { cancelled.current }
 
     private func run() {
-        var backoff = 0.1
+        var backoff = ReconnectBackoff()
         var lastReported: Int?
         while !isCancelled {
+            let attempt = Self.now()
             do {
                 let session = try MPDSession(
                     host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
@@ -52,9 +62,12 @@ final class MPDMixerWatcher: @unchecked Sendable {
                 // What it is now: after a restart this is how the controller learns the device's level.
                 let level = try session.volume(deadline: Deadline(in: requestTimeout))
                 if level != lastReported { report(level); lastReported = level }
-                backoff = 0.1
                 while !isCancelled {
+                    let round = Self.now()
                     if try waitForMixerChange(session) {
+                        // Paced: the level read after the pause is the newest, so nothing is lost by waiting.
+                        pause(until: round + Self.minimumRoundInterval)
+                        if isCancelled { break }
                         let level = try session.volume(deadline: Deadline(in: requestTimeout))
                         report(level)
                         lastReported = level
@@ -62,11 +75,21 @@ final class MPDMixerWatcher: @unchecked Sendable {
                 }
                 return
             } catch {
-                // Connection lost or refused: try again soon (MPD restarting), at most every second.
-                let until = Deadline(in: backoff)
-                while !isCancelled, !until.hasPassed { Thread.sleep(forTimeInterval: min(Self.slice, backoff)) }
-                backoff = min(backoff * 2, 1)
+                // Connection lost or refused, or the server misbehaved: try again (MPD restarting), backing off.
+                pause(until: Self.now() + backoff.delay(afterConnectionLasting: Self.now() - attempt))
             }
+        }
+    }
+
+    /// Seconds on a monotonic clock.
+    private static func now() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Sleeps until `instant` (of ``now()``) or cancellation, in slices.
+    private func pause(until instant: TimeInterval) {
+        while !isCancelled {
+            let left = instant - Self.now()
+            guard left > 0 else { return }
+            Thread.sleep(forTimeInterval: min(Self.slice, left))
         }
     }
 
@@ -76,6 +99,7 @@ final class MPDMixerWatcher: @unchecked Sendable {
         try session.channel.send("idle mixer\n", deadline: Deadline(in: requestTimeout))
         let quietUntil = Deadline(in: Self.keepAlive)
         var changed = false
+        var lines = 0
         while true {
             let line: String
             do {
@@ -92,6 +116,11 @@ final class MPDMixerWatcher: @unchecked Sendable {
             }
             if line == "OK" { return changed }
             if let ack = MPDAck(line: line) { throw ack.remoteVolumeError }
+            lines += 1
+            guard lines <= MPDSession.maxResponseLines else {
+                throw RemoteVolumeError.invalidReply(
+                    "an MPD idle response longer than \(MPDSession.maxResponseLines) lines")
+            }
             if line.hasPrefix("changed:") { changed = true; continue }
             throw RemoteVolumeError.invalidReply(
                 "unexpected line in an MPD idle response: \(PeerText.clean(line, limit: 60))")

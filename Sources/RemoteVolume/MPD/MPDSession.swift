@@ -115,7 +115,7 @@ final class MPDSession {
         }
     }
 
-    /// The mixer's level: `getvol` (MPD ≥ 0.23) or `status`'s `volume`. Peer numbers are clamped to 0…100.
+    /// The mixer's level: `getvol` (MPD ≥ 0.23) or `status`'s `volume`; a number outside 0…100 is refused.
     func volume(deadline: Deadline) throws -> Int {
         let pairs = try command(supports(0, 23) ? "getvol" : "status", deadline: deadline)
         guard let text = pairs.first(where: { $0.key == "volume" })?.value else {
@@ -128,11 +128,16 @@ final class MPDSession {
             throw RemoteVolumeError.invalidReply(
                 "an MPD volume that is not a number: \(PeerText.clean(text, limit: 20))")
         }
-        guard level >= 0 else {
+        // MPD says -1 when it has no mixer (older servers, protocol docs).
+        guard level != -1 else {
             throw RemoteVolumeError.unsupported(
                 "this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")
         }
-        return min(level, 100)
+        // Anything else outside the 0…100 MPD declares is refused, not clamped (issue 23 item 9).
+        guard (0...100).contains(level) else {
+            throw RemoteVolumeError.invalidReply("MPD answered volume \(level), outside its range 0…100")
+        }
+        return level
     }
 
     /// `text` as one MPD argument: in double quotes, with `"` and `\` escaped (MPD protocol, "Requests").

@@ -10,13 +10,18 @@ import VolumeKitCore
 /// let controller = RemoteVolumeController(device: kitchen)
 /// ```
 ///
-/// `Client.SetVolume` always carries both `percent` and `muted` (the current other half is read first, in
-/// the same request): snapserver 0.26 answers a `Client.SetVolume` carrying only `percent`, then never
-/// answers that connection again and notifies no other (seen against the real Debian 0.26.0 server).
+/// `Client.SetVolume` always carries both `percent` and `muted`: snapserver 0.26 answers a
+/// `Client.SetVolume` carrying only `percent`, then never answers that connection again and notifies no
+/// other (seen against the real Debian 0.26.0 server). The other half comes from what the command
+/// connection already knows — the last reply about the client, and the notifications snapserver pushes to
+/// it when someone else changes the client, read without waiting just before the set — so a set is one
+/// round trip; only a fresh connection reads `Client.GetStatus` first.
 ///
 /// **Bounds.** One persistent command connection, one request at a time, each within ``requestTimeout``;
-/// lines capped at 1 MiB; at most 512 notifications skipped while waiting for a reply; percents read back
-/// are clamped to 0…100.
+/// lines capped at 1 MiB; at most 512 notifications skipped while waiting for a reply; a reply about
+/// another client, or with a percent outside 0…100, is refused (an event with such a percent is not
+/// believed); ``changes()`` delivers at most 10 changes a second and reconnects at most once a second
+/// after the first few tries.
 public final class SnapcastClient: RemoteVolumeDevice {
     /// snapserver's JSON-RPC TCP port.
     public static let defaultPort: UInt16 = 1705
@@ -47,33 +52,45 @@ public final class SnapcastClient: RemoteVolumeDevice {
     }
 
     /// Connects, checks that the server knows `clientID` and takes its name.
+    ///
+    /// A server that answers but does not know the client fails with ``RemoteVolumeError/unsupported(_:)``
+    /// saying so (not "cannot be reached": the server was reached).
     public static func connect(
         host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
         requestTimeout: TimeInterval = 3
     ) async throws -> SnapcastClient {
         let probe = SnapcastClient(host: host, port: port, clientID: clientID, requestTimeout: requestTimeout)
-        let client = try await probe.status()
+        let client: Snapcast.Client
+        do {
+            client = try await probe.link.request(mappingNotFound: false) { session, deadline in
+                try Self.status(of: clientID, session, deadline)
+            }
+        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
+            throw RemoteVolumeError.unsupported(
+                "the Snapcast server at \(probe.link.address) answered, but has no client \"\(PeerText.clean(clientID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(probe.link.address)' lists its clients (a server that has just restarted knows them again within a second)"
+            )
+        }
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
         return SnapcastClient(
             host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
             displayName: PeerText.clean(names.first ?? clientID, limit: 80))
     }
 
-    /// Reads the client's percent (clamped to 0…100).
+    /// Reads the client's percent; one outside 0…100 is refused (``RemoteVolumeError/invalidReply(_:)``).
     public func volume() async throws -> Int {
-        try await status().config.volume.level
+        let client = try await status()
+        return try client.config.volume.checkedPercent(of: client.named)
     }
 
-    /// Sets the client's percent, keeping its mute state.
+    /// Sets the client's percent, keeping its mute state: one `Client.SetVolume`, preceded by a
+    /// `Client.GetStatus` only on a fresh connection (see the type's notes).
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
         let id = clientID
         try await link.request { session, deadline in
-            let current = try Self.status(of: id, session, deadline)
-            _ = try session.call(
-                "Client.SetVolume",
-                Snapcast.SetVolumeParams(id: id, volume: .init(percent: level, muted: current.config.volume.muted)),
-                as: Snapcast.VolumeResult.self, deadline: deadline)
+            try session.catchUp()
+            let muted = try session.known[id]?.muted ?? Self.status(of: id, session, deadline).config.volume.muted
+            try Self.set(id, to: .init(percent: level, muted: muted), session, deadline)
         }
     }
 
@@ -82,63 +99,75 @@ public final class SnapcastClient: RemoteVolumeDevice {
         try await status().config.volume.muted
     }
 
-    /// Mutes or unmutes the client, keeping its percent.
+    /// Mutes or unmutes the client, keeping its percent (one round trip, as ``setVolume(_:)``).
     public func setMuted(_ muted: Bool) async throws {
         let id = clientID
         try await link.request { session, deadline in
-            let current = try Self.status(of: id, session, deadline)
-            _ = try session.call(
-                "Client.SetVolume",
-                Snapcast.SetVolumeParams(id: id, volume: .init(percent: current.config.volume.level, muted: muted)),
-                as: Snapcast.VolumeResult.self, deadline: deadline)
+            try session.catchUp()
+            let percent: Int
+            if let known = session.known[id] {
+                percent = known.percent
+            } else {
+                let client = try Self.status(of: id, session, deadline)
+                percent = try client.config.volume.checkedPercent(of: client.named)
+            }
+            try Self.set(id, to: .init(percent: percent, muted: muted), session, deadline)
         }
     }
 
+    /// Sends `Client.SetVolume` and keeps what the server answered as the client's state.
+    private static func set(
+        _ id: String, to volume: Snapcast.Volume, _ session: SnapcastSession, _ deadline: Deadline
+    ) throws {
+        let result = try session.call(
+            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: volume), as: Snapcast.VolumeResult.self,
+            deadline: deadline)
+        session.remember(result.volume, of: id)
+    }
+
     /// Follows the server's notifications for this client on a second connection; after a reconnect (the
-    /// server restarted) the client's state is read again and yielded. Ends when its consumer stops listening.
+    /// server restarted) the client's state is read again and yielded. At most 10 changes a second are
+    /// yielded, the newest last; a percent outside 0…100 is not believed (the change carries only the mute
+    /// state). Ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = clientID
-        let last = Locked<Snapcast.Volume?>(nil)
-        let report: @Sendable (Snapcast.Volume) -> Void = { volume in
-            let clamped = Snapcast.Volume(percent: volume.level, muted: volume.muted)
-            let isNew = last.withLock { value -> Bool in
-                defer { value = clamped }
-                return value != clamped
-            }
-            if isNew { continuation.yield(RemoteVolumeChange(volume: clamped.percent, muted: clamped.muted)) }
+        let change: @Sendable (Snapcast.Volume) -> RemoteVolumeChange = { volume in
+            RemoteVolumeChange(volume: volume.isInRange ? volume.percent : nil, muted: volume.muted)
         }
         let watcher = SnapcastWatcher(
             link: link,
-            resync: { session, deadline in report(try Self.status(of: id, session, deadline).config.volume) },
+            resync: { session, deadline in change(try Self.status(of: id, session, deadline).config.volume) },
             notified: { method, line in
                 switch method {
                 case "Client.OnVolumeChanged":
-                    if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line)
+                    if let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line)
                         .params,
-                        change.id == id
+                        params.id == id
                     {
-                        report(change.volume)
+                        return change(params.volume)
                     }
                 case "Client.OnConnect":
-                    if let change = try? JSONLine.decode(
+                    if let params = try? JSONLine.decode(
                         Snapcast.Notification<Snapcast.ClientConnected>.self, from: line
                     ).params,
-                        change.id == id
+                        params.id == id
                     {
-                        report(change.client.config.volume)
+                        return change(params.client.config.volume)
                     }
                 case "Server.OnUpdate":
                     if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
                         .params,
                         let client = server.server.groups.flatMap(\.clients).first(where: { $0.id == id })
                     {
-                        report(client.config.volume)
+                        return change(client.config.volume)
                     }
                 default:
                     break
                 }
-            }
+                return nil
+            },
+            deliver: { continuation.yield($0) }
         )
         continuation.onTermination = { _ in watcher.cancel() }
         watcher.start()
@@ -150,9 +179,18 @@ public final class SnapcastClient: RemoteVolumeDevice {
         return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
     }
 
+    /// `Client.GetStatus` for `id`; a reply about another client is refused (issue 23 item 8). What it
+    /// says is kept as the client's state on this connection.
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Client {
-        try session.call(
+        let client = try session.call(
             "Client.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.ClientStatus.self, deadline: deadline
         ).client
+        guard client.id == id else {
+            throw RemoteVolumeError.invalidReply(
+                "Snapcast answered about client \"\(PeerText.clean(client.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
+            )
+        }
+        session.remember(client.config.volume, of: id)
+        return client
     }
 }

@@ -58,12 +58,24 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     /// Connects, checks that the server knows `groupID` (and that it has clients) and takes its name.
+    ///
+    /// A server that answers but does not know the group fails with ``RemoteVolumeError/unsupported(_:)``
+    /// saying so.
     public static func connect(
         host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
         requestTimeout: TimeInterval = 3
     ) async throws -> SnapcastGroup {
         let probe = SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout)
-        let group = try await probe.status()
+        let group: Snapcast.Group
+        do {
+            group = try await probe.link.request(mappingNotFound: false) { session, deadline in
+                try Self.status(of: groupID, session, deadline)
+            }
+        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
+            throw RemoteVolumeError.unsupported(
+                "the Snapcast server at \(probe.link.address) answered, but has no group \"\(PeerText.clean(groupID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(probe.link.address)' lists its groups"
+            )
+        }
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
         return SnapcastGroup(
@@ -83,8 +95,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         let memory = self.memory
         try await link.request { session, deadline in
             let group = try Self.status(of: id, session, deadline)
-            let current = Dictionary(
-                group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+            let current = try Self.levels(of: group)
             let targets = memory.withLock { state -> [String: Int] in
                 if state.shape.keys.sorted() != current.keys.sorted()
                     || (state.changedElsewhere(current) && current.values.contains { $0 > 0 })
@@ -146,14 +157,18 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             state.reported = change
             return change
         }
-        let take: @Sendable (Snapcast.Group) -> Void = { group in
-            let change = seen.withLock { state -> RemoteVolumeChange? in
-                state.levels = Dictionary(
-                    group.clients.map { ($0.id, $0.config.volume.level) }, uniquingKeysWith: { first, _ in first })
+        let take: @Sendable (Snapcast.Group) -> RemoteVolumeChange? = { group in
+            seen.withLock { state -> RemoteVolumeChange? in
+                // A percent outside 0…100 is not believed: that client keeps the level last believed.
+                var levels: [String: Int] = [:]
+                for client in group.clients where levels[client.id] == nil {
+                    let volume = client.config.volume
+                    levels[client.id] = volume.isInRange ? volume.percent : state.levels[client.id]
+                }
+                state.levels = levels
                 state.muted = group.muted
                 return publish(&state)
             }
-            if let change { continuation.yield(change) }
         }
         let watcher = SnapcastWatcher(
             link: link,
@@ -166,17 +181,17 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                         let params = try? JSONLine.decode(
                             Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line
                         ).params
-                    else { return }
+                    else { return nil }
                     change = seen.withLock { state in
-                        guard state.levels[params.id] != nil else { return nil }
-                        state.levels[params.id] = params.volume.level
+                        guard state.levels[params.id] != nil, params.volume.isInRange else { return nil }
+                        state.levels[params.id] = params.volume.percent
                         return publish(&state)
                     }
                 case "Group.OnMute":
                     guard
                         let params = try? JSONLine.decode(Snapcast.Notification<Snapcast.GroupMuted>.self, from: line)
                             .params, params.id == id
-                    else { return }
+                    else { return nil }
                     change = seen.withLock { state in
                         state.muted = params.mute
                         return publish(&state)
@@ -186,13 +201,14 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                         .params,
                         let group = server.server.groups.first(where: { $0.id == id })
                     {
-                        take(group)
+                        change = take(group)
                     }
                 default:
                     break
                 }
-                if let change { continuation.yield(change) }
-            }
+                return change
+            },
+            deliver: { continuation.yield($0) }
         )
         continuation.onTermination = { _ in watcher.cancel() }
         watcher.start()
@@ -207,11 +223,20 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     static func level(of group: Snapcast.Group) throws -> Int {
-        guard let loudest = group.clients.map(\.config.volume.level).max() else {
+        guard let loudest = try levels(of: group).values.max() else {
             throw RemoteVolumeError.unsupported(
                 "the Snapcast group \(PeerText.clean(group.id, limit: 60)) has no clients")
         }
         return loudest
+    }
+
+    /// Each client's percent; a reply with one outside 0…100 is refused.
+    static func levels(of group: Snapcast.Group) throws -> [String: Int] {
+        var levels: [String: Int] = [:]
+        for client in group.clients where levels[client.id] == nil {
+            levels[client.id] = try client.config.volume.checkedPercent(of: client.named)
+        }
+        return levels
     }
 
     private func status() async throws -> Snapcast.Group {
@@ -219,9 +244,16 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
     }
 
+    /// `Group.GetStatus` for `id`; a reply about another group is refused (issue 23 item 8).
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Group {
-        try session.call(
+        let group = try session.call(
             "Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline
         ).group
+        guard group.id == id else {
+            throw RemoteVolumeError.invalidReply(
+                "Snapcast answered about group \"\(PeerText.clean(group.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
+            )
+        }
+        return group
     }
 }

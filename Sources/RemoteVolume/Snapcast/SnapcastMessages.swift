@@ -5,14 +5,24 @@ import Foundation
 enum Snapcast {
     /// A client's volume: `{"percent": 0…100, "muted": Bool}`.
     ///
-    /// snapserver 0.26 stores any percent it is sent (140, or −5 as 65531), so a percent read back is
-    /// clamped to 0…100 by ``level``.
+    /// snapserver 0.26 stores any percent it is sent (140, or −5 as 65531), so a percent read back may lie
+    /// outside the 0…100 Snapcast declares: a reply carrying one is refused (``checkedPercent(of:)``), an
+    /// event carrying one is not believed (its mute state still is), as for UPnP (issue 23 item 9).
     struct Volume: Codable, Equatable {
         var percent: Int
         var muted: Bool
 
-        /// `percent` clamped to 0…100.
-        var level: Int { min(max(percent, 0), 100) }
+        /// Whether `percent` lies within 0…100.
+        var isInRange: Bool { (0...100).contains(percent) }
+
+        /// `percent`, or ``RemoteVolumeError/invalidReply(_:)`` naming `whose` ("client \"k\"") when it is
+        /// outside 0…100.
+        func checkedPercent(of whose: String) throws -> Int {
+            guard isInRange else {
+                throw RemoteVolumeError.invalidReply("Snapcast answered percent \(percent) for \(whose), outside 0…100")
+            }
+            return percent
+        }
     }
 
     /// A client as `Server.GetStatus` / `Client.GetStatus` / `Group.GetStatus` describe it.
@@ -28,6 +38,9 @@ enum Snapcast {
         var connected: Bool?
         var config: Config
         var host: Host?
+
+        /// "client \"ID\"", cleaned, for messages.
+        var named: String { "client \"\(PeerText.clean(id, limit: 60))\"" }
     }
 
     /// A group and its clients.
@@ -50,6 +63,8 @@ enum Snapcast {
     struct MuteResult: Decodable { var mute: Bool }
 
     struct IDParams: Encodable { var id: String }
+    /// `{}`, for a method without parameters (`Server.GetStatus`).
+    struct NoParams: Encodable {}
     struct SetVolumeParams: Encodable { var id: String; var volume: Volume }
     struct SetMuteParams: Encodable { var id: String; var mute: Bool }
 

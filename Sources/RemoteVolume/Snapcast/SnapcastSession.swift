@@ -13,6 +13,13 @@ final class SnapcastSession {
 
     let channel: LineChannel
     private var nextID = 1
+    /// Client volumes as this connection last learnt them — from replies, and from the notifications
+    /// snapserver pushes to every control connection when someone else changes one — so a set needs no
+    /// `Client.GetStatus` first (issue 23: one round trip per set). Empty on a fresh connection: what
+    /// happened while none was open is unknown.
+    private(set) var known: [String: Volume] = [:]
+
+    typealias Volume = Snapcast.Volume
 
     init(host: String, port: UInt16, deadline: Deadline) throws {
         channel = try LineChannel(host: host, port: port, maxLineBytes: Self.maxLineBytes, deadline: deadline)
@@ -38,12 +45,59 @@ final class SnapcastSession {
                 }
                 return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
             }
-            if envelope.id == nil, let name = envelope.method { notified(name, line) }
+            if envelope.id == nil, let name = envelope.method {
+                note(name, line)
+                notified(name, line)
+            }
             skipped += 1
             guard skipped <= Self.maxSkippedLines else {
                 throw RemoteVolumeError.invalidReply(
                     "more than \(Self.maxSkippedLines) Snapcast messages without the reply to \(method)")
             }
+        }
+    }
+}
+
+extension SnapcastSession {
+    /// Reads the notifications that already arrived on this connection (without waiting, at most
+    /// ``maxSkippedLines``), so ``known`` is current before a set.
+    func catchUp() throws {
+        for _ in 0..<Self.maxSkippedLines {
+            guard let line = try channel.readLineIfReady() else { return }
+            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+            if envelope.id == nil, let name = envelope.method { note(name, line) }
+        }
+    }
+
+    /// Records `volume` as `id`'s, when its percent lies within 0…100 (otherwise forgets it).
+    func remember(_ volume: Volume, of id: String) {
+        known[id] = volume.isInRange ? volume : nil
+    }
+
+    /// Keeps ``known`` current from one notification.
+    private func note(_ method: String, _ line: String) {
+        switch method {
+        case "Client.OnVolumeChanged":
+            if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.VolumeChanged>.self, from: line)
+                .params
+            {
+                remember(change.volume, of: change.id)
+            }
+        case "Client.OnConnect":
+            if let change = try? JSONLine.decode(Snapcast.Notification<Snapcast.ClientConnected>.self, from: line)
+                .params
+            {
+                remember(change.client.config.volume, of: change.id)
+            }
+        case "Server.OnUpdate":
+            if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
+                .params
+            {
+                known = [:]
+                for client in server.server.groups.flatMap(\.clients) { remember(client.config.volume, of: client.id) }
+            }
+        default:
+            break
         }
     }
 }
@@ -69,11 +123,20 @@ final class SnapcastLink: @unchecked Sendable {
         )
     }
 
+    /// "HOST:PORT" (an IPv6 host in brackets), for messages.
+    var address: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
     /// Runs `work` (one or more calls) as one request within ``requestTimeout``.
-    func request<T: Sendable>(_ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T) async throws -> T {
+    ///
+    /// With `mappingNotFound` false, a "not found" refusal is thrown as the ``SnapcastRefusal`` itself, for
+    /// a caller that words it (``SnapcastClient/connect(host:port:clientID:requestTimeout:)``).
+    func request<T: Sendable>(
+        mappingNotFound: Bool = true, _ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T
+    ) async throws -> T {
         do {
             return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
         } catch let refusal as SnapcastRefusal {
+            if !mappingNotFound && refusal.isNotFound { throw refusal }
             throw refusal.remoteVolumeError
         } catch {
             throw error.asRemoteVolumeError

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import VolumeKitCore
 
@@ -6,25 +7,38 @@ import VolumeKitCore
 ///
 /// snapserver pushes `Client.OnVolumeChanged`, `Group.OnMute`, `Server.OnUpdate`, … to every control
 /// connection. On each (re)connect, and every ``keepAlive`` seconds (which also proves the connection is
-/// alive), `resync` reads the state afresh; a lost connection is replaced, backing off up to 1 s.
+/// alive), `resync` reads the state afresh; a lost connection is replaced, paced by ``ReconnectBackoff``.
+///
+/// Bounds against a hostile server (issue 23 items 4 and 5): what `resync` and `notified` make of the
+/// lines goes to `deliver` through a ``Coalescer`` — at most one change per 0.1 s, always the newest, the
+/// last one delivered within 0.1 s of the flood's end — and a change equal to the one delivered before is
+/// not delivered again.
 final class SnapcastWatcher: @unchecked Sendable {
     /// Seconds between re-reads on a quiet connection.
     static let keepAlive: TimeInterval = 20
     /// How often a blocked read looks at cancellation.
     static let slice: TimeInterval = 0.2
 
-    typealias Resync = (SnapcastSession, Deadline) throws -> Void
-    typealias Notified = (_ method: String, _ line: String) -> Void
+    typealias Resync = (SnapcastSession, Deadline) throws -> RemoteVolumeChange?
+    typealias Notified = (_ method: String, _ line: String) -> RemoteVolumeChange?
 
     private let link: SnapcastLink
     private let resync: Resync
     private let notified: Notified
+    private let deliver: @Sendable (RemoteVolumeChange) -> Void
     private let cancelled = Locked(false)
+    /// Only touched on the watcher's thread.
+    private var pacing = Coalescer<RemoteVolumeChange>()
+    private var delivered: RemoteVolumeChange?
 
-    init(link: SnapcastLink, resync: @escaping Resync, notified: @escaping Notified) {
+    init(
+        link: SnapcastLink, resync: @escaping Resync, notified: @escaping Notified,
+        deliver: @escaping @Sendable (RemoteVolumeChange) -> Void
+    ) {
         self.link = link
         self.resync = resync
         self.notified = notified
+        self.deliver = deliver
     }
 
     func start() {
@@ -37,36 +51,64 @@ final class SnapcastWatcher: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.current }
 
+    /// Seconds on a monotonic clock.
+    private static func now() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Passes `change` through the pacing (and the duplicate check) to `deliver`.
+    private func offer(_ change: RemoteVolumeChange?) {
+        guard let change, let passed = pacing.offer(change, at: Self.now()) else { return }
+        send(passed)
+    }
+
+    /// Delivers a held change whose time has come.
+    private func deliverDue() {
+        if let due = pacing.due(at: Self.now()) { send(due) }
+    }
+
+    private func send(_ change: RemoteVolumeChange) {
+        guard change != delivered else { return }
+        delivered = change
+        deliver(change)
+    }
+
     private func run() {
-        var backoff = 0.1
+        var backoff = ReconnectBackoff()
         while !isCancelled {
+            let attempt = Self.now()
             do {
                 let session = try SnapcastSession(
                     host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
                 defer { session.channel.close() }
-                try resync(session, Deadline(in: link.requestTimeout))
-                backoff = 0.1
+                offer(try resync(session, Deadline(in: link.requestTimeout)))
                 var quietUntil = Deadline(in: Self.keepAlive)
                 while !isCancelled {
+                    deliverDue()
+                    // A held change waits for its turn, not for the next line.
+                    let wait = pacing.nextDue.map { max(0.005, min(Self.slice, $0 - Self.now())) } ?? Self.slice
                     let line: String
                     do {
-                        line = try session.channel.readLine(deadline: Deadline(in: Self.slice))
+                        line = try session.channel.readLine(deadline: Deadline(in: wait))
                     } catch RemoteVolumeError.timedOut {
                         if quietUntil.hasPassed {
-                            try resync(session, Deadline(in: link.requestTimeout))
+                            offer(try resync(session, Deadline(in: link.requestTimeout)))
                             quietUntil = Deadline(in: Self.keepAlive)
                         }
                         continue
                     }
                     let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
-                    if envelope.id == nil, let method = envelope.method { notified(method, line) }
+                    if envelope.id == nil, let method = envelope.method { offer(notified(method, line)) }
                 }
                 return
             } catch {
-                // Lost, refused or garbage: a fresh connection soon (the server may be restarting).
-                let until = Deadline(in: backoff)
-                while !isCancelled, !until.hasPassed { Thread.sleep(forTimeInterval: min(Self.slice, backoff)) }
-                backoff = min(backoff * 2, 1)
+                // Lost, refused or garbage: a fresh connection soon (the server may be restarting), backing off.
+                let until = Self.now() + backoff.delay(afterConnectionLasting: Self.now() - attempt)
+                while !isCancelled {
+                    deliverDue()
+                    let left = until - Self.now()
+                    guard left > 0 else { break }
+                    let heldFor = pacing.nextDue.map { max(0.005, $0 - Self.now()) } ?? Self.slice
+                    Thread.sleep(forTimeInterval: min(Self.slice, left, heldFor))
+                }
             }
         }
     }

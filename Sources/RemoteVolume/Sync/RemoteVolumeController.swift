@@ -90,7 +90,11 @@ public actor RemoteVolumeController {
     public func start() async throws {
         let level = try await device.volume()
         apply(machine.volumeRead(level, at: clock.now()))
-        if let muted = try? await device.isMuted() { noteMuted(muted) }
+        if mutesByVolume {
+            noteMuted(level == 0)
+        } else if let muted = try? await device.isMuted() {
+            noteMuted(muted)
+        }
         guard eventsTask == nil, let changes = try? await device.changes() else { return }
         eventsTask = Task { [weak self] in
             for await change in changes {
@@ -185,7 +189,7 @@ public actor RemoteVolumeController {
                 Task { [weak self] in
                     do {
                         try await device.setVolume(level)
-                        await self?.requestFinished(request, error: nil)
+                        await self?.requestFinished(request, error: nil, level: level)
                     } catch {
                         await self?.requestFinished(request, error: error.asRemoteVolumeError)
                     }
@@ -217,11 +221,14 @@ public actor RemoteVolumeController {
         }
     }
 
-    private func requestFinished(_ request: Int, error: RemoteVolumeError?) {
+    private func requestFinished(_ request: Int, error: RemoteVolumeError?, level: Int? = nil) {
         let now = clock.now()
         if let error {
             apply(machine.requestFailed(request, error: error, at: now))
         } else {
+            // A device whose mute is volume 0 (MPD) is unmuted by any level above 0 that landed: without this,
+            // `up` from 0 ended "volume 2, muted" when the device's own report came after stop (issue 23).
+            if mutesByVolume, let level { noteMuted(level == 0) }
             apply(machine.requestSucceeded(request, at: now))
         }
     }
@@ -231,8 +238,12 @@ public actor RemoteVolumeController {
     }
 
     private func volumeRead(_ level: Int) {
+        if mutesByVolume { noteMuted(level == 0) }
         apply(machine.volumeRead(level, at: clock.now()))
     }
+
+    /// Whether the device's mute is its volume at 0 (``MPDDevice``), so every level read or set says it.
+    private nonisolated var mutesByVolume: Bool { device is any MutesByVolume }
 
     private func deviceChanged(_ change: RemoteVolumeChange) {
         if let level = change.volume {
@@ -259,3 +270,7 @@ public actor RemoteVolumeController {
         subscribers[id] = nil
     }
 }
+
+/// A device whose mute is modelled as volume 0 (MPD has no mute of its own): for it, a level above 0 read
+/// or set means "not muted" and 0 means "muted".
+protocol MutesByVolume {}

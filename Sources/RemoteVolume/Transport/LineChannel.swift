@@ -67,6 +67,24 @@ final class LineChannel {
         }
     }
 
+    /// The next line if one has already arrived (or arrives with the bytes already waiting), else `nil`;
+    /// never waits. The peer having closed the connection is ``RemoteVolumeError/unreachable(_:)``.
+    func readLineIfReady() throws -> String? {
+        while true {
+            if pending[scanned...].contains(UInt8(ascii: "\n")) {
+                return try readLine(deadline: Deadline(in: 1))
+            }
+            scanned = pending.count
+            guard pending.count <= maxLineBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxLineBytes) }
+            var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return nil }
+            let room = maxLineBytes + 1 - pending.count
+            let chunk = try socket.receive(limit: max(1, min(16_384, room)), deadline: Deadline(in: 1))
+            guard !chunk.isEmpty else { throw RemoteVolumeError.unreachable("the device closed the connection") }
+            pending.append(contentsOf: chunk)
+        }
+    }
+
     /// Whether the peer has closed the connection (or sent something unasked) while it sat idle: such a
     /// connection is not reused. Does not wait.
     var isStale: Bool {

@@ -25,11 +25,49 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         "http://HOST[:PORT]/description.xml (UPnP), mpd://[PASSWORD@]HOST[:PORT], "
         + "snapcast://HOST[:PORT]/CLIENT_ID or snapcast://HOST[:PORT]/group/GROUP_ID"
 
+    /// `text` safe to repeat in a message: whatever stands before the last `@` (an MPD password, or any
+    /// user part) replaced by `•••`, control characters removed, at most `limit` characters.
+    ///
+    /// Every message that echoes a device URL uses this, so a password is never printed, even when the URL
+    /// is refused before it could be parsed (issue 23 item 10).
+    public static func redacted(_ text: String, limit: Int = 120) -> String {
+        var shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let at = shown.lastIndex(of: "@") {
+            let afterScheme =
+                shown.range(of: "://").map(\.upperBound)
+                ?? shown.firstIndex(of: ":").map { shown.index(after: $0) } ?? shown.startIndex
+            let start = afterScheme <= at ? afterScheme : shown.startIndex
+            shown.replaceSubrange(start..<at, with: "•••")
+        }
+        return PeerText.clean(shown, limit: limit)
+    }
+
+    /// What a host may hold, for messages.
+    static let hostRule = "letters, digits, '.', '-', '_' and ':' only"
+
+    /// Whether `host` (already percent-decoded) is a host name, an IPv4 address or an IPv6 address (with an
+    /// optional `%zone`): ASCII letters, digits and `.-_:%` only — nothing a resolver could be fooled by.
+    static func isUsableHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255
+            && host.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || ".-_:%".unicodeScalars.contains(scalar))
+            }
+    }
+
+    /// Whether an MPD password can be sent on MPD's line protocol: no control characters (NUL, ESC, line
+    /// breaks, DEL, C1), which MPD's configuration file could not hold either.
+    static func isSendablePassword(_ password: String) -> Bool {
+        !password.unicodeScalars.contains { PeerText.isUnsafe($0) }
+    }
+
     /// Parses `text`; anything else fails with ``RemoteVolumeError/invalidURL(_:)`` naming the accepted forms.
+    ///
+    /// The message repeats the URL with any password replaced by `•••` (``redacted(_:limit:)``).
     public static func parse(_ text: String) throws -> RemoteDeviceURL {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         func refuse(_ why: String) -> RemoteVolumeError {
-            .invalidURL("\(PeerText.clean(trimmed, limit: 120)): \(why); use \(acceptedForms)")
+            .invalidURL("\(redacted(trimmed)): \(why); use \(acceptedForms)")
         }
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
             let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased()
@@ -51,6 +89,8 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         guard var host = components.percentEncodedHost, !host.isEmpty else { throw refuse("no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         host = host.removingPercentEncoding ?? host
+        // A host decoded from %0A%1B… would reach the resolver with a line break and ESC in it.
+        guard isUsableHost(host) else { throw refuse("a host may hold \(hostRule)") }
         let port: UInt16
         if let given = components.port {
             guard (1...65535).contains(given) else { throw refuse("port \(given) is out of range") }
@@ -68,8 +108,8 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
                     "give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)")
             }
             let password = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
-            if let password, password.contains(where: \.isNewline) {
-                throw refuse("the password contains a line break")
+            if let password, !isSendablePassword(password) {
+                throw refuse("the password holds a control character (a line break, NUL, ESC, …), which cannot be sent")
             }
             return .mpd(host: host, port: port, password: password)
         }
@@ -85,6 +125,30 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
             return .snapcastGroup(host: host, port: port, groupID: parts[1])
         default:
             throw refuse("a Snapcast URL names a client (/CLIENT_ID) or a group (/group/GROUP_ID)")
+        }
+    }
+
+    /// Parses a Snapcast server's address, `snapcast://HOST[:PORT]` (port 1705 by default), as
+    /// `volumekit remote list` takes it; anything else fails with ``RemoteVolumeError/invalidURL(_:)``.
+    public static func parseSnapcastServer(_ text: String) throws -> (host: String, port: UInt16) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        func refuse(_ why: String) -> RemoteVolumeError {
+            .invalidURL("\(redacted(trimmed)): \(why); use snapcast://HOST[:PORT]")
+        }
+        let base = trimmed.hasSuffix("/") ? String(trimmed.dropLast()) : trimmed
+        guard base.lowercased().hasPrefix("snapcast://") else { throw refuse("not a snapcast:// URL") }
+        guard !base.dropFirst(11).contains(where: { "/?#".contains($0) }) else {
+            throw refuse("a Snapcast server is named by its host and port alone")
+        }
+        do {
+            guard case .snapcastClient(let host, let port, _) = try parse(base + "/-") else {
+                throw refuse("not a Snapcast server")
+            }
+            return (host, port)
+        } catch RemoteVolumeError.invalidURL(let message) {
+            let reason = message.components(separatedBy: "; use ").first?.components(separatedBy: ": ").dropFirst()
+                .joined(separator: ": ")
+            throw refuse(reason.map { $0.isEmpty ? "not a Snapcast server" : $0 } ?? "not a Snapcast server")
         }
     }
 

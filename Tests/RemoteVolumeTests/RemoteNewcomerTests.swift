@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
+/// Issue 23, "Remote speakers and the CLI, as a newcomer meets them": one round trip per Snapcast set, MPD's
+/// level kept across mute, a truthful mute flag, and messages that name what happened. Loopback peers only.
+@Suite("Remote speakers as a newcomer meets them", .serialized)
+struct RemoteNewcomerTests {
+    @Test("a Snapcast client set is one Client.SetVolume on the wire once the connection knows the client")
+    func snapcastOneRoundTrip() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let client = server.client("kitchen")
+        #expect(try await client.volume() == 30)
+        server.state.withLock { $0.methods.removeAll() }
+        try await client.setVolume(40)
+        try await client.setVolume(41)
+        try await client.setMuted(true)
+        try await client.setVolume(42)
+        #expect(server.state.current.methods == Array(repeating: "Client.SetVolume", count: 4))
+        #expect(server.state.current.clients["kitchen"]! == (42, true), "the mute was kept")
+    }
+
+    @Test("a mute made by someone else reaches the command connection by notification and is kept by the next set")
+    func snapcastMuteFromElsewhere() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let client = server.client("kitchen")
+        try await client.setVolume(35)
+        try await server.client("kitchen").setMuted(true)  // Another connection.
+        // The notification is on its way (TCP may hold a small segment until the last one is acknowledged,
+        // ≈ 40 ms): a set catches up with what has arrived, not with what is in flight.
+        try await Task.sleep(nanoseconds: 150_000_000)
+        server.state.withLock { $0.methods.removeAll() }
+        try await client.setVolume(36)
+        #expect(server.state.current.clients["kitchen"]! == (36, true))
+        #expect(server.state.current.methods == ["Client.SetVolume"])
+    }
+
+    @Test("an unknown Snapcast client is named as such: the server answered")
+    func snapcastUnknownClient() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let error = await remoteError {
+            _ = try await SnapcastClient.connect(host: "127.0.0.1", port: server.port, clientID: "attic")
+        }
+        let text = error?.description ?? ""
+        #expect(text.contains("answered, but has no client \"attic\""), "\(text)")
+        #expect(!text.contains("cannot be reached"), "\(text)")
+    }
+
+    @Test("at MPD volume 0, a press up ends not muted, even when MPD's own report comes after the stop")
+    func mpdMuteFlagAfterUp() async throws {
+        let server = try FakeMPD()
+        server.state.withLock { $0.volume = 0 }
+        let controller = RemoteVolumeController(device: try server.device())
+        try await controller.start()
+        #expect(await controller.isMuted == true)
+        await controller.press(.up)
+        await controller.stop()
+        #expect(server.state.current.volume == 2)
+        #expect(await controller.isMuted == false)
+    }
+
+    @Test("the HTTP 500 of a wrong control path does not only say 'starting up'")
+    func http500Message() {
+        let text = RemoteVolumeError.httpStatus(500).description
+        #expect(text.contains("starting up") && text.contains("description URL"), "\(text)")
+    }
+
+    // MARK: The CLI
+
+    @Test("remote control names an unknown piped line on stderr and still obeys the known ones")
+    func controlNamesUnknownLines() async throws {
+        let server = try FakeMPD()
+        defer { server.peer.stop() }
+        let run = try await CLI.run(
+            ["remote", "control", "mpd://127.0.0.1:\(server.port)"], input: "printf 'hello\\033[2J\\nup\\nquit\\n' |")
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.contains("ignored 'hello?[2J'"), "\(run.error)")
+        #expect(server.state.current.volume == 52)
+    }
+
+    @Test("remote control piped 'up' from MPD volume 0 ends 'volume 2', not 'volume 2, muted'")
+    func controlMuteFlag() async throws {
+        let server = try FakeMPD()
+        defer { server.peer.stop() }
+        server.state.withLock { $0.volume = 0 }
+        let run = try await CLI.run(
+            ["remote", "control", "mpd://127.0.0.1:\(server.port)"], input: "printf 'up\\nquit\\n' |")
+        #expect(run.status == 0, "\(run.error)")
+        let last = run.output.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasSuffix("volume 2"), "\(run.output)")
+    }
+
+    @Test("MPD mute off in a new process restores the level from before mute on (kept in the cache folder)")
+    func mpdMuteAcrossProcesses() async throws {
+        let server = try FakeMPD()
+        defer { server.peer.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("vk-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let url = "mpd://127.0.0.1:\(server.port)"
+        let environment = "XDG_CACHE_HOME='\(cache.path)'"
+        #expect(try await CLI.run(["remote", "set", url, "40"], environment: environment).status == 0)
+        let on = try await CLI.run(["remote", "mute", url, "on"], environment: environment)
+        #expect(on.status == 0 && on.output.contains("restores 40"), "\(on.output)\(on.error)")
+        #expect(server.state.current.volume == 0)
+        let off = try await CLI.run(["remote", "mute", url, "off"], environment: environment)
+        #expect(off.status == 0, "\(off.error)")
+        #expect(server.state.current.volume == 40, "\(off.output)")
+        // Without the file, mute off says plainly what it set.
+        server.state.withLock { $0.volume = 0 }
+        let plain = try await CLI.run(["remote", "mute", url, "off"], environment: environment)
+        #expect(plain.output.contains("is not known here, so 20 was set"), "\(plain.output)")
+    }
+
+    @Test("a usage error never prints the MPD password")
+    func cliRedactsPassword() async throws {
+        let run = try await CLI.run(["remote", "get", "mpd://hunter2@127.0.0.1:99999"])
+        #expect(run.status == 2)
+        #expect(!run.error.contains("hunter2") && run.error.contains("mpd://•••@127.0.0.1:99999"), "\(run.error)")
+        #expect(run.error.contains("port 99999 is out of range"), "\(run.error)")
+    }
+
+    @Test("remote list prints a Snapcast server's groups and clients with the URLs that name them")
+    func listSnapcast() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall#2", 10)])
+        let run = try await CLI.run(["remote", "list", "snapcast://127.0.0.1:\(server.port)"])
+        #expect(run.status == 0, "\(run.error)")
+        let base = "snapcast://127.0.0.1:\(server.port)"
+        #expect(
+            run.output == """
+                \(base)/group/g1\tgroup (no name), 2 clients
+                \(base)/kitchen\t  client "room-kitchen", volume 30
+                \(base)/hall#2\t  client "room-hall#2", volume 10
+
+                """, "\(run.output)")
+        #expect(server.state.current.methods == ["Server.GetStatus"])
+        // The printed URL names the client.
+        #expect(
+            try RemoteDeviceURL.parse("\(base)/hall#2")
+                == .snapcastClient(host: "127.0.0.1", port: server.port, clientID: "hall#2"))
+        let wrong = try await CLI.run(["remote", "list", "snapcast://127.0.0.1/kitchen"])
+        #expect(wrong.status == 2 && wrong.error.contains("host and port alone"), "\(wrong.error)")
+    }
+
+    @Test("a hostile Server.GetStatus: names and ids cleaned, an out-of-range percent not believed")
+    func listHostile() async throws {
+        let peer = try hostileSnapserver { id, connection in
+            connection.send(
+                #"{"id":\#(id),"jsonrpc":"2.0","result":{"server":{"groups":[{"id":"g\u001b[2J","muted":true,"name":"Living\u0007room","clients":[{"id":"k","connected":false,"config":{"name":"","volume":{"percent":140,"muted":true}},"host":{"name":"vm\u202e"}}]}]}}}"#
+                    + "\n")
+        }
+        defer { peer.stop() }
+        let status = try await SnapcastServerStatus.read(host: "127.0.0.1", port: peer.port, requestTimeout: 1)
+        let group = try #require(status.groups.first)
+        #expect(group.id == "g [2J" && !group.idIsExact && group.name == "Living room" && group.muted)
+        #expect(
+            group.clients == [
+                .init(
+                    id: "k", idIsExact: true, name: "vm", hostName: "vm", volume: nil, muted: true, connected: false)
+            ])
+    }
+
+    @Test("a discovery that cannot start does not blame a device")
+    func discoveryFailureMessage() async throws {
+        // 192.0.2.1 (TEST-NET-1) is no interface of this machine: the socket option fails before any packet.
+        let run = try await CLI.run(["remote", "discover", "--interface", "192.0.2.1", "--timeout", "0.5"])
+        #expect(run.status != 0)
+        #expect(!run.error.contains("The device") && run.error.contains("could not run"), "\(run.error)")
+    }
+}
