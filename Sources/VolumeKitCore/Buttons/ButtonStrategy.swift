@@ -113,4 +113,10 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// during a held down press (seed 000). On a device whose presses snap to the 1/16 grid (`shared/facts/envelope.md`: `stepQuantization`), a press the user made since from the nudge
     /// ends on that value too, and nothing tells the two apart: such a press is undone (issue 11, ov-6070).
     case recoveredAtUnconfirmedSet
+    /// With a KVO strategy (``ButtonStrategy/outputVolume``, ``ButtonStrategy/systemNotification``), a step was
+    /// read as a hold's first auto-repeat from its timing alone: iOS's first repeat may come anywhere from 0.3 to
+    /// 0.7 s after the press (`shared/facts/envelope.md`, `firstRepeatDelay`), so a second tap of the same button
+    /// at that pace looks the same and is reported as `repeated`. Raised at each such step; an app that acts on
+    /// every step (a speaker's volume) can ignore it, one that counts taps (a shutter) should act on `repeated` too.
+    case ambiguousStep
 }

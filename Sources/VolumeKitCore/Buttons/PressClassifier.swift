@@ -35,6 +35,11 @@ public struct PressClassifier: Sendable, Equatable {
     /// The button currently considered down, if any.
     public var heldButton: VolumeButton? { held?.button }
 
+    /// Whether the last step (``step(_:at:)``) was read as a hold's first auto-repeat from its timing alone: its
+    /// gap from the press lies where iOS's first repeat may come (0.3–0.7 s, `shared/facts/envelope.md`), and
+    /// a second tap made at that pace looks the same.
+    public private(set) var lastStepWasFirstRepeat = false
+
     /// When ``tick(at:)`` must be called next, if anything is pending.
     public var nextDeadline: Instant? {
         guard let held else { return nil }
@@ -47,6 +52,7 @@ public struct PressClassifier: Sendable, Equatable {
     /// One volume step of `button` observed at `time`. (Coalesced steps are fed one at a time.)
     public mutating func step(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
+        lastStepWasFirstRepeat = false
         if var current = held, current.button == button, !current.isPhysicallyDown {
             // The rhythm's delays are upper bounds (`shared/facts/envelope.md`): any step soon enough is a repeat.
             let elapsed = time - current.lastEvent
@@ -60,6 +66,7 @@ public struct PressClassifier: Sendable, Equatable {
             let repeats = isRepeat
             #endif
             if repeats {
+                lastStepWasFirstRepeat = current.repeats == 0
                 current.repeats += 1
                 current.lastEvent = time
                 held = current

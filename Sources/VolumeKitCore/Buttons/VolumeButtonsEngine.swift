@@ -969,7 +969,10 @@ public final class VolumeButtonsEngine: Sendable {
                 }
                 work.append(.setVolume(value))
             case .steps(let button, let count):
-                for _ in 0..<count { work += state.classifier.step(button, at: now).map(Work.emit) }
+                for _ in 0..<count {
+                    work += state.classifier.step(button, at: now).map(Work.emit)
+                    if state.classifier.lastStepWasFirstRepeat { work.append(.diagnose(.ambiguousStep)) }
+                }
             case .userVolumeChanged(let value):
                 work.append(.userVolume(value))
             case .restored:

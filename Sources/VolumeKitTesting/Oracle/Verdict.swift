@@ -131,6 +131,7 @@ extension VolumeButtonsDiagnostic {
         case .routeVolumeUncertain: "routeVolumeUncertain"
         case .railPressesUnseen: "railPressesUnseen"
         case .recoveredAtUnconfirmedSet: "recoveredAtUnconfirmedSet"
+        case .ambiguousStep: "ambiguousStep"
         }
     }
 }
