@@ -221,15 +221,18 @@ public struct PressOracle: Sendable {
                 lastMatchedDown = max(lastMatchedDown, press.down)
                 open = (index, event.button)
             case .repeated:
+                // A repeat where a later physical press of this button went down: a tap read as a repeat.
+                let openDown = open?.press.map { presses[$0].down } ?? -.infinity
+                if let index = candidate(for: event, in: presses, strategy: run.strategy),
+                    presses[index].down > openDown
+                {
+                    presses[index].matched = true
+                    presses[index].readAsRepeat = true
+                    continue
+                }
                 if let current = open, current.button == event.button, let index = current.press,
                     event.time >= presses[index].down, event.time <= presses[index].up + bounds.repeatLatency
                 {
-                    continue
-                }
-                // A repeat where another physical press of this button went down: a tap read as a repeat.
-                if let index = candidate(for: event, in: presses, strategy: run.strategy) {
-                    presses[index].matched = true
-                    presses[index].readAsRepeat = true
                     continue
                 }
                 violations.append(

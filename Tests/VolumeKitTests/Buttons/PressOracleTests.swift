@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// The oracle judges each event against what the user did: these pin what it calls wrong, and that a limit
+/// excuses a failure only with its proof.
+@Suite("Every press checked against the ground truth")
+struct PressOracleTests {
+    static let settled = PressContext(visibility: .inFront, sinceDisturbance: 5)
+
+    static func press(
+        _ button: VolumeButton, at time: Instant, duration: TimeInterval = 0.08, context: PressContext = settled
+    ) -> TruthRecord {
+        TruthRecord(time: time, action: .press(button, duration: duration, context: context))
+    }
+
+    static func event(_ button: VolumeButton, _ phase: ButtonPhase, at time: Instant) -> VolumeButtonEvent {
+        VolumeButtonEvent(button: button, phase: phase, time: time)
+    }
+
+    static func judge(
+        _ truth: [TruthRecord], _ events: [VolumeButtonEvent], diagnostics: [PressOracle.Diagnostic] = [],
+        strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default
+    ) -> Verdict {
+        PressOracle().judge(
+            truth: truth, events: events, diagnostics: diagnostics,
+            run: PressOracle.Run(strategy: strategy, behaviour: behaviour, captureWindows: [0..<100]))
+    }
+
+    @Test("Taps reported once each, in order, with their releases, are right")
+    func rightRun() {
+        let verdict = Self.judge(
+            [Self.press(.up, at: 1), Self.press(.down, at: 2)],
+            [
+                Self.event(.up, .pressed, at: 1.01), Self.event(.up, .released, at: 1.7),
+                Self.event(.down, .pressed, at: 2.02), Self.event(.down, .released, at: 2.7),
+            ])
+        #expect(verdict.ok, "\(verdict.violations)")
+    }
+
+    @Test("A lost press, a phantom, the other button and a press the app could not see are each wrong")
+    func eachKindOfWrong() {
+        let lost = Self.judge([Self.press(.down, at: 1)], [])
+        #expect(lost.violations.map(\.kind) == [.missedPress])
+        let phantom = Self.judge(
+            [], [Self.event(.up, .pressed, at: 1), Self.event(.up, .released, at: 1.5)])
+        #expect(phantom.violations.map(\.kind) == [.phantomPress])
+        let opposite = Self.judge(
+            [Self.press(.up, at: 1)], [Self.event(.down, .pressed, at: 1.02), Self.event(.down, .released, at: 1.5)])
+        #expect(opposite.violations.map(\.kind).contains(.wrongButton))
+        #expect(opposite.violations.map(\.kind).contains(.missedPress))
+        let unseen = Self.judge(
+            [Self.press(.up, at: 1, context: PressContext(visibility: .unseen, sinceDisturbance: 5))],
+            [Self.event(.up, .pressed, at: 1.02), Self.event(.up, .released, at: 1.5)])
+        #expect(unseen.violations.map(\.kind) == [.unseenPressReported])
+    }
+
+    @Test("A press too late after the button went down is no report of it")
+    func latency() {
+        let verdict = Self.judge(
+            [Self.press(.up, at: 1)], [Self.event(.up, .pressed, at: 1.6), Self.event(.up, .released, at: 2)])
+        #expect(verdict.violations.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.missedPress, .phantomPress])
+    }
+
+    @Test("A hold gives one pressed and its repeats inside it; a second pressed in it is a split hold")
+    func holds() {
+        let hold = Self.press(.down, at: 1, duration: 1.5)
+        let right = Self.judge(
+            [hold],
+            [
+                Self.event(.down, .pressed, at: 1.01), Self.event(.down, .repeated, at: 1.66),
+                Self.event(.down, .repeated, at: 1.86), Self.event(.down, .released, at: 2.8),
+            ])
+        #expect(right.ok, "\(right.violations)")
+        let split = Self.judge(
+            [hold],
+            [
+                Self.event(.down, .pressed, at: 1.01), Self.event(.down, .released, at: 1.6),
+                Self.event(.down, .pressed, at: 1.66), Self.event(.down, .released, at: 2.8),
+            ])
+        #expect(split.violations.map(\.kind) == [.holdSplit])
+        let stray = Self.judge(
+            [Self.press(.down, at: 1)],
+            [
+                Self.event(.down, .pressed, at: 1.01), Self.event(.down, .repeated, at: 3),
+                Self.event(.down, .released, at: 3.2),
+            ])
+        #expect(stray.violations.map(\.kind).contains(.repeatOutsideHold))
+    }
+
+    @Test("Presses in an unsettled moment may go either way; reporting them is still right")
+    func unsettled() {
+        let early = PressContext(visibility: .inFront, sinceDisturbance: 0.2)
+        #expect(Self.judge([Self.press(.up, at: 1, context: early)], []).ok)
+        let claimed = PressContext(visibility: .inFront, sinceDisturbance: 0.2, claimedCapture: true)
+        #expect(!Self.judge([Self.press(.up, at: 1, context: claimed)], []).ok)
+    }
+
+    @Test("A limit excuses a failure only with its predicate at the press and its diagnostic near it")
+    func limitsAreProofs() {
+        let atRail = PressContext(visibility: .inFront, sinceDisturbance: 5, atRail: true)
+        let lostAtRail = [Self.press(.down, at: 1, context: atRail)]
+        // No diagnostic: a violation.
+        #expect(!Self.judge(lostAtRail, []).ok)
+        // The diagnostic, near the press: excused, and the verdict names it.
+        let proof = [PressOracle.Diagnostic(.headroomExhausted, at: 0.9)]
+        let excused = Self.judge(lostAtRail, [], diagnostics: proof)
+        #expect(excused.ok)
+        #expect(excused.limitCounts.map(\.diagnostic) == ["headroomExhausted"])
+        // The diagnostic, long before: no proof.
+        #expect(!Self.judge(lostAtRail, [], diagnostics: [PressOracle.Diagnostic(.headroomExhausted, at: -5)]).ok)
+        // The diagnostic, but the press was not at a rail (a down press lost at mid-volume): no excuse.
+        #expect(!Self.judge([Self.press(.down, at: 1)], [], diagnostics: proof).ok)
+        // The diagnostic, but a strategy that needs no headroom: no excuse.
+        #expect(!Self.judge(lostAtRail, [], diagnostics: proof, strategy: .systemNotification).ok)
+    }
+
+    @Test("A tap read as a repeat inside the first-repeat range is excused apart, only with ambiguousStep")
+    func ambiguousStep() {
+        let taps = [Self.press(.up, at: 1), Self.press(.up, at: 1.45)]
+        let events = [
+            Self.event(.up, .pressed, at: 1.01), Self.event(.up, .repeated, at: 1.46),
+            Self.event(.up, .released, at: 2.3),
+        ]
+        let silent = Self.judge(taps, events)
+        #expect(silent.violations.map(\.kind) == [.tapReadAsRepeat])
+        let said = Self.judge(taps, events, diagnostics: [PressOracle.Diagnostic(.ambiguousStep, at: 1.46)])
+        #expect(said.ok)
+        #expect(said.excused.allSatisfy { $0.countedApart })
+    }
+
+    @Test("simulate's verdict: the alternating taps reproducer is right under its slow-slider sample")
+    func alternatingTapsReproducer() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../scenarios/alternating-taps-mid-volume.txt").standardized
+        let scenario = try Scenario(parsing: String(contentsOf: url, encoding: .utf8))
+        var behaviour = DeviceBehaviour.sample(1)
+        try behaviour.set("tapLength=0.08")
+        for strategy in [SimulatedStrategy.outputVolume, .systemNotification] {
+            let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
+            let records = runner.run()
+            let pressed = records.compactMap { record -> VolumeButton? in
+                if case .button(let button, .pressed) = record.kind { return button }
+                return nil
+            }
+            #expect(pressed == [.up, .down, .up, .down, .up, .down, .up, .down, .up, .down], "\(strategy)")
+            #expect(runner.verdict?.ok == true, "\(strategy): \(runner.verdict?.violations ?? [])")
+            #expect(records.contains { if case .truth = $0.kind { return true } else { return false } })
+        }
+    }
+}
