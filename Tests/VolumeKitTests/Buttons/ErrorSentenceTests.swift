@@ -14,7 +14,8 @@ struct ErrorSentenceTests {
             .unreadableNotification(.missingValue(key: "Reason")), .volumeSetFailed(0.5),
             .sessionActivationFailed("busy"),
             .sessionTakenOver(.playAndRecord), .captureEventsNotDelivered, .headroomExhausted,
-            .routeChangeNotNotified, .railPressesUnseen(0), .routeVolumeUncertain, .recoveredAtUnconfirmedSet, .ambiguousStep,
+            .routeChangeNotNotified, .railPressesUnseen(0), .routeVolumeUncertain, .recoveredAtUnconfirmedSet,
+            .ambiguousStep,
         ]
         for text in errors.map(String.init(describing:)) + diagnostics.map(String.init(describing:)) {
             #expect(text.first?.isUppercase == true && text.hasSuffix("."), "\(text)")
