@@ -12,6 +12,8 @@ public struct OracleLimit: Sendable {
         public var violation: PressOracle.Violation
         /// The press concerned, if any: its button, when it went down and its context.
         public var press: (button: VolumeButton, down: Instant, context: PressContext)?
+        /// Whether the app had to see the press (in front, capture settled or claimed): see ``PressOracle``.
+        public var pressRequired: Bool
         /// Seconds since the previous press of the same button went down, if there was one.
         public var gapFromPreviousPress: TimeInterval?
         /// Seconds since the user's last route change, if there was one.
@@ -50,7 +52,20 @@ public struct OracleLimit: Sendable {
     static let kvoStrategies: Set<SimulatedStrategy> = [.outputVolume, .passive, .systemNotification]
 
     /// Every limit the oracle knows.
-    public static let all: [OracleLimit] = [headroomExhausted, routeChangeNotNotified, ambiguousStep]
+    public static let all: [OracleLimit] = [
+        headroomExhausted, routeChangeNotNotified, ambiguousStep, holdBeforeCapture,
+    ]
+
+    /// A hold whose button went down before capture had settled (no claim of capturing then): its auto-repeats,
+    /// seen from the middle, come faster than taps can be told from (0.06–0.2 s, `repeatInterval`), with no
+    /// step before them that VolumeKit saw; they read as separate presses. No app can see a press made before it
+    /// captured, so the limit has no diagnostic and is counted apart. Only a split hold whose press the app did
+    /// not have to see.
+    public static let holdBeforeCapture = OracleLimit(
+        name: "hold begun before capture", diagnostic: nil, countedApart: true
+    ) { evidence in
+        evidence.violation.kind == .holdSplit && !evidence.pressRequired
+    }
 
     /// `sliderLatency` + `kvoLatency` against the presses' rhythm (`shared/facts/envelope.md`): with
     /// `outputVolume` capturing, presses faster than the slider's round trip use the headroom up, and a press

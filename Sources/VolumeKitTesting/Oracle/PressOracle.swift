@@ -120,16 +120,19 @@ public struct PressOracle: Sendable {
         public var captureWindows: [Range<Instant>]
         /// When the system volume HUD showed for a press.
         public var systemHUDs: [Instant]
+        /// When the app crashed: a press open then is never released (the app is gone), which is no fault.
+        public var crashes: [Instant]
 
         /// Creates a run description.
         public init(
             strategy: SimulatedStrategy, behaviour: DeviceBehaviour, captureWindows: [Range<Instant>],
-            systemHUDs: [Instant] = []
+            systemHUDs: [Instant] = [], crashes: [Instant] = []
         ) {
             self.strategy = strategy
             self.behaviour = behaviour
             self.captureWindows = captureWindows
             self.systemHUDs = systemHUDs
+            self.crashes = crashes
         }
     }
 
@@ -166,7 +169,11 @@ public struct PressOracle: Sendable {
         var violations = [Violation]()
         var open: (press: Int?, button: VolumeButton)?
         var lastMatchedDown = -Double.infinity
+        var lastEventTime = -Double.infinity
         for event in events.sorted(by: { $0.time < $1.time }) {
+            // A crash since the last event ended whatever press was open: no release can come.
+            if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) { open = nil }
+            lastEventTime = event.time
             switch event.phase {
             case .pressed:
                 if let open {
@@ -258,10 +265,10 @@ public struct PressOracle: Sendable {
                 open = nil
             }
         }
-        if let open {
+        if let open, !run.crashes.contains(where: { $0 > lastEventTime }) {
             violations.append(
                 Violation(
-                    kind: .lateRelease, time: open.press.map { presses[$0].down } ?? 0,
+                    kind: .lateRelease, time: open.press.map { presses[$0].down } ?? lastEventTime,
                     detail: "\(open.button.rawValue) pressed and never released", press: open.press))
         }
         for press in presses where press.required && (!press.matched || press.readAsRepeat) {
@@ -273,7 +280,9 @@ public struct PressOracle: Sendable {
                         : "the \(press.button.rawValue) press made at \(format(press.down)) was not reported",
                     press: press.index))
         }
-        for press in presses where press.required {
+        // Passive mode lets presses change the volume as usual, the system HUD with them (its documented behaviour).
+        let hidesHUD = run.strategy != .passive && run.strategy != .baseline
+        for press in presses where press.required && hidesHUD {
             if let hud = run.systemHUDs.first(where: { $0 >= press.down - 1e-6 && $0 <= press.up + 1e-6 }) {
                 violations.append(
                     Violation(

@@ -92,6 +92,7 @@ extension PressOracle {
             }?.time
             let evidence = OracleLimit.Evidence(
                 violation: failure, press: press.map { ($0.button, $0.down, $0.context) },
+                pressRequired: press?.required ?? false,
                 gapFromPreviousPress: press.flatMap { current in previous.map { current.down - $0.down } },
                 sinceRouteChange: route.map { failure.time - $0 }, strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?

@@ -565,8 +565,10 @@ extension ScenarioRunner {
         // capture stopped are the system's again).
         var active = true
         var huds = [Instant]()
+        var crashes = [Instant]()
         for entry in device.log {
             switch entry {
+            case .appEnded(let time): crashes.append(time)
             case .appState(_, let state): active = state == .active
             case .appLaunched: active = true
             case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
@@ -577,7 +579,8 @@ extension ScenarioRunner {
         let seen = observed.current
         return oracle.judge(
             truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
-            run: PressOracle.Run(strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds),
+            run: PressOracle.Run(
+                strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds, crashes: crashes),
             finalVolume: finalVolumeCheck?(device) ?? [])
     }
 }

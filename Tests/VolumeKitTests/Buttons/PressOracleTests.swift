@@ -89,6 +89,31 @@ struct PressOracleTests {
         #expect(stray.violations.map(\.kind).contains(.repeatOutsideHold))
     }
 
+    @Test("A press left open by a crash needs no release; one left open otherwise is wrong")
+    func crashes() {
+        let truth = [Self.press(.up, at: 1)]
+        let events = [Self.event(.up, .pressed, at: 1.02)]
+        #expect(Self.judge(truth, events).violations.map(\.kind) == [.lateRelease])
+        let crashed = PressOracle().judge(
+            truth: truth, events: events, diagnostics: [],
+            run: PressOracle.Run(
+                strategy: .outputVolume, behaviour: .default, captureWindows: [0..<1.1], crashes: [1.1]))
+        #expect(crashed.ok, "\(crashed.violations)")
+    }
+
+    @Test("The system HUD over a captured press is wrong; passive mode shows it by design")
+    func systemHUD() {
+        let truth = [Self.press(.up, at: 1)]
+        let events = [Self.event(.up, .pressed, at: 1.02), Self.event(.up, .released, at: 1.7)]
+        for (strategy, wrong) in [(SimulatedStrategy.outputVolume, true), (.passive, false)] {
+            let verdict = PressOracle().judge(
+                truth: truth, events: events, diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: strategy, behaviour: .default, captureWindows: [0..<100], systemHUDs: [1]))
+            #expect(verdict.violations.map(\.kind) == (wrong ? [.systemHUD] : []), "\(strategy)")
+        }
+    }
+
     @Test("Presses in an unsettled moment may go either way; reporting them is still right")
     func unsettled() {
         let early = PressContext(visibility: .inFront, sinceDisturbance: 0.2)

@@ -345,8 +345,10 @@ final class RandomSession {
         let windows = captureWindows + (captureSince.map { [$0..<device.now] } ?? [])
         var active = true
         var huds = [Instant]()
+        var crashes = [Instant]()
         for entry in device.log {
             switch entry {
+            case .appEnded(let time): crashes.append(time)
             case .appState(_, let state): active = state == .active
             case .appLaunched: active = true
             case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
@@ -358,7 +360,8 @@ final class RandomSession {
         return PressOracle().judge(
             truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
             run: PressOracle.Run(
-                strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds))
+                strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
+                crashes: crashes))
     }
 
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
