@@ -52,8 +52,8 @@ public struct PressContext: Sendable, Equatable {
     public var sinceDisturbance: TimeInterval
     /// The volume was already at the rail the press pushes toward (0 for down, 1 for up): it changes nothing.
     public var atRail: Bool
-    /// Whether the app's own capture claimed to be capturing when the button went down (``SimulatedDevice/captureClaim``),
-    /// `nil` when no app set a claim.
+    /// Whether the app's own capture claimed to be capturing when the button went down
+    /// (``SimulatedDevice/setCaptureClaim(_:)``), `nil` when no app set a claim.
     public var claimedCapture: Bool?
 
     /// Creates a context.
