@@ -65,7 +65,7 @@ public struct DiscoveredService: Sendable, Equatable, Hashable {
 /// (a "one-shot" query, RFC 6762 §5.1: responders answer it by unicast to that port) and reads the answers
 /// until the timeout; the question is repeated twice (UDP may drop one) and missing SRV or address records
 /// are asked for, in at most ``maxQueries`` packets. Answers are parsed with the bounds of docs/security.md
-/// ("DNS-SD"): at most ``DNSMessage/maxPacketBytes`` a packet, ``maxPacketsRead`` packets a search,
+/// ("DNS-SD"): at most 9,000 bytes a packet, ``maxPacketsRead`` packets a search,
 /// ``maxServices`` services; a malformed packet is dropped whole. IPv4 only. On iOS 14+ this needs the
 /// `com.apple.developer.networking.multicast` entitlement, as SSDP does.
 public enum DNSSD {
