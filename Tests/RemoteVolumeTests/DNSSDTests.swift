@@ -250,7 +250,7 @@ struct DNSSDLoopbackTests {
             found.append(service)
             if found.count == 2 { break }
         }
-        #expect(Date().timeIntervalSince(started) < 1)  // Not held until the timeout.
+        #expect(Date().timeIntervalSince(started) < 2)  // Not held until the 3 s timeout.
         #expect(Set(found.map(\.url)) == ["mpd://127.0.0.1:6600", "snapcast://127.0.0.1:1705"])
         #expect(Set(found.map(\.name)) == ["Kitchen MPD", "Snapcast"])
     }
@@ -311,7 +311,7 @@ struct DNSSDLoopbackTests {
         let started = Date()
         #expect(try await responder.discover(timeout: 0.6).isEmpty)
         let took = Date().timeIntervalSince(started)
-        #expect(took >= 0.5 && took < 1.6)
+        #expect(took >= 0.5 && took < 2.5)
         #expect((2...3).contains(responder.queries.current.count))  // The question, repeated.
     }
 
