@@ -13,7 +13,7 @@ import Darwin
 enum RemoteCommand: Subcommand {
     static let name = "remote"
     static let summary =
-        "Find UPnP renderers, list Snapcast clients; get/set/drive the volume of UPnP, MPD and Snapcast devices"
+        "Find UPnP renderers and MPD/Snapcast servers, list Snapcast clients; get/set/drive their volume"
     static let help = """
         USAGE: volumekit remote discover [--timeout S] [--interface IPV4] [--first]
                volumekit remote get URL
@@ -25,11 +25,13 @@ enum RemoteCommand: Subcommand {
         A device is named by a URL: a UPnP renderer by its description URL (http://…), as 'discover' prints
         it (UPnP devices speak plain http, so https URLs are refused); a Music Player Daemon by
         mpd://[PASSWORD@]HOST[:PORT] (port 6600); a Snapcast client by snapcast://HOST[:PORT]/CLIENT_ID and a
-        whole Snapcast group by snapcast://HOST[:PORT]/group/GROUP_ID (port 1705). 'discover' finds UPnP
-        renderers only.
+        whole Snapcast group by snapcast://HOST[:PORT]/group/GROUP_ID (port 1705).
 
-        discover   Multicasts an SSDP search and prints one line per renderer as it answers: URL, a tab,
-                   its name. The whole command ends within --timeout seconds (plus under a second).
+        discover   Multicasts an SSDP search for UPnP renderers and a DNS-SD (mDNS) query for MPD and Snapcast
+                   servers (_mpd._tcp, _snapcast-jsonrpc._tcp), and prints one line per device as it
+                   answers: URL, a tab, its name (a server's followed by "(MPD)" or "(Snapcast server)"; give
+                   'list' a Snapcast server's URL for its clients). The whole command ends within --timeout
+                   seconds (plus under a second).
         get        Prints the volume (checked against the device's own range) and mute state.
         set        Sets the volume to LEVEL, which must lie within the device's range.
         mute       Mutes (on) or unmutes (off).
@@ -49,7 +51,8 @@ enum RemoteCommand: Subcommand {
         OPTIONS:
           --timeout S       discover: seconds for the whole search, answers and descriptions (default 3,
                             at most 60).
-          --first           discover: print the first renderer whose description was read, and exit.
+          --first           discover: print the first renderer whose description was read, or the first
+                            server, and exit.
           --interface IPV4  discover: search on the interface with this IPv4 address of this machine
                             (e.g. 192.168.1.20); default: the system's choice of interface.
           --step N          control: device units one key press moves (1…50, default 2).
@@ -209,7 +212,7 @@ enum RemoteCommand: Subcommand {
             interface == nil
             ? "check that this machine has a network connection"
             : "give --interface the IPv4 address of one of this machine's network interfaces, or leave it out"
-        return "the search for renderers could not run (\(what)); \(hint)"
+        return "the search for devices could not run (\(what)); \(hint)"
     }
 
     /// `remote mute mpd://… on|off`: MPD has no mute, so the level muted from is kept across processes
@@ -304,25 +307,72 @@ enum RemoteCommand: Subcommand {
         return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
     }
 
+    /// What one of discovery's two searches brought.
+    private enum Found: Sendable {
+        case renderer(DiscoveredRenderer)
+        case server(DiscoveredService)
+        case failed(RemoteVolumeError)
+    }
+
     private static func discover(timeout: Double, interface: String?, firstOnly: Bool) async throws -> Int32 {
         // One bound for the whole command (issue 12, defect 4): search and descriptions end within --timeout.
-        // Each renderer is printed as soon as its description is read (issue 15), not at the timeout.
+        // Each renderer or server is printed as soon as it is known (issue 15), not at the timeout. UPnP (SSDP)
+        // and DNS-SD (mDNS: MPD and Snapcast, issue 23) search side by side.
+        let renderers = try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface)
+        let servers = try DNSSD.services(timeout: timeout, interfaceAddress: interface)
+        let (found, sink) = AsyncStream<Found>.makeStream()
+        let searches = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        for try await item in renderers { sink.yield(.renderer(item)) }
+                    } catch {
+                        sink.yield(.failed((error as? RemoteVolumeError) ?? .unreachable("\(error)")))
+                    }
+                }
+                group.addTask {
+                    do {
+                        for try await item in servers { sink.yield(.server(item)) }
+                    } catch {
+                        sink.yield(.failed((error as? RemoteVolumeError) ?? .unreachable("\(error)")))
+                    }
+                }
+            }
+            sink.finish()
+        }
+        defer { searches.cancel() }
         var printed = 0
-        for try await item in try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface) {
-            if firstOnly && item.renderer == nil { continue }
-            // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
-            let name =
-                item.renderer?.displayName
-                ?? (item.error == .timedOut ? "(no description in time)" : "(no description)")
-            FileHandle.standardOutput.write(Data("\(item.response.location.absoluteString)\t\(name)\n".utf8))
+        var failure: RemoteVolumeError?
+        for await item in found {
+            let line: String
+            switch item {
+            case .renderer(let renderer):
+                if firstOnly && renderer.renderer == nil { continue }
+                // Names are cleaned of control characters by RemoteVolume; the URL is percent-encoded.
+                let name =
+                    renderer.renderer?.displayName
+                    ?? (renderer.error == .timedOut ? "(no description in time)" : "(no description)")
+                line = "\(renderer.response.location.absoluteString)\t\(name)"
+            case .server(let server):
+                // Names are cleaned by RemoteVolume; the URL holds a numeric address and a port.
+                line = "\(server.url)\t\(server.name) (\(server.kind == .mpd ? "MPD" : "Snapcast server"))"
+            case .failed(let error):
+                failure = failure ?? error
+                continue
+            }
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
             printed += 1
             if firstOnly { return 0 }
         }
         if printed == 0 {
+            if let failure { throw failure }
             printError(
-                "volumekit remote: no renderer answered within \(timeout) s; check that it is on and on this network, "
-                    + "or try a longer --timeout or another --interface")
+                "volumekit remote: no renderer or server answered within \(timeout) s; check that it is on and on this "
+                    + "network, or try a longer --timeout or another --interface")
             return 1
+        }
+        if let failure {
+            printError("volumekit remote: \(discoveryFailure(failure, interface: interface)) (one of the two searches)")
         }
         return 0
     }

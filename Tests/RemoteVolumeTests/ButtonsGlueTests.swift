@@ -64,7 +64,7 @@ struct RemoteVolumeButtonsTests {
         VolumeButtonEvent(button: button, phase: phase, time: time)
     }
 
-    @Test("a burst of 16 presses from a button stream sends at most 3 SetVolume and lands on the exact level")
+    @Test("a burst of 16 presses from a button stream sends at most 5 SetVolume and lands on the exact level")
     func burstOfSixteen() async throws {
         let clock = ManualClock()
         let device = FakeDevice(level: 30)
@@ -85,7 +85,7 @@ struct RemoteVolumeButtonsTests {
             _ = await settle { await !controller.isBusy }
         }
         #expect(await device.level == 62)
-        #expect(await device.setCalls.count <= 3)
+        #expect(await device.setCalls.count <= 5)  // One per 0.1 s window (issue 23; 3 with 0.2 s).
         #expect(await device.setCalls.last == 62)
         #expect(await controller.hudLevel == 0.62)
     }

@@ -29,7 +29,7 @@ struct StopFlushTests {
         for _ in 0..<5 { await controller.press(.up) }  // 22 goes out at once, 24…30 wait for the interval
         #expect(await settle { await device.setCalls.count >= 1 })
         #expect(await controller.level == 30)
-        await controller.stop()  // The clock never moves: nothing waits for the 0.2 s interval.
+        await controller.stop()  // The clock never moves: nothing waits for the 0.1 s interval.
         #expect(await device.level == 30)
         #expect(await device.setCalls == [22, 30])
     }
