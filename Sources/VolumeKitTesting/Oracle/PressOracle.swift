@@ -23,6 +23,9 @@ public struct PressOracle: Sendable {
         public var releaseLatency: TimeInterval = 1.5
         /// How long after a button came up a `repeated` of its hold may still arrive (observation latency).
         public var repeatLatency: TimeInterval = 0.5
+        /// How long after a button came up an event may still be an observation of it while held (KVO ≤ 0.03 s,
+        /// `shared/facts/envelope.md`, with room): a hold first seen from its repeats.
+        public var observationLatency: TimeInterval = 0.1
         /// How long after a disturbance (launch, start, becoming active, an interruption, a call, a route
         /// change…) capture is expected to be back: the volume view may take up to 1 s to be ready
         /// (``DeviceBehaviour/volumeViewReadyDelay``), then the session is activated and the anchor set.
@@ -277,7 +280,8 @@ public struct PressOracle: Sendable {
                     kind: press.readAsRepeat ? .tapReadAsRepeat : .missedPress, time: press.down,
                     detail: press.readAsRepeat
                         ? "the \(press.button.rawValue) press made at \(format(press.down)) was reported as a repeat of the one before"
-                        : "the \(press.button.rawValue) press made at \(format(press.down)) was not reported",
+                        : "the \(press.button.rawValue) press made at \(format(press.down)) was not reported"
+                            + " (\(describe(press.context)))",
                     press: press.index))
         }
         // Passive mode lets presses change the volume as usual, the system HUD with them (its documented behaviour).
@@ -309,7 +313,7 @@ public struct PressOracle: Sendable {
         let near = presses.indices.filter {
             !presses[$0].matched && presses[$0].button == event.button && presses[$0].down <= event.time + 1e-6
                 && (event.time - presses[$0].down <= bounds.pressLatency
-                    || event.time <= presses[$0].up + bounds.repeatLatency)
+                    || event.time <= presses[$0].up + bounds.observationLatency)
         }
         let railBlind = strategy == .outputVolume || strategy == .passive
         return near.first {
@@ -335,4 +339,15 @@ public struct PressOracle: Sendable {
     }
 
     private func format(_ value: Double) -> String { ScenarioRecord.format(value) }
+
+    /// Why the press had to be seen, in words: "capturing by VolumeKit's word, 0.4 s after a disturbance".
+    private func describe(_ context: PressContext) -> String {
+        var parts = [String]()
+        if context.claimedCapture == true { parts.append("VolumeKit said it was capturing") }
+        if context.sinceDisturbance.isFinite {
+            parts.append("\(format(context.sinceDisturbance)) s after the last start, return or interruption")
+        }
+        if context.atRail { parts.append("the volume at the rail it pushes toward") }
+        return parts.joined(separator: ", ")
+    }
 }

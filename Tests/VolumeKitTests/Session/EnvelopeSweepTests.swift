@@ -224,6 +224,11 @@ struct EnvelopeSweepTests {
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
+                let verdict = session.eventVerdict()
+                $0.append("event violations: \(verdict.violations.map(\.summary))")
+                $0.append("excused: \(verdict.excused.map { "\($0.limit): \($0.violation.summary)" })")
+                $0.append("truth: \(session.device.truth.map(\.text))")
+                $0.append("events: \(session.observed.current.events.map { "\($0.time) \($0.button) \($0.phase)" })")
             }
             let text = lines.current.joined(separator: "\n") + "\n"
             if let directory = environment["VOLUMEKIT_NARRATE_DIR"] {
