@@ -267,7 +267,10 @@ final class TraceReplayWorld: @unchecked Sendable {
         locked {
             let list = reads[kind] ?? []
             var index = readCursor[kind] ?? 0
-            let epsilon = 1e-9
+            // "The same instant": a nanosecond, or a few steps of a `Double` at this clock time, whichever is
+            // larger — a timer's `now + delay` and a recorded `clockOrigin + t` round apart by a step or two
+            // (at a clock origin of 6.8e7 s a step is 15 ns, and reads recorded at a timer's instant were missed).
+            let epsilon = max(1e-9, 4 * currentTime.ulp)
             while index < list.count, list[index].time < currentTime - epsilon {
                 lastRead[kind] = list[index].value
                 index += 1

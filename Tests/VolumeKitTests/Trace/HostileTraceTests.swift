@@ -73,6 +73,24 @@ struct HostileTraceTests {
         #expect(Trace.latestTime == 8_589_934_592)
     }
 
+    @Test(
+        "Large but reachable clock origins replay as at their own (a read at a timer's instant was missed from 6.8e7 s)",
+        arguments: ["6.8e7", "1e8", "8.5e9"])
+    func largeOriginsReplayTheSame(origin: String) throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/Traces").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jsonl") }
+        #expect(names.count >= 3)
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let moved = text.replacingOccurrences(
+                of: #""clockOrigin":[0-9.e+]+"#, with: #""clockOrigin":\#(origin)"#, options: .regularExpression)
+            let report = try TraceReplay.run(try Trace(jsonLines: Data(moved.utf8)))
+            #expect(report.setDifferences.isEmpty, "\(name) at \(origin): \(report.setDifferences.count) differences")
+            #expect(report.eventsMatchRecording != false, "\(name) at \(origin)")
+        }
+    }
+
     @Test("A trace made in code with times beyond the bound is refused by the replay, not run forever")
     func hugeTimesInCode() throws {
         var trace = try Trace(jsonLines: Data(Self.withOrigin("0").utf8))
