@@ -123,7 +123,10 @@ public struct ScenarioRecord: Sendable, Equatable {
             case .multiRoute: "multi-route"
             }
         }
-        let t = time.map { Self.format($0).padding(toLength: 8, withPad: " ", startingAt: 0) } ?? "        "
+        // A column of 8, widened (never cut) for a longer time: a trace's uptime clock reads 48213.7723.
+        let t =
+            time.map { Self.format($0).padding(toLength: max(8, Self.format($0).count), withPad: " ", startingAt: 0) }
+            ?? "        "
         switch kind {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"

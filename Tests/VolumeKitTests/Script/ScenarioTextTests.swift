@@ -31,6 +31,12 @@ struct ScenarioTextTests {
         #expect(end.json == #"{"type":"end", "volume":0.3, "category":"soloAmbient", "sessionActive":false}"#)
     }
 
+    @Test("A long time widens its column instead of losing its milliseconds (a trace's uptime clock)")
+    func longTimesAreNotCut() {
+        #expect(ScenarioRecord(time: 48213.7723, kind: .button(.up, .pressed)).text == "48213.7723 button up pressed")
+        #expect(ScenarioRecord(time: 0.125, kind: .button(.up, .pressed)).text == "0.125    button up pressed")
+    }
+
     @Test("The human output starts with a one-line legend and the starting volume; --json has neither")
     func legendAndStartingVolume() throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
