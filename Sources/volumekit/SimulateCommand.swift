@@ -160,6 +160,18 @@ enum SimulateCommand: Subcommand {
                 keepsRecords: false, onLine: writer!.write)
         }
         defer { writer?.close() }
+        if !json {
+            // For people: what the columns mean, and where the volume starts (issue 23: a newcomer's run).
+            print(
+                "# seconds · '>' a line of your script · then what the app saw: buttons, HUDs, the Ring/Silent switch, VolumeKit's messages"
+            )
+            let volume = scenario.lines.reduce(SimulatedDevice.Configuration(behaviour: behaviour).volume) {
+                if case .volume(let volume) = $1.command { volume } else { $0 }
+            }
+            var shown = String(format: "%.4f", (Double(volume) * 10_000).rounded() / 10_000)
+            while shown.hasSuffix("0") && !shown.hasSuffix(".0") { shown.removeLast() }
+            print("start    volume \(shown)")
+        }
         // Printed as they come, so a long run neither waits to the end nor keeps every record.
         do {
             try runner.run { record in

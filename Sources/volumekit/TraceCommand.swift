@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 import VolumeKitTesting
 
 /// `volumekit trace`: replays a recorded trace through VolumeKit's engines, or fits the device-behaviour
@@ -11,7 +12,8 @@ enum TraceCommand: Subcommand {
                volumekit trace fit FILE [--json]
 
         FILE is a VolumeKit trace (JSON Lines, docs/trace.md), recorded on a device by the field check or
-        by `volumekit simulate --trace`; - reads standard input.
+        by `volumekit simulate --trace`; - reads standard input. Only a regular file is read: a FIFO or
+        device is refused by its type (pipe it to - instead).
 
         replay  feeds the trace's recorded inputs (KVO, notifications, lifecycle, view readiness, …) to the
                 same engine an iPhone runs, in virtual time, and prints the button events it produces now,
@@ -35,12 +37,14 @@ enum TraceCommand: Subcommand {
         let positional = reader.remaining
         guard let action = positional.first else { throw UsageError("missing action: replay or fit") }
         guard action == "replay" || action == "fit" else {
-            throw UsageError("unknown action '\(action)' (replay, fit)")
+            throw UsageError("unknown action '\(EchoedText.clean(action))' (replay, fit)")
         }
         guard positional.count == 2 else {
             throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most")
         }
         let path = positional[1]
+        // Echoed cut and cleaned of control characters, like every input (issue 23, item 7).
+        let shown = EchoedText.clean(path, limit: 120)
         let trace: Trace
         do {
             if path == "-" {
@@ -49,7 +53,7 @@ enum TraceCommand: Subcommand {
                 trace = try Trace(contentsOf: URL(fileURLWithPath: path))
             }
         } catch {
-            printError("volumekit trace: \(path): \(error)")
+            printError("volumekit trace: \(shown): \(error)")
             return 1
         }
         let lines: [String]
@@ -58,7 +62,7 @@ enum TraceCommand: Subcommand {
                 let report = try TraceReplay.run(trace)
                 lines = json ? report.jsonLines : report.textLines
             } catch {
-                printError("volumekit trace: \(path): \(error)")
+                printError("volumekit trace: \(shown): \(error)")
                 return 1
             }
         } else {

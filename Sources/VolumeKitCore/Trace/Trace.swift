@@ -16,6 +16,36 @@ public struct Trace: Sendable, Equatable {
         self.records = records
     }
 
+    /// The largest clock time a trace may reach, in seconds: the header's `clockOrigin`, each record's `t`
+    /// and their sum stay below 2^33 s (8,589,934,592 s, about 272 years of uptime) in magnitude.
+    ///
+    /// Below it a `Double` still resolves 2^-20 s (0.95 µs), a thousandth of the millisecond VolumeKit's
+    /// timing rules and a replay's 2 ms comparison are written in. Beyond it a replay would round its timers
+    /// onto each other: at 2^53 s, `now + 0.1 == now`, and a repeating timer fired at its own instant forever
+    /// (issue 23, item 1). A device's uptime is days or months, so no real recording comes near it.
+    public static let latestTime: Double = 8_589_934_592
+
+    /// Why a time of a trace with clock origin `origin` cannot be replayed at its resolution, or `nil`.
+    static func timeProblem(origin: Double, time: Double) -> TraceError.Problem? {
+        guard abs(time) >= latestTime || abs(origin + time) >= latestTime else { return nil }
+        return .invalidValue(
+            field: "t", value: "\(time)",
+            expected:
+                "a time whose clock reading (clockOrigin \(origin) + t) stays below 8589934592 s (2^33 s, about 272 years); beyond it a time cannot hold a microsecond"
+        )
+    }
+
+    /// Checks that every time of the trace stays within ``latestTime``, throwing the ``TraceError`` the
+    /// decoder would (without a line: the trace may never have been a file).
+    package func checkTimes() throws {
+        if let problem = TraceHeader.originProblem(header.clockOrigin) { throw TraceError(line: nil, problem) }
+        for record in records {
+            if let problem = Self.timeProblem(origin: header.clockOrigin, time: record.time) {
+                throw TraceError(line: nil, problem)
+            }
+        }
+    }
+
     /// Size caps, so a huge or hostile file is refused with a sentence instead of exhausting memory.
     public struct Limits: Sendable, Equatable {
         /// The largest file read, in bytes (64 MiB by default: hours of recording).
@@ -44,27 +74,50 @@ public struct Trace: Sendable, Equatable {
     }
 
     /// Reads a trace file, refusing files over `limits.maxFileBytes` before loading them.
+    ///
+    /// Only a regular file is read: a folder, FIFO, socket or device is refused by its type (a FIFO with no
+    /// writer would block the reader forever; issue 23, item 6). The file is opened without blocking and its
+    /// type checked on the open descriptor, so nothing swapped in after a check can block it either. A
+    /// missing or unreadable file is refused with a sentence, never with the system's error text.
     public init(contentsOf url: URL, limits: Limits = .standard) throws {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw TraceError(line: nil, .unreadable((error as NSError).localizedDescription))
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TraceError(line: nil, .unreadable(Self.openFailure(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            close(descriptor)
+            throw TraceError(
+                line: nil,
+                .unreadable(
+                    isFolder
+                        ? "it is a folder; name a trace file in it"
+                        : "it is not a regular file but a FIFO, socket or device; to read a pipe, give - and send the trace to standard input"
+                ))
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let data: Data
         do {
             data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data()
         } catch {
-            throw TraceError(line: nil, .unreadable((error as NSError).localizedDescription))
+            throw TraceError(line: nil, .unreadable("reading it failed; check that the disk and the file are intact"))
         }
         if data.count > limits.maxFileBytes {
-            // A device or a FIFO has no size of its own: say the input, not "a file of 0 bytes".
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-            guard size >= data.count else { throw TraceError(line: nil, .streamTooLarge(limit: limits.maxFileBytes)) }
-            throw TraceError(line: nil, .fileTooLarge(bytes: size, limit: limits.maxFileBytes))
+            throw TraceError(
+                line: nil, .fileTooLarge(bytes: max(Int(info.st_size), data.count), limit: limits.maxFileBytes))
         }
         try self.init(jsonLines: data, limits: limits)
+    }
+
+    /// Why `open` failed, as a sentence (never the system's error text).
+    private static func openFailure(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "there is no file at this path; check the path"
+        case ENOTDIR: "a folder in its path is a file; check the path"
+        case EACCES, EPERM: "permission denied; check the file's permissions"
+        case ELOOP: "its path has too many symbolic links"
+        case ENAMETOOLONG: "its path is too long"
+        default: "it could not be opened (system error \(code)); check that it exists and can be read"
+        }
     }
 
     /// Reads a trace from a stream (standard input, a pipe) to its end, reading at most
@@ -76,7 +129,7 @@ public struct Trace: Sendable, Equatable {
             do {
                 chunk = try handle.read(upToCount: min(1 << 20, limits.maxFileBytes + 1 - data.count))
             } catch {
-                throw TraceError(line: nil, .unreadable((error as NSError).localizedDescription))
+                throw TraceError(line: nil, .unreadable("reading the input failed; check where it comes from"))
             }
             guard let chunk, !chunk.isEmpty else { break }
             data.append(chunk)
@@ -128,6 +181,9 @@ public struct Trace: Sendable, Equatable {
                 throw TraceError(line: lineNumber, .tooManyRecords(limit: limits.maxRecords))
             }
             let record = try TraceRecord(json: json, line: lineNumber)
+            if let problem = Self.timeProblem(origin: header!.clockOrigin, time: record.time) {
+                throw TraceError(line: lineNumber, problem)
+            }
             guard record.time >= previousTime else {
                 throw TraceError(line: lineNumber, .timeWentBackwards(time: record.time, previous: previousTime))
             }

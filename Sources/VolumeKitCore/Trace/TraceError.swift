@@ -65,6 +65,13 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 
+    /// Input echoed back: cut and cleaned of control characters (``EchoedText``). The default `limit` leaves
+    /// a value the decoder already cut to ``EchoedText/defaultLimit`` characters (escapes and quotes and all)
+    /// as it is, and still bounds one made elsewhere.
+    private static func echo(_ text: String, limit: Int = 10 * EchoedText.defaultLimit) -> String {
+        EchoedText.clean(text, limit: limit)
+    }
+
     private var explanation: String {
         switch problem {
         case .empty:
@@ -86,34 +93,35 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
             return
                 "the last record is cut off (the file ends mid-line); the recording was interrupted or the file was not copied completely."
         case .notJSON(let detail):
-            return "the line is not valid JSON (\(detail)); each line of a trace is one JSON object."
+            return "the line is not valid JSON (\(Self.echo(detail))); each line of a trace is one JSON object."
         case .notAnObject(let found):
-            return "the line is \(found), not a JSON object; each line of a trace is one JSON object."
+            return "the line is \(Self.echo(found)), not a JSON object; each line of a trace is one JSON object."
         case .notATrace(let format):
             if let format {
                 return
-                    "the header's format is \"\(format)\", not \"\(TraceHeader.formatName)\"; this is not a VolumeKit trace."
+                    "the header's format is \"\(Self.echo(format, limit: EchoedText.defaultLimit))\", not \"\(TraceHeader.formatName)\"; this is not a VolumeKit trace."
             }
             return
                 "the first line has no \"format\" field; this is not a VolumeKit trace (its first line must be the header)."
         case .unsupportedVersion(let version, let supported):
             return
-                "the trace is format version \(version), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
+                "the trace is format version \(Self.echo(version)), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
         case .missingField(let field):
-            return "the required field \"\(field)\" is missing."
+            return "the required field \"\(Self.echo(field))\" is missing."
         case .wrongType(let field, let expected, let found):
-            return "the field \"\(field)\" should be \(expected), but it is \(found)."
+            return "the field \"\(Self.echo(field))\" should be \(expected), but it is \(Self.echo(found))."
         case .invalidValue(let field, let value, let expected):
-            return "the field \"\(field)\" is \(value), but it should be \(expected)."
+            return "the field \"\(Self.echo(field))\" is \(Self.echo(value)), but it should be \(expected)."
         case .unknownRecordType(let type):
-            return "\"\(type)\" is not a record type of trace format \(TraceHeader.formatVersion) (see docs/trace.md)."
+            return
+                "\"\(Self.echo(type, limit: EchoedText.defaultLimit))\" is not a record type of trace format \(TraceHeader.formatVersion) (see docs/trace.md)."
         case .timeWentBackwards(let time, let previous):
             return
                 "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."
         case .unreadable(let detail):
-            return "the file cannot be read (\(detail))."
+            return "the file cannot be read (\(Self.echo(detail)))."
         case .unwritable(let path, let reason):
-            return "cannot write the trace to '\(path)': \(reason)."
+            return "cannot write the trace to '\(Self.echo(path))': \(Self.echo(reason))."
         }
     }
 }

@@ -14,7 +14,14 @@ struct TraceFields {
         self.path = path
     }
 
-    private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// A field's name as a message shows it: a key from the file is cut and cleaned (``EchoedText``).
+    private func name(_ key: String) -> String {
+        let key = EchoedText.clean(key)
+        return path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    /// A string from the file as a message quotes it: cut and cleaned (``EchoedText``), in quotes.
+    static func quoted(_ text: String) -> String { "\"" + EchoedText.clean(text) + "\"" }
 
     private func value(_ key: String) throws -> TraceJSON {
         guard let value = json[key], value != .null else { throw TraceError(line: line, .missingField(name(key))) }
@@ -33,7 +40,7 @@ struct TraceFields {
 
     static func describe(_ value: TraceJSON) -> String {
         switch value {
-        case .string(let text): "a string (\"\(text.count > 40 ? String(text.prefix(40)) + "…" : text)\")"
+        case .string(let text): "a string (\(quoted(text)))"
         case .number(let number): "a number (\(number))"
         case .bool(let bool): "a boolean (\(bool))"
         default: value.kindName
@@ -99,7 +106,7 @@ struct TraceFields {
         let text = try string(key)
         guard let value = T(rawValue: text) else {
             throw invalid(
-                key, "\"\(text)\"",
+                key, Self.quoted(text),
                 expected: "one of " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
         }
         return value
@@ -109,7 +116,8 @@ struct TraceFields {
     func choice(_ key: String, among allowed: [String]) throws -> String {
         let text = try string(key)
         guard allowed.contains(text) else {
-            throw invalid(key, "\"\(text)\"", expected: "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
+            throw invalid(
+                key, Self.quoted(text), expected: "one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         return text
     }

@@ -138,7 +138,7 @@ public struct TraceHeader: Sendable, Equatable {
         deviceKind = try device.choice("kind", DeviceKind.self)
         let os = try device.string("os")
         guard let osVersion = OSVersion(parsing: os) else {
-            throw device.invalid("os", "\"\(os)\"", expected: "an iOS version such as \"17.4\"")
+            throw device.invalid("os", TraceFields.quoted(os), expected: "an iOS version such as \"17.4\"")
         }
         self.osVersion = osVersion
         volumeKitVersion = try fields.string("volumeKit")
@@ -151,10 +151,18 @@ public struct TraceHeader: Sendable, Equatable {
             throw fields.invalid("headroomSteps", "\(headroomSteps)", expected: "0…8")
         }
         clockOrigin = try fields.number("clockOrigin")
-        guard clockOrigin.isFinite else {
-            throw fields.invalid("clockOrigin", "\(clockOrigin)", expected: "a finite number")
-        }
+        if let problem = Self.originProblem(clockOrigin) { throw TraceError(line: line, problem) }
         note = try fields.optionalString("note")
+    }
+
+    /// Why `origin` cannot be a trace's clock origin (not finite, or beyond ``Trace/latestTime``), or `nil`.
+    static func originProblem(_ origin: Double) -> TraceError.Problem? {
+        guard !origin.isFinite || abs(origin) >= Trace.latestTime else { return nil }
+        return .invalidValue(
+            field: "clockOrigin", value: "\(origin)",
+            expected:
+                "a number of seconds below 8589934592 (2^33 s, about 272 years of uptime); beyond it a time cannot hold a microsecond"
+        )
     }
 
     /// The names of ``AudioCategoryOptions`` as `AVAudioSession.CategoryOptions` spells them.
@@ -187,7 +195,7 @@ public struct TraceHeader: Sendable, Equatable {
             }
             guard let option = optionNames.first(where: { $0.0 == name })?.1 else {
                 throw fields.invalid(
-                    "options", "\"\(name)\"",
+                    "options", TraceFields.quoted(name),
                     expected: "one of " + optionNames.map { "\"\($0.0)\"" }.joined(separator: ", "))
             }
             options.insert(option)

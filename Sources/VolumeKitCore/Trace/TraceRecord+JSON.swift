@@ -288,7 +288,7 @@ extension TraceEvent {
         case "mark":
             let answer = try fields.optionalString("answer")
             guard answer == nil || answer == "yes" || answer == "no" else {
-                throw fields.invalid("answer", "\"\(answer!)\"", expected: "\"yes\" or \"no\"")
+                throw fields.invalid("answer", TraceFields.quoted(answer!), expected: "\"yes\" or \"no\"")
             }
             self = .mark(try fields.string("text"), answer: answer.map { $0 == "yes" })
         case "gesture":
@@ -325,7 +325,7 @@ extension TraceEvent {
         case .string(let text): return .string(text)
         case .number(let number): return .number(number)
         case .object:
-            let fields = try TraceFields(value, line: info.line, path: "userInfo.\(key)")
+            let fields = try TraceFields(value, line: info.line, path: "userInfo.\(EchoedText.clean(key))")
             return .other(try fields.string("other"))
         default:
             throw info.wrongType(key, "a string, a number or {\"other\": …}", value)
@@ -349,7 +349,7 @@ extension TraceEvent {
     private static func data(_ key: String, _ fields: TraceFields) throws -> Data? {
         guard let text = try fields.optionalString(key) else { return nil }
         guard let data = Data(base64Encoded: text) else {
-            throw fields.invalid(key, "\"\(text.prefix(40))\"", expected: "base64 data or null")
+            throw fields.invalid(key, TraceFields.quoted(text), expected: "base64 data or null")
         }
         return data
     }

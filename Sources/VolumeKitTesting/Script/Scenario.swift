@@ -182,9 +182,10 @@ public struct Scenario: Sendable, Equatable {
         return lines
     }
 
-    /// `word` as an error message shows it: at most ``maximumEchoedCharacters`` characters, then "…".
+    /// `word` as an error message shows it: at most ``maximumEchoedCharacters`` characters, then "…", with
+    /// control characters shown as escapes (`\u{1B}`) so that none reaches the terminal (issue 23, item 7).
     static func echo(_ word: String) -> String {
-        word.count <= maximumEchoedCharacters ? word : String(word.prefix(maximumEchoedCharacters)) + "…"
+        EchoedText.clean(word, limit: maximumEchoedCharacters)
     }
 
     /// Reads a script from `handle` (a file or standard input) in chunks, stopping one byte past
@@ -224,8 +225,11 @@ public struct Scenario: Sendable, Equatable {
             guard counts.contains(words.count) else { throw fail("usage: \(usage)") }
         }
         func seconds(_ word: String) throws -> TimeInterval {
-            guard let value = TimeInterval(word), value.isFinite, value >= 0, value <= 86_400 else {
-                throw fail("'\(echo(word))' is not a time in seconds")
+            guard let value = TimeInterval(word), value.isFinite, value >= 0 else {
+                throw fail("'\(echo(word))' is not a time in seconds (a number from 0 to 86,400)")
+            }
+            guard value <= 86_400 else {
+                throw fail("'\(echo(word))' is more than 86,400 seconds (one day), the limit for one command")
             }
             return value
         }

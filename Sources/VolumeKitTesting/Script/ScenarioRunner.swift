@@ -101,7 +101,32 @@ public struct ScenarioRecord: Sendable, Equatable {
 
     /// One line for people.
     public var text: String {
-        let t = time.map { Self.format($0).padding(toLength: 8, withPad: " ", startingAt: 0) } ?? "        "
+        // Words, not identifiers, for people who have not read VolumeKit's source (issue 23).
+        func words(_ state: MuteState) -> String {
+            switch state {
+            case .silent: return "on silent"
+            case .ringing: return "on ring"
+            case .unavailable: return "unavailable: this device has no silent mode a probe can see"
+            case .unknown(.systemSoundsSuppressed):
+                return "unknown: system sounds are suppressed (the app's audio session records), so it cannot be probed"
+            case .unknown(.noCompletion): return "unknown: the probe sound never finished playing"
+            case .unknown(.soundUnavailable): return "unknown: the probe sound could not be loaded"
+            }
+        }
+        func words(_ category: AudioCategory) -> String {
+            switch category {
+            case .ambient: "ambient"
+            case .soloAmbient: "solo ambient (the default)"
+            case .playback: "playback"
+            case .record: "record"
+            case .playAndRecord: "play and record"
+            case .multiRoute: "multi-route"
+            }
+        }
+        // A column of 8, widened (never cut) for a longer time: a trace's uptime clock reads 48213.7723.
+        let t =
+            time.map { Self.format($0).padding(toLength: max(8, Self.format($0).count), withPad: " ", startingAt: 0) }
+            ?? "        "
         switch kind {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
         case .systemHUD: return "\(t) system HUD shown"
@@ -110,13 +135,14 @@ public struct ScenarioRecord: Sendable, Equatable {
                 + (bump.map { " (bump at \($0.rawValue))" } ?? "")
         case .error(let message): return "\(t) error: \(message)"
         case .command(let line): return "\(t) > \(line)"
-        case .mute(let state): return "\(t) mute \(state)"
+        case .mute(let state): return "\(t) Ring/Silent switch \(words(state))"
         case .truth(let record): return record.text
         case .diagnostic(let diagnostic): return "\(t) VolumeKit says: \(diagnostic.sentence)"
         case .verdict(let verdict): return verdict.text
         case .end(let volume, let category, let active):
             let session =
-                category.map { "session \($0.rawValue), \(active ? "active" : "inactive")" } ?? "app not running"
+                category.map { "the app's audio session: \(words($0)), \(active ? "active" : "inactive")" }
+                ?? "app not running"
             return "end      volume \(Self.format(Double(volume))), \(session)"
         }
     }

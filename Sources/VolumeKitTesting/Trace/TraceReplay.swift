@@ -12,9 +12,9 @@ public enum TraceReplayError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .recordedFailure(let message):
-            return "the recorded device failed this call: \(message)"
+            return "the recorded device failed this call: \(EchoedText.clean(message, limit: 200))"
         case .unsupportedStrategy(let strategy):
-            return "the trace's strategy \"\(strategy)\" is not one of VolumeKit's engines ("
+            return "the trace's strategy \"\(EchoedText.clean(strategy))\" is not one of VolumeKit's engines ("
                 + ButtonStrategy.allCases.map(\.rawValue).joined(separator: ", ")
                 + "), so there is nothing to replay it with."
         }
@@ -33,7 +33,11 @@ public enum TraceReplay {
     /// The button engine replays the records of feature `buttons` (and untagged ones); when the trace has
     /// `app` records for feature `mute`, a ``/VolumeKitCore/MuteSwitchEngine`` replays that feature's records too, observing
     /// the volume if the recorded one subscribed to it.
+    ///
+    /// A trace whose times reach ``/VolumeKitCore/Trace/latestTime`` is refused with a
+    /// ``/VolumeKitCore/TraceError``, as the decoder refuses such a file: its timers could not be told apart.
     public static func run(_ trace: Trace, settle: TimeInterval = 2) throws -> TraceReplayReport {
+        try trace.checkTimes()
         let header = trace.header
         let hasMute = trace.records.contains { if case .app("mute", _) = $0.event { true } else { false } }
         let strategy = ButtonStrategy(rawValue: header.strategy)
@@ -111,7 +115,9 @@ public enum TraceReplay {
                     do {
                         try engine.start()
                     } catch {
-                        diagnostics.withLock { $0.append("start failed: \(error)") }
+                        diagnostics.withLock {
+                            $0.append("start failed: " + EchoedText.clean(String(describing: error), limit: 300))
+                        }
                     }
                 } else {
                     engine.stop()

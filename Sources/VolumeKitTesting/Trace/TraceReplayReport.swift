@@ -285,6 +285,8 @@ public struct TraceReplayReport: Sendable, Equatable {
     }
 
     private static func pad(_ time: Instant) -> String {
-        ScenarioRecord.format(time).padding(toLength: 8, withPad: " ", startingAt: 0) + " "
+        // Widened, never cut: at a real trace's uptime clock (48213.7723) a cut column lost the milliseconds.
+        let text = ScenarioRecord.format(time)
+        return text.padding(toLength: max(8, text.count), withPad: " ", startingAt: 0) + " "
     }
 }

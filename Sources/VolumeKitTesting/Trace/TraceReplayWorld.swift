@@ -201,6 +201,16 @@ final class TraceReplayWorld: @unchecked Sendable {
         locked { currentTime = max(currentTime, time) }
     }
 
+    /// When a timer set now for `delay` seconds is due: at the clock time the app computes, `now + delay`,
+    /// but never at `now` itself for a positive delay. Where a `Double`'s step is larger than the delay (at
+    /// 2^53 s, `now + 0.1 == now`) a repeating timer would otherwise fire at its own instant forever and hold
+    /// the replay with ever more memory (issue 23, item 1); the decoder refuses such times
+    /// (``/VolumeKitCore/Trace/latestTime``), and this keeps the world moving for a trace made in code.
+    private func due(after delay: TimeInterval) -> Instant {
+        guard delay > 0 else { return currentTime }
+        return max(currentTime + delay, currentTime.nextUp)
+    }
+
     // MARK: - Inputs
 
     private func deliver(_ event: TraceEvent) {
@@ -257,7 +267,10 @@ final class TraceReplayWorld: @unchecked Sendable {
         locked {
             let list = reads[kind] ?? []
             var index = readCursor[kind] ?? 0
-            let epsilon = 1e-9
+            // "The same instant": a nanosecond, or a few steps of a `Double` at this clock time, whichever is
+            // larger — a timer's `now + delay` and a recorded `clockOrigin + t` round apart by a step or two
+            // (at a clock origin of 6.8e7 s a step is 15 ns, and reads recorded at a timer's instant were missed).
+            let epsilon = max(1e-9, 4 * currentTime.ulp)
             while index < list.count, list[index].time < currentTime - epsilon {
                 lastRead[kind] = list[index].value
                 index += 1
@@ -282,7 +295,7 @@ final class TraceReplayWorld: @unchecked Sendable {
             clock: ClockClient(
                 now: { [unowned self] in self.now },
                 schedule: { [unowned self] delay, action in
-                    let id = self.locked { self.timeline.schedule(at: self.currentTime + max(0, delay)) { action() } }
+                    let id = self.locked { self.timeline.schedule(at: self.due(after: delay)) { action() } }
                     return CancellationHandle { [unowned self] in self.locked { self.timeline.cancel(id) } }
                 }
             ),

@@ -104,7 +104,9 @@ struct HostileScriptTests {
         let word = String(repeating: "z", count: 1_000_000)
         let cut = String(repeating: "z", count: 40) + "…"
         #expect(throws: ScenarioError(line: 1, message: "unknown command '\(cut)'")) { try Scenario(parsing: word) }
-        #expect(throws: ScenarioError(line: 2, message: "'\(cut)' is not a time in seconds")) {
+        #expect(
+            throws: ScenarioError(line: 2, message: "'\(cut)' is not a time in seconds (a number from 0 to 86,400)")
+        ) {
             try Scenario(parsing: "start\nwait \(word)")
         }
     }
@@ -113,5 +115,28 @@ struct HostileScriptTests {
     func unknownMuteJSONHasReason() {
         let record = ScenarioRecord(time: 1, kind: .mute(.unknown(.noCompletion)))
         #expect(record.json == #"{"t":1.0, "type":"mute", "state":"unknown", "reason":"noCompletion"}"#)
+    }
+}
+
+extension HostileScriptTests {
+    @Test("Echoed words show control characters as escapes, never raw (issue 23, item 7)")
+    func echoedInputIsCleaned() {
+        let word = "\u{1B}[2J\u{1B}]0;owned\u{7}" + String(repeating: "q", count: 100)
+        let shown = #"\u{1B}[2J\u{1B}]0;owned\u{7}"# + String(repeating: "q", count: 26) + "…"
+        #expect(throws: ScenarioError(line: 1, message: "unknown command '\(shown)'")) { try Scenario(parsing: word) }
+        #expect(throws: ScenarioError(line: 2, message: "'\(shown)' is not a button (up or down)")) {
+            try Scenario(parsing: "start\npress \(word)")
+        }
+    }
+
+    @Test("A time over one day says the limit (issue 23: a newcomer's `wait 86401`)")
+    func timeLimitIsSaid() {
+        #expect(
+            throws: ScenarioError(
+                line: 2, message: "'86401' is more than 86,400 seconds (one day), the limit for one command")
+        ) { try Scenario(parsing: "start\nwait 86401") }
+        #expect(throws: ScenarioError(line: 2, message: "'-1' is not a time in seconds (a number from 0 to 86,400)")) {
+            try Scenario(parsing: "start\nwait -1")
+        }
     }
 }

@@ -67,7 +67,7 @@ struct ScenarioTests {
             ("start\njump", 2, "unknown command 'jump'"),
             ("press sideways", 1, "'sideways' is not a button (up or down)"),
             ("volume 1.5", 1, "'1.5' is not a volume between 0 and 1"),
-            ("wait -1", 1, "'-1' is not a time in seconds"),
+            ("wait -1", 1, "'-1' is not a time in seconds (a number from 0 to 86,400)"),
             ("start\nios 15", 2, "'ios' must come before the other commands"),
             ("press up x0", 1, "press count must be 1…10000"),
             ("press up every 0", 1, "'every' must be more than 0 seconds"),

@@ -174,10 +174,16 @@ extension MalformedTraceTests {
             try Trace(reading: pipe.fileHandleForReading, limits: small)
         }
         try? pipe.fileHandleForReading.close()
-        // A device with no end, named as a file: refused by the bytes read, and said to be an input, not a file.
+        // A device with no end, named as a file: refused by its type before a byte is read (issue 23, item 6:
+        // a FIFO named as a file blocked forever), so only standard input is ever read as a stream.
         if FileManager.default.fileExists(atPath: "/dev/zero") {
-            #expect(throws: TraceError(line: nil, .streamTooLarge(limit: 4096))) {
+            #expect {
                 try Trace(contentsOf: URL(fileURLWithPath: "/dev/zero"), limits: small)
+            } throws: { error in
+                guard let error = error as? TraceError, case .unreadable(let reason) = error.problem else {
+                    return false
+                }
+                return reason.contains("not a regular file")
             }
         }
         #expect(

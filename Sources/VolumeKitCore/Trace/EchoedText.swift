@@ -1,0 +1,41 @@
+/// Input as a message may echo it back (issue 23, item 7): cut to a few characters, with every control
+/// character shown as an escape instead of reaching the terminal.
+///
+/// One rule for every echo of input in traces' and scripts' messages: at most ``defaultLimit`` characters,
+/// then "…"; control characters (C0, DEL, C1), line and paragraph separators, bidirectional controls and the
+/// byte-order mark are written as Swift spells them, `\u{1B}`, so a reader sees what the input held and a
+/// terminal never receives an escape sequence or a bell.
+package enum EchoedText {
+    /// How many characters of one input a message shows before cutting it with "…".
+    package static let defaultLimit = 40
+
+    /// `text` cut to `limit` characters (an escape counts as one), with control characters made visible.
+    package static func clean(_ text: some StringProtocol, limit: Int = defaultLimit) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == max(1, limit) {
+                result += "…"
+                return result
+            }
+            if isUnsafe(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return result
+    }
+
+    /// Whether `scalar` must not reach a terminal as it is.
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true  // C0 (ESC, BEL, line breaks), DEL, C1 (CSI 0x9B)
+        case 0x2028, 0x2029: true  // line and paragraph separators
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional controls
+        case 0xFEFF: true  // byte-order mark
+        default: false
+        }
+    }
+}
