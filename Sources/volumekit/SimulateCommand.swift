@@ -111,21 +111,31 @@ enum SimulateCommand: Subcommand {
         }
         guard let strategy = SimulatedStrategy(rawValue: strategyName) else {
             throw UsageError(
-                "There is no strategy named '\(strategyName)'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
+                "There is no strategy named '\(EchoedText.clean(strategyName))'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
             )
         }
         let paths = reader.remaining
         guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
         let text: String
         if let path = paths.first {
-            let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
-            guard let handle else { throw UsageError("cannot read script '\(path)'") }
+            let shown = EchoedText.clean(path, limit: 120)
+            let handle: FileHandle
+            if path == "-" {
+                handle = .standardInput
+            } else {
+                // A FIFO with no writer would block forever: only a regular file is read (docs/security.md).
+                do {
+                    handle = try RegularFile.open(path, kind: "script").handle
+                } catch {
+                    throw UsageError("cannot read script '\(shown)': \(error.reason)")
+                }
+            }
             do {
                 text = try Scenario.readScript(from: handle)
             } catch let error as ScenarioInputError {
-                throw UsageError("\(path): \(error)")
+                throw UsageError("\(shown): \(error)")
             } catch {
-                throw UsageError("cannot read script '\(path)'")
+                throw UsageError("cannot read script '\(shown)'")
             }
         } else {
             text = demo
@@ -134,7 +144,7 @@ enum SimulateCommand: Subcommand {
         do {
             scenario = try Scenario(parsing: text)
         } catch {
-            throw UsageError("\(paths.first ?? "demo"): \(error)")
+            throw UsageError("\(paths.first.map { EchoedText.clean($0, limit: 120) } ?? "demo"): \(error)")
         }
         let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
         var writer: TraceFileWriter?
@@ -144,7 +154,7 @@ enum SimulateCommand: Subcommand {
             }
             if let script = paths.first, script != "-", isSameFile(tracePath, script) {
                 throw UsageError(
-                    "--trace \(tracePath) is the script itself: writing the trace there would replace the script; give the trace another file name."
+                    "--trace \(EchoedText.clean(tracePath, limit: 120)) is the script itself: writing the trace there would replace the script; give the trace another file name."
                 )
             }
             do {

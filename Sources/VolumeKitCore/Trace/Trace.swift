@@ -80,21 +80,13 @@ public struct Trace: Sendable, Equatable {
     /// type checked on the open descriptor, so nothing swapped in after a check can block it either. A
     /// missing or unreadable file is refused with a sentence, never with the system's error text.
     public init(contentsOf url: URL, limits: Limits = .standard) throws {
-        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TraceError(line: nil, .unreadable(Self.openFailure(errno))) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            let isFolder = info.st_mode & S_IFMT == S_IFDIR
-            close(descriptor)
-            throw TraceError(
-                line: nil,
-                .unreadable(
-                    isFolder
-                        ? "it is a folder; name a trace file in it"
-                        : "it is not a regular file but a FIFO, socket or device; to read a pipe, give - and send the trace to standard input"
-                ))
+        let file: (handle: FileHandle, size: Int)
+        do {
+            file = try RegularFile.open(url.path, kind: "trace")
+        } catch {
+            throw TraceError(line: nil, .unreadable(error.reason))
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let handle = file.handle
         let data: Data
         do {
             data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data()
@@ -103,21 +95,9 @@ public struct Trace: Sendable, Equatable {
         }
         if data.count > limits.maxFileBytes {
             throw TraceError(
-                line: nil, .fileTooLarge(bytes: max(Int(info.st_size), data.count), limit: limits.maxFileBytes))
+                line: nil, .fileTooLarge(bytes: max(file.size, data.count), limit: limits.maxFileBytes))
         }
         try self.init(jsonLines: data, limits: limits)
-    }
-
-    /// Why `open` failed, as a sentence (never the system's error text).
-    private static func openFailure(_ code: Int32) -> String {
-        switch code {
-        case ENOENT: "there is no file at this path; check the path"
-        case ENOTDIR: "a folder in its path is a file; check the path"
-        case EACCES, EPERM: "permission denied; check the file's permissions"
-        case ELOOP: "its path has too many symbolic links"
-        case ENAMETOOLONG: "its path is too long"
-        default: "it could not be opened (system error \(code)); check that it exists and can be read"
-        }
     }
 
     /// Reads a trace from a stream (standard input, a pipe) to its end, reading at most

@@ -76,6 +76,22 @@ struct HostileTraceCommandTests {
         }
     }
 
+    @Test("simulate refuses a FIFO script by its type, and echoes a path's control characters cleaned")
+    func simulateFIFOIsRefused() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("script.txt")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let result = try Self.run(["simulate", fifo.path])
+        #expect(result.exited, "still blocked after \(Self.deadline) s")
+        #expect(result.status != 0)
+        #expect(result.error.contains("not a regular file but a FIFO"), "\(result.error)")
+        let hostile = try Self.run(["simulate", folder.appendingPathComponent("a\u{1B}[2Jb").path])
+        #expect(!hostile.error.contains("\u{1B}"), "\(hostile.error)")
+        #expect(hostile.error.contains("there is no file at this path"), "\(hostile.error)")
+    }
+
     @Test("A missing file is said in a sentence, not in Foundation's words")
     func missingFile() throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
