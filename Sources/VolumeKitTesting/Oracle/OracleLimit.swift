@@ -14,7 +14,10 @@ public struct OracleLimit: Sendable {
         public var press: (button: VolumeButton, down: Instant, context: PressContext)?
         /// Whether the app had to see the press (in front, capture settled or claimed): see ``PressOracle``.
         public var pressRequired: Bool
-        /// Seconds since the previous press of the same button went down, if there was one.
+        /// Whether the press was reported as a `repeated` of the one before (its start read as a first repeat).
+        public var pressReadAsRepeat: Bool
+        /// Seconds since the previous step of the same button — the previous press going down, or, when that
+        /// press was held, its last auto-repeat before this one (the device's own rhythm) — if there was one.
         public var gapFromPreviousPress: TimeInterval?
         /// Seconds since the user's last route change, if there was one.
         public var sinceRouteChange: TimeInterval?
@@ -53,8 +56,21 @@ public struct OracleLimit: Sendable {
 
     /// Every limit the oracle knows.
     public static let all: [OracleLimit] = [
-        headroomExhausted, routeChangeNotNotified, ambiguousStep, holdBeforeCapture,
+        headroomExhausted, routeChangeNotNotified, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart,
     ]
+
+    /// The same cause as ``ambiguousStep``, later in the same hold: a hold whose first step came at a tap's pace
+    /// after the press before was read as that press's first repeat, its release inferred when its own first
+    /// repeat was late; its own repeats then come faster than taps can be told from (0.06–0.2 s) and read as
+    /// presses. Only a split hold whose own start was reported as a repeat, with `ambiguousStep` raised at that
+    /// start (from 0.1 s before it to 0.6 s after the split). Counted apart.
+    public static let holdAfterAmbiguousStart = OracleLimit(
+        name: "hold begun at a tap's pace (ambiguous step)", diagnostic: "ambiguousStep", window: (0.1, 0.6),
+        countedApart: true
+    ) { evidence in
+        kvoStrategies.contains(evidence.strategy) && evidence.violation.kind == .holdSplit
+            && evidence.pressReadAsRepeat
+    }
 
     /// A hold whose button went down before capture had settled (no claim of capturing then): its auto-repeats,
     /// seen from the middle, come faster than taps can be told from (0.06–0.2 s, `repeatInterval`), with no
@@ -92,9 +108,11 @@ public struct OracleLimit: Sendable {
     }
 
     /// The first auto-repeat may come anywhere in 0.3–0.7 s (`shared/facts/envelope.md`: `firstRepeatDelay`):
-    /// with the KVO strategies a second tap of the same button inside that range reads as a repeat. Only a tap
-    /// reported as a repeat, its gap from the previous press inside the range, with `ambiguousStep` raised
-    /// within 0.5 s of it. Counted apart until calibration learns the phone's rhythm.
+    /// with the KVO strategies a second tap of the same button inside that range reads as a repeat, and taps
+    /// after it at a repeat's pace (0.06–0.2 s, `repeatInterval`) as its further repeats. Only a tap reported as
+    /// a repeat, no later after the previous step of its button than the latest first repeat, with
+    /// `ambiguousStep` raised from 0.1 s before the `pressed` its chain began with to 0.6 s after the tap.
+    /// Counted apart until calibration learns the phone's rhythm.
     public static let ambiguousStep = OracleLimit(
         name: "ambiguous step (tap or first repeat)", diagnostic: "ambiguousStep", window: (0.1, 0.6),
         countedApart: true
@@ -103,6 +121,6 @@ public struct OracleLimit: Sendable {
             let gap = evidence.gapFromPreviousPress
         else { return false }
         guard case .seconds(let range) = DeviceBehaviour.rule(named: "firstRepeatDelay")?.values else { return false }
-        return gap >= range.lowerBound - 0.05 && gap <= range.upperBound + 0.1
+        return gap <= range.upperBound + 0.1
     }
 }

@@ -160,6 +160,8 @@ public struct PressOracle: Sendable {
         var required: Bool
         var matched = false
         var readAsRepeat = false
+        /// When read as a repeat: when the `pressed` it was read as a repeat of was reported (the chain's start).
+        var chainStart: Instant?
     }
 
     /// Judges a run: `truth` from the device, `events` the app received, `diagnostics` VolumeKit raised, and
@@ -170,7 +172,7 @@ public struct PressOracle: Sendable {
     ) -> Verdict {
         var presses = self.presses(truth, run)
         var violations = [Violation]()
-        var open: (press: Int?, button: VolumeButton)?
+        var open: (press: Int?, button: VolumeButton, since: Instant)?
         var lastMatchedDown = -Double.infinity
         var lastEventTime = -Double.infinity
         for event in events.sorted(by: { $0.time < $1.time }) {
@@ -196,7 +198,7 @@ public struct PressOracle: Sendable {
                                 detail:
                                     "\(event.button.rawValue) pressed again during the hold made at \(format(hold.down))",
                                 press: hold.index))
-                        open = (nil, event.button)
+                        open = (nil, event.button, event.time)
                         continue
                     }
                     let other = presses.contains {
@@ -209,7 +211,7 @@ public struct PressOracle: Sendable {
                             detail: other
                                 ? "\(event.button.rawValue) reported while \(event.button.opposite.rawValue) was pressed"
                                 : "\(event.button.rawValue) pressed reported with no press near it"))
-                    open = (nil, event.button)
+                    open = (nil, event.button, event.time)
                     continue
                 }
                 presses[index].matched = true
@@ -229,7 +231,7 @@ public struct PressOracle: Sendable {
                             press: press.index))
                 }
                 lastMatchedDown = max(lastMatchedDown, press.down)
-                open = (index, event.button)
+                open = (index, event.button, event.time)
             case .repeated:
                 // A repeat where a later physical press of this button went down: a tap read as a repeat.
                 let openDown = open?.press.map { presses[$0].down } ?? -.infinity
@@ -238,6 +240,7 @@ public struct PressOracle: Sendable {
                 {
                     presses[index].matched = true
                     presses[index].readAsRepeat = true
+                    presses[index].chainStart = open?.since
                     continue
                 }
                 if let current = open, current.button == event.button, let index = current.press,
@@ -305,8 +308,8 @@ public struct PressOracle: Sendable {
 
     /// The press an event reports: among the unmatched presses of the event's button that went down at or before
     /// it within the latency bound (or are still held then: a hold that began before capture is seen from its
-    /// repeats), the earliest one the strategy could see (in front, and not at a rail where KVO is silent), else
-    /// the earliest.
+    /// repeats), the earliest one the app had to see, else the earliest one the strategy could see (in front,
+    /// and not at a rail where KVO is silent), else the earliest.
     private func candidate(
         for event: VolumeButtonEvent, in presses: [Press], strategy: SimulatedStrategy
     ) -> Int? {
@@ -316,9 +319,12 @@ public struct PressOracle: Sendable {
                     || event.time <= presses[$0].up + bounds.observationLatency)
         }
         let railBlind = strategy == .outputVolume || strategy == .passive
-        return near.first {
-            presses[$0].context.visibility == .inFront && !(railBlind && presses[$0].context.atRail)
-        } ?? near.first
+        // The earliest press the app had to see, then the earliest it could see, then any: an older press
+        // made before capture settled (which may go unreported) never takes the report of one that followed.
+        return near.first { presses[$0].required }
+            ?? near.first {
+                presses[$0].context.visibility == .inFront && !(railBlind && presses[$0].context.atRail)
+            } ?? near.first
     }
 
     private func presses(_ truth: [TruthRecord], _ run: Run) -> [Press] {

@@ -92,8 +92,10 @@ extension PressOracle {
             }?.time
             let evidence = OracleLimit.Evidence(
                 violation: failure, press: press.map { ($0.button, $0.down, $0.context) },
-                pressRequired: press?.required ?? false,
-                gapFromPreviousPress: press.flatMap { current in previous.map { current.down - $0.down } },
+                pressRequired: press?.required ?? false, pressReadAsRepeat: press?.readAsRepeat ?? false,
+                gapFromPreviousPress: press.flatMap { current in
+                    previous.map { current.down - lastStep(of: $0, before: current.down, run.behaviour) }
+                },
                 sinceRouteChange: route.map { failure.time - $0 }, strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?
             for limit in limits where limit.explains(evidence) {
@@ -102,7 +104,9 @@ extension PressOracle {
                         violation: failure, limit: limit.name, diagnostic: nil, countedApart: limit.countedApart)
                     break
                 }
-                let at = press?.down ?? failure.time
+                // A tap read as a repeat is one link of the chain the `pressed` before it began: the diagnostic
+                // may come from any step of that chain.
+                let at = press.map { current in min(current.chainStart ?? current.down, current.down) } ?? failure.time
                 if let diagnostic = diagnostics.first(where: {
                     $0.name == name && $0.time >= at - limit.window.before
                         && $0.time <= failure.time + limit.window.after
@@ -115,6 +119,21 @@ extension PressOracle {
             if let proof { excused.append(proof) } else { violations.append(failure) }
         }
         return Verdict(violations: violations, excused: excused)
+    }
+}
+
+extension PressOracle {
+    /// When `press` last stepped the volume before `time`: its going down, then its auto-repeats while held
+    /// (``DeviceBehaviour/firstRepeatDelay``, then every ``DeviceBehaviour/repeatInterval``).
+    func lastStep(of press: Press, before time: Instant, _ behaviour: DeviceBehaviour) -> Instant {
+        let end = min(press.up, time)
+        var step = press.down
+        var next = press.down + behaviour.firstRepeatDelay
+        while next < end {
+            step = next
+            next += max(behaviour.repeatInterval, 0.01)
+        }
+        return step
     }
 }
 
