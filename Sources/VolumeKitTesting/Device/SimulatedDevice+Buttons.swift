@@ -41,6 +41,7 @@ extension SimulatedDevice {
             }
             if deliverCaptureEvent(button, phase: .began) { return }
             stepVolume(button)
+            if let index = heldButton?.truthIndex, !buttonsMoveRinger { recordStep(index) }
             heldButton?.repeatTimer = after(behaviour.firstRepeatDelay) { [unowned self] in self.autoRepeat(button) }
         }
     }

@@ -52,6 +52,9 @@ public struct PressContext: Sendable, Equatable {
     public var sinceDisturbance: TimeInterval
     /// The volume was already at the rail the press pushes toward (0 for down, 1 for up): it changes nothing.
     public var atRail: Bool
+    /// The volume the press's own step left (its first step; `nil` when it moved nothing: a call, the ringer,
+    /// capture events).
+    public var landedOn: Float?
     /// Whether the app's own capture claimed to be capturing when the button went down
     /// (``SimulatedDevice/setCaptureClaim(_:)``), `nil` when no app set a claim.
     public var claimedCapture: Bool?
@@ -148,6 +151,15 @@ extension SimulatedDevice {
         truthLog.append(
             TruthRecord(time: currentTime, action: .press(button, duration: nil, context: pressContext(button))))
         return truthLog.count - 1
+    }
+
+    /// Records the volume the press at `index` left with its first step.
+    func recordStep(_ index: Int) {
+        guard truthLog.indices.contains(index),
+            case .press(let button, let duration, var context) = truthLog[index].action
+        else { return }
+        context.landedOn = volumes[currentRoute]
+        truthLog[index].action = .press(button, duration: duration, context: context)
     }
 
     /// Records the release of the press at `index` now.

@@ -21,6 +21,10 @@ public struct OracleLimit: Sendable {
         public var gapFromPreviousPress: TimeInterval?
         /// Seconds since the user's last route change, if there was one.
         public var sinceRouteChange: TimeInterval?
+        /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
+        /// latency after it (issued before the press, in flight when it came): the set's landing then changes
+        /// nothing KVO reports, and the press's change reads as that set's landing.
+        public var pressLandedOnSetInFlight: Bool
         /// The strategy.
         public var strategy: SimulatedStrategy
         /// The device's behaviour.
@@ -57,7 +61,20 @@ public struct OracleLimit: Sendable {
     /// Every limit the oracle knows.
     public static let all: [OracleLimit] = [
         headroomExhausted, routeChangeNotNotified, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart,
+        pressOnSetInFlight,
     ]
+
+    /// A press whose step left exactly the value of a set of VolumeKit's then in flight, landing just after it
+    /// (`sliderLatency` and `kvoLatency`, `shared/facts/envelope.md`): KVO reports one change, which is the press
+    /// or the set's landing, and with no earlier set of VolumeKit's still to land nothing tells them apart (with
+    /// one, the order of landings proves the press: see `VolumeStepMachine`). No app can observe it: no
+    /// diagnostic, counted apart. Only a missed press, or a split hold whose own first step was so swallowed.
+    public static let pressOnSetInFlight = OracleLimit(
+        name: "press landing on a set in flight", diagnostic: nil, countedApart: true
+    ) { evidence in
+        kvoStrategies.contains(evidence.strategy) && evidence.pressLandedOnSetInFlight
+            && [.missedPress, .holdSplit].contains(evidence.violation.kind)
+    }
 
     /// The same cause as ``ambiguousStep``, later in the same hold: a hold whose first step came at a tap's pace
     /// after the press before was read as that press's first repeat, its release inferred when its own first

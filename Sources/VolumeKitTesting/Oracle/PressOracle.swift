@@ -125,12 +125,15 @@ public struct PressOracle: Sendable {
         public var systemHUDs: [Instant]
         /// When the app crashed: a press open then is never released (the app is gone), which is no fault.
         public var crashes: [Instant]
+        /// When each of the app's sets landed, and its value (the device's `programmaticSet` log).
+        public var landedSets: [(time: Instant, value: Float)]
 
         /// Creates a run description.
         public init(
             strategy: SimulatedStrategy, behaviour: DeviceBehaviour, captureWindows: [Range<Instant>],
-            systemHUDs: [Instant] = [], crashes: [Instant] = []
+            systemHUDs: [Instant] = [], crashes: [Instant] = [], landedSets: [(time: Instant, value: Float)] = []
         ) {
+            self.landedSets = landedSets
             self.strategy = strategy
             self.behaviour = behaviour
             self.captureWindows = captureWindows
@@ -188,9 +191,9 @@ public struct PressOracle: Sendable {
                             detail: "\(event.button.rawValue) pressed before \(open.button.rawValue) was released"))
                 }
                 guard let index = candidate(for: event, in: presses, strategy: run.strategy) else {
-                    if let hold = presses.first(where: {
+                    if let hold = presses.last(where: {
                         $0.matched && $0.button == event.button && $0.down < event.time
-                            && event.time <= $0.up + bounds.repeatLatency
+                            && event.time <= $0.up + bounds.observationLatency
                     }) {
                         violations.append(
                             Violation(

@@ -96,7 +96,9 @@ extension PressOracle {
                 gapFromPreviousPress: press.flatMap { current in
                     previous.map { current.down - lastStep(of: $0, before: current.down, run.behaviour) }
                 },
-                sinceRouteChange: route.map { failure.time - $0 }, strategy: run.strategy, behaviour: run.behaviour)
+                sinceRouteChange: route.map { failure.time - $0 },
+                pressLandedOnSetInFlight: press.map { landedOnSetInFlight($0, run) } ?? false,
+                strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?
             for limit in limits where limit.explains(evidence) {
                 guard let name = limit.diagnostic else {
@@ -123,6 +125,15 @@ extension PressOracle {
 }
 
 extension PressOracle {
+    /// Whether a set of the app's landed on the value `press`'s step left, within the slider's latency after it.
+    func landedOnSetInFlight(_ press: Press, _ run: Run) -> Bool {
+        guard let value = press.context.landedOn else { return false }
+        let window = run.behaviour.sliderLatency + 1e-6
+        return run.landedSets.contains {
+            $0.time >= press.down && $0.time - press.down <= window && abs($0.value - value) <= 1e-4
+        }
+    }
+
     /// When `press` last stepped the volume before `time`: its going down, then its auto-repeats while held
     /// (``DeviceBehaviour/firstRepeatDelay``, then every ``DeviceBehaviour/repeatInterval``).
     func lastStep(of press: Press, before time: Instant, _ behaviour: DeviceBehaviour) -> Instant {

@@ -592,9 +592,11 @@ extension ScenarioRunner {
         var active = true
         var huds = [Instant]()
         var crashes = [Instant]()
+        var sets = [(time: Instant, value: Float)]()
         for entry in device.log {
             switch entry {
             case .appEnded(let time): crashes.append(time)
+            case .programmaticSet(let time, let value): sets.append((time, value))
             case .appState(_, let state): active = state == .active
             case .appLaunched: active = true
             case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
@@ -606,7 +608,8 @@ extension ScenarioRunner {
         return oracle.judge(
             truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
             run: PressOracle.Run(
-                strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds, crashes: crashes),
+                strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds, crashes: crashes,
+                landedSets: sets),
             finalVolume: finalVolumeCheck?(device) ?? [])
     }
 }

@@ -346,9 +346,11 @@ final class RandomSession {
         var active = true
         var huds = [Instant]()
         var crashes = [Instant]()
+        var sets = [(time: Instant, value: Float)]()
         for entry in device.log {
             switch entry {
             case .appEnded(let time): crashes.append(time)
+            case .programmaticSet(let time, let value): sets.append((time, value))
             case .appState(_, let state): active = state == .active
             case .appLaunched: active = true
             case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
@@ -361,7 +363,7 @@ final class RandomSession {
             truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
             run: PressOracle.Run(
                 strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
-                crashes: crashes))
+                crashes: crashes, landedSets: sets))
     }
 
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
