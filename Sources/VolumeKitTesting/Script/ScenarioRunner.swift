@@ -552,6 +552,9 @@ public final class ScenarioRunner: @unchecked Sendable {
             try engine.start()
         } catch {
             records.withLock { $0.append(ScenarioRecord(time: device.now, kind: .error(String(describing: error)))) }
+            // The app was told capture could not start: nothing is captured (the oracle expects no press).
+            captureSince = nil
+            device.setCaptureClaim(nil)
             return
         }
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line

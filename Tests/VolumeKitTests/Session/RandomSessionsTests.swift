@@ -134,7 +134,13 @@ final class RandomSession {
                 })
             self.engine = engine
             device.setCaptureClaim { [weak engine] in engine?.isCapturing ?? false }
-            try? engine.start()
+            do {
+                try engine.start()
+            } catch {
+                // Capture could not start (a call holds the audio): the app was told, nothing is captured.
+                captureSince = nil
+                device.setCaptureClaim(nil)
+            }
             device.advance(by: 0.4)
         }
     }
