@@ -177,6 +177,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         var echo: Echo
     }
     private var suspect: Suspect?
+    /// A value a live read showed that no set of ours explains (``tick(at:volume:)``): a press whose observation
+    /// is still on its way. That observation is the press, never the landing of a set issued since.
+    private var unexplainedRead: Expected?
 
     private struct Expected: Sendable, Equatable {
         var value: Float
@@ -261,6 +264,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         echoes = SmallList()
         spareEcho = nil
         suspect = nil
+        unexplainedRead = nil
         unconfirmedFrom = nil
         assumedOrder = nil
     }
@@ -373,6 +377,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         for index in echoes.indices { echoes[index].beforeRouteChange = true }
         spareEcho = nil
         suspect = nil
+        unexplainedRead = nil
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {
@@ -452,6 +457,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
             } else if abs(value - expected.value) < Self.sameValue {
                 routeObservation = nil
                 return []
+            }
+        }
+        if let read = unexplainedRead {
+            unexplainedRead = nil
+            // The press a live read saw: a change from what the machine believed, whatever set of ours is now on its
+            // way to the same value.
+            if time <= read.until, abs(value - read.value) < Self.sameValue, phase == .running {
+                return observeChange(value, at: time)
             }
         }
         if let spare = spareEcho, spare.expires <= time { spareEcho = nil }
@@ -703,8 +716,20 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard let due = settleAt, due <= time else { return [] }
         settleAt = nil
         let target = phase == .running ? anchor : userVolume
-        // A read only confirms: any other value may be a press whose observation is still on its way.
-        if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue {
+        // A read only confirms: any other value may be a press whose observation is still on its way. And it
+        // confirms only a set of the target that may have landed unseen (one on its way, or being retried): with
+        // none, the read is a press that ended on the target — a grid press from a down step's nudge onto the
+        // anchor, its observation still on its way — and no landing of ours.
+        let targetSet = wanted.map { abs($0 - target) <= Self.sameValue } ?? false
+        let explained =
+            (targetSet && abs(volume.map { $0 - target } ?? 1) <= Self.sameValue)
+            || echoes.contains(where: { abs($0.value - (volume ?? -1)) <= Self.sameValue })
+        if let volume, abs(volume - believedVolume) > Self.sameValue, !explained, phase == .running {
+            unexplainedRead = Expected(value: volume, until: time + Self.landingWindow)
+        }
+        if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue,
+            targetSet || echoes.contains(where: { abs($0.value - target) <= Self.sameValue })
+        {
             echoes.removeAll { abs($0.value - target) <= Self.sameValue }
             believedVolume = volume
         }

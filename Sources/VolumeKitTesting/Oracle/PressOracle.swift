@@ -178,7 +178,10 @@ public struct PressOracle: Sendable {
         var open: (press: Int?, button: VolumeButton, since: Instant)?
         var lastMatchedDown = -Double.infinity
         var lastEventTime = -Double.infinity
-        for event in events.sorted(by: { $0.time < $1.time }) {
+        let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
+        let aligned = alignPressed(sorted, presses, strategy: run.strategy)
+        for (position, event) in sorted.enumerated() {
             // A crash since the last event ended whatever press was open: no release can come.
             if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) { open = nil }
             lastEventTime = event.time
@@ -190,7 +193,11 @@ public struct PressOracle: Sendable {
                             kind: .unpaired, time: event.time,
                             detail: "\(event.button.rawValue) pressed before \(open.button.rawValue) was released"))
                 }
-                guard let index = candidate(for: event, in: presses, strategy: run.strategy) else {
+                guard
+                    let index = aligned.buttons.contains(event.button)
+                        ? aligned.assignment[position]
+                        : candidate(for: event, in: presses, strategy: run.strategy)
+                else {
                     if let hold = presses.last(where: {
                         $0.matched && $0.button == event.button && $0.down < event.time
                             && event.time <= $0.up + bounds.observationLatency

@@ -1,0 +1,65 @@
+import Foundation
+import VolumeKitCore
+
+extension PressOracle {
+    /// Which press each `pressed` event reports, per button: the order-preserving assignment that matches the
+    /// most presses the app had to see, then the most it could see, then any, with the shortest delays — so that
+    /// a lost press early in a burst is not blamed on the last one (a greedy "earliest press" match shifts every
+    /// report by one). Returns event index (into `events`, time-sorted) → press index (into `presses`), and the
+    /// buttons aligned so: a `pressed` of one of them left out reports no press. A run with more than
+    /// ``maximumAlignmentCells`` pairs for one button falls back to the greedy match for that button.
+    func alignPressed(
+        _ events: [VolumeButtonEvent], _ presses: [Press], strategy: SimulatedStrategy
+    ) -> (assignment: [Int: Int], buttons: Set<VolumeButton>) {
+        var assignment = [Int: Int]()
+        var aligned = Set<VolumeButton>()
+        let railBlind = strategy == .outputVolume || strategy == .passive
+        for button in VolumeButton.allCases {
+            let p = presses.indices.filter { presses[$0].button == button }
+            let e = events.indices.filter { events[$0].button == button && events[$0].phase == .pressed }
+            guard p.count * e.count <= Self.maximumAlignmentCells else { continue }
+            aligned.insert(button)
+            guard !p.isEmpty, !e.isEmpty else { continue }
+            func weight(_ i: Int, _ j: Int) -> Double? {
+                let press = presses[p[i]]
+                let time = events[e[j]].time
+                guard press.down <= time + 1e-6,
+                    time - press.down <= bounds.pressLatency || time <= press.up + bounds.observationLatency
+                else { return nil }
+                let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
+                let worth: Double = press.required ? 1_000_000 : visible ? 1_000 : 1
+                return worth - (time - press.down)
+            }
+            // best[i][j]: the best score matching among the first i presses and the first j events.
+            let n = p.count
+            let m = e.count
+            var best = [Double](repeating: 0, count: (n + 1) * (m + 1))
+            func at(_ i: Int, _ j: Int) -> Int { i * (m + 1) + j }
+            for i in 1...n {
+                for j in 1...m {
+                    var value = max(best[at(i - 1, j)], best[at(i, j - 1)])
+                    if let w = weight(i - 1, j - 1) { value = max(value, best[at(i - 1, j - 1)] + w) }
+                    best[at(i, j)] = value
+                }
+            }
+            var i = n
+            var j = m
+            while i > 0, j > 0 {
+                if let w = weight(i - 1, j - 1), best[at(i, j)] == best[at(i - 1, j - 1)] + w {
+                    assignment[e[j - 1]] = p[i - 1]
+                    i -= 1
+                    j -= 1
+                } else if best[at(i, j)] == best[at(i - 1, j)] {
+                    i -= 1
+                } else {
+                    j -= 1
+                }
+            }
+        }
+        return (assignment, aligned)
+    }
+
+    /// The most press × event pairs of one button the alignment takes on (a hostile script's 100,000 presses
+    /// would take too long); past it the greedy match is used.
+    static let maximumAlignmentCells = 4_000_000
+}
