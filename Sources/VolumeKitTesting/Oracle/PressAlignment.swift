@@ -3,7 +3,7 @@ import VolumeKitCore
 
 extension PressOracle {
     /// Which press each `pressed` event reports, per button: the order-preserving assignment that matches the
-    /// most presses the app had to see, then the most it could see, then any, with the shortest delays — so that
+    /// most presses, with the shortest delays, then presses the app had to see before others — so that
     /// a lost press early in a burst is not blamed on the last one (a greedy "earliest press" match shifts every
     /// report by one). Returns event index (into `events`, time-sorted) → press index (into `presses`), and the
     /// buttons aligned so: a `pressed` of one of them left out reports no press. A run with more than
@@ -27,8 +27,10 @@ extension PressOracle {
                     time - press.down <= bounds.pressLatency || time <= press.up + bounds.observationLatency
                 else { return nil }
                 let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
-                let worth: Double = press.required ? 1_000_000 : visible ? 1_000 : 1
-                return worth - (time - press.down)
+                // The most matches first; then the shortest delays (0.1 s of delay outweighs the kind of press):
+                // a report 3 ms after one press reports that press, not one the app had to see 0.48 s before.
+                let kind: Double = press.required ? 1_000 : visible ? 100 : 0
+                return 1_000_000 + kind - (time - press.down) * 10_000
             }
             // best[i][j]: the best score matching among the first i presses and the first j events.
             let n = p.count

@@ -178,12 +178,16 @@ public struct PressOracle: Sendable {
         var open: (press: Int?, button: VolumeButton, since: Instant)?
         var lastMatchedDown = -Double.infinity
         var lastEventTime = -Double.infinity
+        var chainUp = -Double.infinity
         let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
             \.element)
         let aligned = alignPressed(sorted, presses, strategy: run.strategy)
         for (position, event) in sorted.enumerated() {
             // A crash since the last event ended whatever press was open: no release can come.
-            if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) { open = nil }
+            if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) {
+                open = nil
+                chainUp = -.infinity
+            }
             lastEventTime = event.time
             switch event.phase {
             case .pressed:
@@ -209,6 +213,7 @@ public struct PressOracle: Sendable {
                                     "\(event.button.rawValue) pressed again during the hold made at \(format(hold.down))",
                                 press: hold.index))
                         open = (nil, event.button, event.time)
+                        chainUp = -.infinity
                         continue
                     }
                     let other = presses.contains {
@@ -222,6 +227,7 @@ public struct PressOracle: Sendable {
                                 ? "\(event.button.rawValue) reported while \(event.button.opposite.rawValue) was pressed"
                                 : "\(event.button.rawValue) pressed reported with no press near it"))
                     open = (nil, event.button, event.time)
+                    chainUp = -.infinity
                     continue
                 }
                 presses[index].matched = true
@@ -242,6 +248,7 @@ public struct PressOracle: Sendable {
                 }
                 lastMatchedDown = max(lastMatchedDown, press.down)
                 open = (index, event.button, event.time)
+                chainUp = -.infinity
             case .repeated:
                 // A repeat where a later physical press of this button went down: a tap read as a repeat.
                 let openDown = open?.press.map { presses[$0].down } ?? -.infinity
@@ -251,6 +258,7 @@ public struct PressOracle: Sendable {
                     presses[index].matched = true
                     presses[index].readAsRepeat = true
                     presses[index].chainStart = open?.since
+                    chainUp = max(chainUp, presses[index].up)
                     continue
                 }
                 if let current = open, current.button == event.button, let index = current.press,
@@ -270,15 +278,18 @@ public struct PressOracle: Sendable {
                             detail: "\(event.button.rawValue) released without a pressed before it"))
                     continue
                 }
-                if let index = current.press, event.time > presses[index].up + bounds.releaseLatency {
+                // The last button-up of the press and the taps read as its repeats (one chain, one release).
+                if let index = current.press, event.time > max(presses[index].up, chainUp) + bounds.releaseLatency {
+                    let up = max(presses[index].up, chainUp)
                     violations.append(
                         Violation(
                             kind: .lateRelease, time: event.time,
                             detail:
-                                "\(event.button.rawValue) released \(format(event.time - presses[index].up)) s after the button came up",
+                                "\(event.button.rawValue) released \(format(event.time - up)) s after the button came up",
                             press: presses[index].index))
                 }
                 open = nil
+                chainUp = -.infinity
             }
         }
         if let open, !run.crashes.contains(where: { $0 > lastEventTime }) {
