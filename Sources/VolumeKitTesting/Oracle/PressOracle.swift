@@ -252,7 +252,8 @@ public struct PressOracle: Sendable {
             case .repeated:
                 // A repeat where a later physical press of this button went down: a tap read as a repeat.
                 let openDown = open?.press.map { presses[$0].down } ?? -.infinity
-                if let index = candidate(for: event, in: presses, strategy: run.strategy),
+                // The press nearest before it (a repeat is seen a KVO latency after its step).
+                if let index = candidate(for: event, in: presses, strategy: run.strategy, nearest: true),
                     presses[index].down > openDown
                 {
                     presses[index].matched = true
@@ -332,13 +333,14 @@ public struct PressOracle: Sendable {
     /// repeats), the earliest one the app had to see, else the earliest one the strategy could see (in front,
     /// and not at a rail where KVO is silent), else the earliest.
     private func candidate(
-        for event: VolumeButtonEvent, in presses: [Press], strategy: SimulatedStrategy
+        for event: VolumeButtonEvent, in presses: [Press], strategy: SimulatedStrategy, nearest: Bool = false
     ) -> Int? {
         let near = presses.indices.filter {
             !presses[$0].matched && presses[$0].button == event.button && presses[$0].down <= event.time + 1e-6
                 && (event.time - presses[$0].down <= bounds.pressLatency
                     || event.time <= presses[$0].up + bounds.observationLatency)
         }
+        if nearest { return near.last }
         let railBlind = strategy == .outputVolume || strategy == .passive
         // The earliest press the app had to see, then the earliest it could see, then any: an older press
         // made before capture settled (which may go unreported) never takes the report of one that followed.
