@@ -306,6 +306,7 @@ struct EnvelopeSweepTests {
             // checked"): the corpus is gated on them; these sessions are gated on final volumes.
             var eventFailures = [String]()
             var eventKinds = [String: Int]()
+            var excusedByLimit = [String: Int]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.samples) {
                 let behaviour = DeviceBehaviour.sample(UInt64(k))
                 for index in 0..<SweepSize.sessions {
@@ -316,6 +317,7 @@ struct EnvelopeSweepTests {
                     // Every event against the ground truth; a failure a limit proves is counted apart.
                     let verdict = session.eventVerdict()
                     eventExcused += verdict.excused.count
+                    for item in verdict.excused { excusedByLimit[item.limit, default: 0] += 1 }
                     for violation in verdict.violations { eventKinds[violation.kind.rawValue, default: 0] += 1 }
                     if !verdict.ok {
                         eventFailures.append(
@@ -363,7 +365,7 @@ struct EnvelopeSweepTests {
             SweepSize.report(eventFailures, "session-events-\(strategy.rawValue)")
             let kinds = eventKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (measured, not gated): \(kinds.isEmpty ? "none" : kinds)"
+                "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (measured, not gated): \(kinds.isEmpty ? "none" : kinds); excused by limit: \(excusedByLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             print(
                 "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
