@@ -125,9 +125,9 @@ enum SimulateCommand: Subcommand {
             } else {
                 // A FIFO with no writer would block forever: only a regular file is read (docs/security.md).
                 do {
-                    handle = try RegularFile.open(path, kind: "script").handle
-                } catch {
-                    throw UsageError("cannot read script '\(shown)': \(error.reason)")
+                    handle = try RegularFile.reading(path, kind: "script").handle
+                } catch let failure as RegularFile.Failure {
+                    throw UsageError("cannot read script '\(shown)': \(failure.reason)")
                 }
             }
             do {

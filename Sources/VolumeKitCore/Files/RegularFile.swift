@@ -1,24 +1,14 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Opens a file given on a command line or by a user only when it is a regular file: a folder, FIFO, socket
 /// or device is refused by its type — a FIFO with no writer would block the reader forever. The file is opened
 /// without blocking and its type checked on the open descriptor, so nothing swapped in after a check can block
 /// it either. Failures are sentences, never the system's error text.
 package enum RegularFile {
     /// Opens `path` for reading — a `kind` of file ("trace", "script"), as the sentences name it; throws a
-    /// sentence saying why it cannot be read.
-    package static func open(_ path: String, kind: String) throws(Failure) -> (handle: FileHandle, size: Int) {
-        #if canImport(Glibc)
-        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #else
-        let descriptor = Darwin.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        #endif
+    /// ``Failure`` saying why it cannot be read.
+    package static func reading(_ path: String, kind: String) throws -> (handle: FileHandle, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: openFailure(errno)) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

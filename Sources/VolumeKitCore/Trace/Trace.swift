@@ -82,9 +82,9 @@ public struct Trace: Sendable, Equatable {
     public init(contentsOf url: URL, limits: Limits = .standard) throws {
         let file: (handle: FileHandle, size: Int)
         do {
-            file = try RegularFile.open(url.path, kind: "trace")
-        } catch {
-            throw TraceError(line: nil, .unreadable(error.reason))
+            file = try RegularFile.reading(url.path, kind: "trace")
+        } catch let failure as RegularFile.Failure {
+            throw TraceError(line: nil, .unreadable(failure.reason))
         }
         let handle = file.handle
         let data: Data

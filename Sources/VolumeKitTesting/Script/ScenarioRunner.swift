@@ -26,164 +26,6 @@ public enum SimulatedStrategy: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-/// One thing the scenario's observer saw.
-public struct ScenarioRecord: Sendable, Equatable {
-    /// What was seen.
-    public enum Kind: Sendable, Equatable {
-        /// A button event the app received.
-        case button(VolumeButton, ButtonPhase)
-        /// The system volume HUD appeared.
-        case systemHUD
-        /// The app's custom HUD changed: shown or hidden, its level, and a bump at a rail.
-        case hud(level: Float, visible: Bool, bump: VolumeHUDBump?)
-        /// The app could not start capture.
-        case error(String)
-        /// A script line, as it starts (shown to people, not in JSON).
-        case command(String)
-        /// The mute monitor reported a new Ring/Silent switch state.
-        case mute(MuteState)
-        /// What the user physically did (the ground truth the verdict judges against).
-        case truth(TruthRecord)
-        /// A diagnostic VolumeKit raised: something worth knowing that did not stop capture.
-        case diagnostic(PressOracle.Diagnostic)
-        /// The oracle's judgment of every event against the ground truth, just before the end.
-        case verdict(Verdict)
-        /// The end of the scenario: the device's output volume, and the app's audio session then — its
-        /// category (`nil` when the app is not running) and whether it is active — so that a script can check
-        /// that VolumeKit kept the app's session (a camera app's `.playAndRecord`) and left it as it found it.
-        case end(volume: Float, category: AudioCategory?, sessionActive: Bool)
-    }
-
-    /// When, in seconds of virtual time (absent for the end).
-    public var time: Instant?
-    /// What.
-    public var kind: Kind
-
-    /// Creates a record.
-    public init(time: Instant?, kind: Kind) {
-        self.time = time
-        self.kind = kind
-    }
-
-    /// One JSON object, keys in a stable order.
-    public var json: String {
-        let t = time.map { "\"t\":\(Self.format($0)), " } ?? ""
-        switch kind {
-        case .button(let button, let phase):
-            return "{\(t)\"type\":\"button\", \"button\":\"\(button.rawValue)\", \"phase\":\"\(phase.rawValue)\"}"
-        case .systemHUD:
-            return "{\(t)\"type\":\"systemHUD\"}"
-        case .hud(let level, let visible, let bump):
-            let bumpText = bump.map { ", \"bump\":\"\($0.rawValue)\"" } ?? ""
-            return "{\(t)\"type\":\"hud\", \"level\":\(Self.format(Double(level))), \"visible\":\(visible)\(bumpText)}"
-        case .error(let message):
-            return "{\(t)\"type\":\"error\", \"message\":\"\(Self.escape(message))\"}"
-        case .command(let line):
-            return "{\(t)\"type\":\"command\", \"line\":\"\(Self.escape(line))\"}"
-        case .mute(let state):
-            if case .unknown(let reason) = state {
-                return "{\(t)\"type\":\"mute\", \"state\":\"unknown\", \"reason\":\"\(reason.rawValue)\"}"
-            }
-            return "{\(t)\"type\":\"mute\", \"state\":\"\(state.name)\"}"
-        case .truth(let record):
-            return record.json
-        case .diagnostic(let diagnostic):
-            return
-                "{\(t)\"type\":\"diagnostic\", \"name\":\"\(diagnostic.name)\", \"sentence\":\"\(Self.escape(diagnostic.sentence))\"}"
-        case .verdict(let verdict):
-            return verdict.json
-        case .end(let volume, let category, let active):
-            let categoryText = category.map { "\"\($0.rawValue)\"" } ?? "null"
-            return
-                "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume))), \"category\":\(categoryText), \"sessionActive\":\(active)}"
-        }
-    }
-
-    /// One line for people.
-    public var text: String {
-        // Words, not identifiers, for people who have not read VolumeKit's source (issue 23).
-        func words(_ state: MuteState) -> String {
-            switch state {
-            case .silent: return "on silent"
-            case .ringing: return "on ring"
-            case .unavailable: return "unavailable: this device has no silent mode a probe can see"
-            case .unknown(.systemSoundsSuppressed):
-                return "unknown: system sounds are suppressed (the app's audio session records), so it cannot be probed"
-            case .unknown(.noCompletion): return "unknown: the probe sound never finished playing"
-            case .unknown(.soundUnavailable): return "unknown: the probe sound could not be loaded"
-            }
-        }
-        func words(_ category: AudioCategory) -> String {
-            switch category {
-            case .ambient: "ambient"
-            case .soloAmbient: "solo ambient (the default)"
-            case .playback: "playback"
-            case .record: "record"
-            case .playAndRecord: "play and record"
-            case .multiRoute: "multi-route"
-            }
-        }
-        // A column of 8, widened (never cut) for a longer time: a trace's uptime clock reads 48213.7723.
-        let t =
-            time.map { Self.format($0).padding(toLength: max(8, Self.format($0).count), withPad: " ", startingAt: 0) }
-            ?? "        "
-        switch kind {
-        case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
-        case .systemHUD: return "\(t) system HUD shown"
-        case .hud(let level, let visible, let bump):
-            return "\(t) custom HUD \(visible ? "shows" : "hides") \(Self.format(Double(level)))"
-                + (bump.map { " (bump at \($0.rawValue))" } ?? "")
-        case .error(let message): return "\(t) error: \(message)"
-        case .command(let line): return "\(t) > \(line)"
-        case .mute(let state): return "\(t) Ring/Silent switch \(words(state))"
-        case .truth(let record): return record.text
-        case .diagnostic(let diagnostic): return "\(t) VolumeKit says: \(diagnostic.sentence)"
-        case .verdict(let verdict): return verdict.text
-        case .end(let volume, let category, let active):
-            let session =
-                category.map { "the app's audio session: \(words($0)), \(active ? "active" : "inactive")" }
-                ?? "app not running"
-            return "end      volume \(Self.format(Double(volume))), \(session)"
-        }
-    }
-
-    static func format(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        var text = String(format: "%.4f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.append("0") }
-        return text
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-}
-
-/// A scenario run stopped because it would deliver more than ``ScenarioRunner/maximumRecords`` records.
-public struct ScenarioLimitError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The limit reached.
-    public var records: Int
-
-    /// Creates an error.
-    public init(records: Int) { self.records = records }
-
-    /// The sentence shown to people.
-    public var description: String {
-        "stopped after \(records) records, the limit for one run; shorten the script's holds, presses or waits"
-    }
-}
-
 /// Runs a ``Scenario`` on a ``SimulatedDevice`` with one app strategy and collects what an observer sees.
 public final class ScenarioRunner: @unchecked Sendable {
     /// The device, available once ``run()`` has set it up.
@@ -218,12 +60,12 @@ public final class ScenarioRunner: @unchecked Sendable {
     /// The diagnostics VolumeKit raised in the last run so far, with when each reached the app.
     public var diagnostics: [PressOracle.Diagnostic] { observed.current.diagnostics }
 
-    private let records = Locked([ScenarioRecord]())
+    let records = Locked([ScenarioRecord]())
     /// What the app received, for the oracle: its button events and VolumeKit's diagnostics.
-    private let observed = Locked((events: [VolumeButtonEvent](), diagnostics: [PressOracle.Diagnostic]()))
+    let observed = Locked((events: [VolumeButtonEvent](), diagnostics: [PressOracle.Diagnostic]()))
     /// When capture was started, while it runs, and the windows it ran in.
-    private var captureSince: Instant?
-    private var captureWindows: [Range<Instant>] = []
+    var captureSince: Instant?
+    var captureWindows: [Range<Instant>] = []
     /// How many of the device's truth records were delivered.
     private var truthIndex = 0
     /// Lines and bytes of trace written, to stop before the trace outgrows what a reader accepts.
@@ -561,59 +403,6 @@ public final class ScenarioRunner: @unchecked Sendable {
         // happens after that, as an app would await readiness before relying on capture.
         // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
         advance(device, until: { engine.isCapturing && hud.isSystemHUDSuppressed }, atMost: 2)
-    }
-}
-
-// MARK: - The verdict
-
-extension ScenarioRunner {
-    /// Records each diagnostic VolumeKit raises, with when it reached the app: shown, and kept for the oracle.
-    private func diagnosticRecorder(_ device: SimulatedDevice) -> @Sendable (VolumeButtonsDiagnostic) -> Void {
-        let records = records
-        let observed = observed
-        return { [unowned device] diagnostic in
-            let record = PressOracle.Diagnostic(diagnostic, at: device.now)
-            records.withLock { $0.append(ScenarioRecord(time: record.time, kind: .diagnostic(record))) }
-            observed.withLock { $0.diagnostics.append(record) }
-        }
-    }
-
-    /// Closes the window capture ran in (a stop, a crash, a launch or the end of the script).
-    private func endCaptureWindow() {
-        guard let since = captureSince else { return }
-        captureSince = nil
-        captureWindows.append(since..<device.now)
-        device.setCaptureClaim(nil)
-        device.markDisturbance()
-    }
-
-    /// The oracle's judgment of the run.
-    private func judge(_ device: SimulatedDevice) -> Verdict {
-        let windows = captureWindows + (captureSince.map { [$0..<device.now] } ?? [])
-        // The HUD for a press while the app is active and capturing (a hold's repeats after the app left or
-        // capture stopped are the system's again).
-        var active = true
-        var huds = [Instant]()
-        var crashes = [Instant]()
-        var sets = [(time: Instant, value: Float)]()
-        for entry in device.log {
-            switch entry {
-            case .appEnded(let time): crashes.append(time)
-            case .programmaticSet(let time, let value): sets.append((time, value))
-            case .appState(_, let state): active = state == .active
-            case .appLaunched: active = true
-            case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
-                huds.append(time)
-            default: break
-            }
-        }
-        let seen = observed.current
-        return oracle.judge(
-            truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
-            run: PressOracle.Run(
-                strategy: strategy, behaviour: behaviour, captureWindows: windows, systemHUDs: huds, crashes: crashes,
-                landedSets: sets),
-            finalVolume: finalVolumeCheck?(device) ?? [])
     }
 }
 

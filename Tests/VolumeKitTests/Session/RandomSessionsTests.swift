@@ -349,27 +349,10 @@ final class RandomSession {
     /// proven limit explains, and the failures one does.
     func eventVerdict() -> Verdict {
         let windows = captureWindows + (captureSince.map { [$0..<device.now] } ?? [])
-        var active = true
-        var huds = [Instant]()
-        var crashes = [Instant]()
-        var sets = [(time: Instant, value: Float)]()
-        for entry in device.log {
-            switch entry {
-            case .appEnded(let time): crashes.append(time)
-            case .programmaticSet(let time, let value): sets.append((time, value))
-            case .appState(_, let state): active = state == .active
-            case .appLaunched: active = true
-            case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
-                huds.append(time)
-            default: break
-            }
-        }
         let seen = observed.current
         return PressOracle().judge(
             truth: device.truth, events: seen.events, diagnostics: seen.diagnostics,
-            run: PressOracle.Run(
-                strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
-                crashes: crashes, landedSets: sets))
+            run: PressOracle.Run(observing: device, strategy: strategy, captureWindows: windows))
     }
 
     private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
