@@ -244,13 +244,14 @@ struct DNSSDLoopbackTests {
         let started = Date()
         var found: [DiscoveredService] = []
         for try await service in try DNSSD.services(
-            kinds: DNSSDServiceKind.allCases, timeout: 3, interfaceAddress: nil,
+            kinds: DNSSDServiceKind.allCases, timeout: 10, interfaceAddress: nil,
             destination: ("127.0.0.1", responder.port))
         {
             found.append(service)
             if found.count == 2 { break }
         }
-        #expect(Date().timeIntervalSince(started) < 2)  // Not held until the 3 s timeout.
+        // Not held until the 10 s timeout (a loaded CI machine may delay the responder a few seconds).
+        #expect(Date().timeIntervalSince(started) < 8)
         #expect(Set(found.map(\.url)) == ["mpd://127.0.0.1:6600", "snapcast://127.0.0.1:1705"])
         #expect(Set(found.map(\.name)) == ["Kitchen MPD", "Snapcast"])
     }
@@ -281,7 +282,7 @@ struct DNSSDLoopbackTests {
             }
             return packets
         }
-        let found = try await responder.discover(kinds: [.mpd], timeout: 1.5)
+        let found = try await responder.discover(kinds: [.mpd], timeout: 4)
         #expect(found.map(\.url) == ["mpd://127.0.0.2:6601"])
         #expect(responder.queries.current.count <= DNSSD.maxQueries)
     }
@@ -295,23 +296,23 @@ struct DNSSDLoopbackTests {
             Wire.response(id: 4242, [snapserver]),  // Another query's id.
         ]
         let responder = try MDNSTestResponder { query in hostile + [Wire.response(id: query.id, [kitchen])] }
-        let found = try await responder.discover(timeout: 1)
+        let found = try await responder.discover(timeout: 4)
         #expect(found.map(\.url) == ["mpd://127.0.0.1:6600"])
 
         // 1,500 garbage packets per query: the search reads at most maxPacketsRead and ends on time.
         let flood = try MDNSTestResponder { _ in Array(repeating: loop, count: 1500) }
         let started = Date()
         #expect(try await flood.discover(timeout: 1).isEmpty)
-        #expect(Date().timeIntervalSince(started) < 2.5)
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test("a silent network: nothing found, and the search ends at its timeout")
     func silence() async throws {
         let responder = try MDNSTestResponder { _ in [] }
         let started = Date()
-        #expect(try await responder.discover(timeout: 0.6).isEmpty)
+        #expect(try await responder.discover(timeout: 2).isEmpty)
         let took = Date().timeIntervalSince(started)
-        #expect(took >= 0.5 && took < 2.5)
+        #expect(took >= 1.9 && took < 6)
         #expect((2...3).contains(responder.queries.current.count))  // The question, repeated.
     }
 
@@ -357,7 +358,7 @@ struct DNSSDIntegrationTests {
     func loopback() async throws {
         let services = try Self.announced
         let responder = try MDNSTestResponder { query in [Wire.response(id: query.id, services)] }
-        try await Self.reach(try await responder.discover(timeout: 1))
+        try await Self.reach(try await responder.discover(timeout: 4))
     }
 }
 
@@ -380,7 +381,7 @@ struct DNSSDMulticastTests {
         let responder = try MDNSTestResponder(multicastInterface: Self.interface) { query in
             [Wire.response(id: query.id, services)]
         }
-        let found = try await DNSSD.discover(timeout: 1.5, interfaceAddress: Self.interface)
+        let found = try await DNSSD.discover(timeout: 4, interfaceAddress: Self.interface)
         #expect(
             Set(found.map(\.url))
                 == Set(services.map { "\($0.kind == .mpd ? "mpd" : "snapcast")://127.0.0.1:\($0.port)" }))
