@@ -747,10 +747,13 @@ public final class VolumeButtonsEngine: Sendable {
             work.append(.diagnose(.routeVolumeUncertain))
         }
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
+        // The new route's KVO is still to come unless the observation that showed the change was it: a landing of
+        // ours on the old route observed after the switch shows the change before the route's own KVO arrives.
+        let sawOwnVolume = observed.map { abs($0 - volume) <= VolumeStepMachine.readTolerance } ?? false
         work += translate(
             state.steps.routeChanged(
                 volume: volume, userVolume: recovered ?? own,
-                expectsObservation: observed == nil && configuration.strategy == .outputVolume, at: now),
+                expectsObservation: !sawOwnVolume && configuration.strategy == .outputVolume, at: now),
             &state, at: now)
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.pressAfterRouteChange) { work += state.classifier.step(.up, at: now).map(Work.emit) }

@@ -123,17 +123,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public static let landingWindow: TimeInterval = 0.3
     private static let sameValue: Float = readTolerance
 
-    private struct Echo: Sendable, Equatable {
-        var value: Float
-        var expires: Instant
-        /// How many sets of this value are on their way (each lands once, or is dropped and expires).
-        var count = 1
-        /// Issued before the route changed: it lands on the old route or the new one, so its observation says
-        /// nothing of the volume now (the route's change read it).
-        var beforeRouteChange = false
-        /// When it was (last) issued, in the order of all sets.
-        var order = 0
-    }
+    private typealias Echo = EchoLedger.Entry
 
     /// The configuration in force.
     public let configuration: Configuration
@@ -145,7 +135,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public private(set) var anchor: Float = 0
     /// What the machine believes the system volume is.
     public private(set) var believedVolume: Float = 0
-    private var echoes = SmallList<Echo>()
+    private var echoes = EchoLedger()
     /// The last set of ours taken as landed: its value, the volume believed before it, and when.
     private struct Landing: Sendable, Equatable {
         var value: Float
@@ -224,9 +214,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// When ``tick(at:volume:)`` must be called next.
     public var nextDeadline: Instant? {
-        var earliest = settleAt
-        for echo in echoes where earliest.map({ echo.expires < $0 }) ?? true { earliest = echo.expires }
-        return earliest
+        guard let expiry = echoes.nextExpiry else { return settleAt }
+        return settleAt.map { min($0, expiry) } ?? expiry
     }
 
     /// Whether a set of ours is still waiting to be confirmed.
@@ -261,7 +250,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         self.phase = phase
         self.userVolume = userVolume
         believedVolume = volume
-        echoes = SmallList()
+        echoes = EchoLedger()
         spareEcho = nil
         suspect = nil
         unexplainedRead = nil
@@ -290,7 +279,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Whether a set of the anchor is on its way (issued, not yet seen to land or expired).
-    private var isAnchorInFlight: Bool { echoes.contains { abs($0.value - anchor) <= Self.sameValue } }
+    private var isAnchorInFlight: Bool { echoes.contains(anchor, within: Self.sameValue) }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
@@ -323,7 +312,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue && !snapped ? fraction : 0
             unconfirmedFrom = believedVolume
             believedVolume = target
-            assumedOrder = echoes.first { abs($0.value - target) < Self.sameValue }?.order
+            assumedOrder = echoes.newest(target, within: Self.sameValue)?.order
         }
         wanted = nil
         settleAt = nil
@@ -361,8 +350,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The output moved to another route, whose volume is `volume`. The user's volume there is `userVolume`
     /// (a saved one, see ``RecoveryRule``), by default `volume`; the anchor is re-chosen for it.
     ///
-    /// `expectsObservation`: the change was seen by its notification and the new route's KVO (its volume,
-    /// when different from the old route's) is still to come.
+    /// `expectsObservation`: the new route's KVO (its volume, when different from the old route's) is still to
+    /// come — the change was seen by its notification, or by an observation that was not the route's own volume
+    /// (a set of ours landing on the old route, observed after the switch).
     public mutating func routeChanged(
         volume: Float, userVolume: Float? = nil, expectsObservation: Bool = false, at time: Instant
     ) -> Actions {
@@ -374,7 +364,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             expectsObservation && abs(volume - believedVolume) > Self.sameValue
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
-        for index in echoes.indices { echoes[index].beforeRouteChange = true }
+        echoes.markBeforeRouteChange()
         spareEcho = nil
         suspect = nil
         unexplainedRead = nil
@@ -405,7 +395,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// KVO) is the route's volume (`shared/facts/envelope.md`: the route's KVO may come before its notification).
     public func routeVolume(read: Float, observed: Float?) -> Float {
         guard let observed else { return read }
-        func inFlight(_ value: Float) -> Bool { echoes.contains { abs($0.value - value) < Self.sameValue } }
+        func inFlight(_ value: Float) -> Bool { echoes.contains(value, within: Self.sameValue) }
         return inFlight(read) && !inFlight(observed) ? observed : read
     }
 
@@ -416,7 +406,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// and the old route's volume without it differs. With both routes at that other volume the change showed
     /// no KVO of its own, so the new route's own volume is either value: nothing observable tells them apart.
     public func mayBeOwnLanding(_ volume: Float, at time: Instant) -> Bool {
-        if echoes.contains(where: { !$0.beforeRouteChange && abs($0.value - volume) < Self.sameValue }),
+        if echoes.contains(volume, within: Self.sameValue, where: { !$0.beforeRouteChange }),
             abs(believedVolume - volume) > Self.sameValue
         {
             return true
@@ -429,14 +419,15 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// it is the new route's own volume (already read by ``routeChanged(volume:userVolume:expectsObservation:at:)``) or a set of
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
     public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
-        routeObservation = nil
+        // The route's own KVO, unless it is still to come (the observation was a landing on the old route).
+        if routeObservation.map({ abs($0.value - value) < Self.sameValue }) ?? true { routeObservation = nil }
         // The route's own volume, as just read: its KVO, not a landing. Only a set made before the change can
         // have landed: the observation came before the sets the change itself made — the new route's anchor,
         // which is its own volume when VolumeKit left the route there (their echo stays for their landing).
         guard abs(value - believedVolume) > Self.sameValue,
-            let index = echoes.firstIndex(where: { $0.beforeRouteChange && abs($0.value - value) < Self.sameValue })
+            let landed = echoes.oldest(value, within: Self.sameValue, where: \.beforeRouteChange)
         else { return [] }
-        if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+        echoes.remove(landed)
         return []
     }
 
@@ -472,21 +463,27 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if let spare = spareEcho, abs(spare.value - value) < Self.sameValue {
             // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said —
             // before a set of the same value issued after it (sets land in order), whose echo stays for its own.
-            if let later = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
-                if spare.order < echoes[later].order {
-                    echoes[later].count += 1
-                    spareOrder = spare.order
-                }
-            } else {
-                if echoes.isFull { echoes.removeFirst(1) }
-                echoes.append(spare)
+            if (echoes.oldest(value, within: Self.sameValue).map { spare.order < $0.order }) ?? true {
+                echoes.insert(spare)
                 spareOrder = spare.order
             }
             if spareOrder != nil { spareEcho = nil }
         }
-        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue }) {
-            let proven = judgeSuspect(landing: echoes[index], value: value, at: time)
-            return proven + observeLanding(value, at: index, spareOrder: spareOrder, at: time)
+        if var landing = echoes.oldest(value, within: Self.sameValue) {
+            if let held = suspect, held.expires > time, landing.order < held.order,
+                let later = echoes.entries.first(where: {
+                    abs($0.value - value) < Self.sameValue && $0.order > held.order && !$0.beforeRouteChange
+                })
+            {
+                // A set of this value issued after the suspect's explains the landing as well as the earlier one
+                // does: the earlier one was refused or dropped (seed 000; decompiled iOS 18.2), and the suspect was
+                // its own set's landing, in order. No press is proven.
+                suspect = nil
+                echoes.removeAll { abs($0.value - value) < Self.sameValue && $0.order < later.order }
+                landing = later
+            }
+            let proven = judgeSuspect(landing: landing, value: value, at: time)
+            return proven + observeLanding(value, landing: landing, spareOrder: spareOrder, at: time)
         }
         return observeChange(value, at: time)
     }
@@ -507,32 +504,29 @@ public struct VolumeStepMachine: Sendable, Equatable {
             lastStepDown = held.button == .down
             // The later set is still on its way (its spare may already stand for it).
             if spareEcho?.order != held.order {
-                if let same = echoes.firstIndex(where: { abs($0.value - held.value) < Self.sameValue }) {
-                    echoes[same].count += 1
-                } else {
-                    if echoes.isFull { echoes.removeFirst(1) }
-                    echoes.append(held.echo)
-                }
+                echoes.insert(held.echo)
             }
             return [.steps(held.button, count: held.count)]
         }
         // One set of this value on its way (with more, an earlier one may be landing), issued after another set
-        // not yet seen to land.
-        guard phase == .running, configuration.mode == .capture, !echo.beforeRouteChange, echo.count == 1,
-            let earlier = echoes.filter({ $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time })
-                .map(\.expires).max(),
+        // not yet seen to land — one of the value the volume already has may have landed without a change for KVO
+        // to report (a press ended on it first), so it proves nothing.
+        guard phase == .running, configuration.mode == .capture, !echo.beforeRouteChange,
+            echoes.count(of: value, within: Self.sameValue) == 1,
+            let earlier = echoes.entries.filter({
+                $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
+                    && abs($0.value - believedVolume) > Self.sameValue
+            }).map(\.expires).max(),
             let (button, count) = classify(from: believedVolume, to: value)
         else { return [] }
-        var kept = echo
-        kept.count = 1
-        suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: kept)
+        suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: echo)
         return []
     }
 
     /// An observation that is the landing of the set of ours at `index` (or of the spare echo, `spareOrder`).
-    private mutating func observeLanding(_ value: Float, at index: Int, spareOrder: Int?, at time: Instant) -> Actions {
+    private mutating func observeLanding(_ value: Float, landing: Echo, spareOrder: Int?, at time: Instant) -> Actions {
         // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
-        if let spare = spareEcho, echoes[index].order > spare.order { spareEcho = nil }
+        if let spare = spareEcho, landing.order > spare.order { spareEcho = nil }
         // A press landing exactly on the value of a set of ours still on its way cannot be told from that set's
         // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
         // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
@@ -540,19 +534,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let stepsFromBelieved = (fromBelieved / Self.step).rounded()
         if spareOrder == nil, stepsFromBelieved != 0,
             abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance,
-            !echoes[index].beforeRouteChange
+            !landing.beforeRouteChange
         {
-            var spare = echoes[index]
-            spare.count = 1
-            spareEcho = spare
+            spareEcho = landing
         }
         // One set of this value landed; sets of other values may still land (or were dropped: they expire).
-        let landedBeforeRouteChange = echoes[index].beforeRouteChange
+        let landedBeforeRouteChange = landing.beforeRouteChange
         // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
         // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
         // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
         // believing the later set's value (issue 11, ov-8742).
-        let landedOrder = spareOrder ?? echoes[index].order
+        let landedOrder = spareOrder ?? landing.order
         if landedOrder == assumedOrder { assumedOrder = nil }
         // A down press still held refuses a set at or above the value before it (other than 0), so a landing
         // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
@@ -561,7 +553,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let superseded =
             pressOver
             && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
-        if echoes[index].count > 1 { echoes[index].count -= 1 } else { echoes.remove(at: index) }
+        echoes.remove(landing)
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
         // change stays what the machine believes (the set made then lands after it and confirms).
@@ -683,7 +675,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             #else
             let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
             #endif
-            let inFlight = echoes.contains { abs($0.value - target) < Self.sameValue && !$0.beforeRouteChange }
+            let inFlight = echoes.contains(target, within: Self.sameValue, where: { !$0.beforeRouteChange })
             actions += set(target, at: time, again: inFlight)
             if target < anchor - Self.sameValue {
                 nudgedSinceAnchorSet = true
@@ -723,12 +715,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let targetSet = wanted.map { abs($0 - target) <= Self.sameValue } ?? false
         let explained =
             (targetSet && abs(volume.map { $0 - target } ?? 1) <= Self.sameValue)
-            || echoes.contains(where: { abs($0.value - (volume ?? -1)) <= Self.sameValue })
+            || echoes.contains(volume ?? -1, within: Self.sameValue)
         if let volume, abs(volume - believedVolume) > Self.sameValue, !explained, phase == .running {
             unexplainedRead = Expected(value: volume, until: time + Self.landingWindow)
         }
         if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue,
-            targetSet || echoes.contains(where: { abs($0.value - target) <= Self.sameValue })
+            targetSet || echoes.contains(target, within: Self.sameValue)
         {
             echoes.removeAll { abs($0.value - target) <= Self.sameValue }
             believedVolume = volume
@@ -800,19 +792,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
-        if let index = echoes.firstIndex(where: { abs($0.value - value) < Self.sameValue && !$0.beforeRouteChange }) {
-            // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
-            // another set on its way.
-            if again { echoes[index].count += 1 }
-            echoes[index].expires = time + configuration.echoLifetime
-            lastOrder += 1
-            echoes[index].order = lastOrder
-        } else {
-            // Only a few values are ever in flight at once; past that, the oldest is forgotten.
-            if echoes.isFull { echoes.removeFirst(1) }
-            lastOrder += 1
-            echoes.append(Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder))
-        }
+        // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
+        // another set on its way.
+        lastOrder += 1
+        echoes.issue(
+            Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder), replacing: !again)
         lastSetTime = time
         if abs(value - anchor) <= Self.sameValue {
             if nudgedSinceAnchorSet { anchorSetAfterNudge = true }
@@ -866,7 +850,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
         let ours =
             setInFlight
-            && ([believedVolume] + (unconfirmedFrom.map { [$0] } ?? []) + echoes.map(\.value)).contains {
+            && ([believedVolume] + (unconfirmedFrom.map { [$0] } ?? []) + echoes.entries.map(\.value)).contains {
                 abs($0 - volume) <= Self.sameValue
             }
         unconfirmedFrom = nil

@@ -1,0 +1,99 @@
+import Foundation
+
+/// VolumeKit's own sets still on their way to the system, one entry per set issued, in the order issued.
+///
+/// Each set comes back as an observation (its *echo*) once the slider's value has reached the system and KVO
+/// (or the private notification) has reported it — from 5 to 150 ms for the slider plus up to 30 ms for the
+/// observation (`shared/facts/envelope.md`: `sliderLatency`, `kvoLatency`). One slider carries every set, so
+/// sets land in the order issued; a landing is therefore the *oldest* set of its value still on its way. A set
+/// that never lands (refused during a down press, seed 000; dropped by the slider's cache, decompiled iOS 18.2;
+/// silent because the volume was already there) expires.
+///
+/// Two sets of one value in flight are two entries: merging them would lose which of them a landing was, and
+/// with it the order of landings that proves a press landing on the value of a later set
+/// (``VolumeStepMachine``'s suspect press).
+struct EchoLedger: Sendable, Equatable {
+    /// One set on its way.
+    struct Entry: Sendable, Equatable {
+        /// The value set.
+        var value: Float
+        /// When its echo is no longer expected.
+        var expires: Instant
+        /// When it was issued, in the order of all sets.
+        var order: Int
+        /// Issued before the route changed: it lands on the old route or the new one, so its observation says
+        /// nothing of the volume now (the route's change read it).
+        var beforeRouteChange = false
+    }
+
+    /// The entries, oldest first.
+    private(set) var entries = SmallList<Entry>()
+
+    /// Whether no set is on its way.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// When the first entry expires.
+    var nextExpiry: Instant? { entries.map(\.expires).min() }
+
+    /// Whether a set of a value within `tolerance` of `value` is on its way (and, given, matches `filter`).
+    func contains(_ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }) -> Bool {
+        entries.contains { abs($0.value - value) <= tolerance && filter($0) }
+    }
+
+    /// Whether an entry matches `predicate`.
+    func contains(where predicate: (Entry) -> Bool) -> Bool { entries.contains(where: predicate) }
+
+    /// How many sets of a value within `tolerance` of `value` are on their way.
+    func count(of value: Float, within tolerance: Float) -> Int {
+        entries.reduce(0) { $0 + (abs($1.value - value) <= tolerance ? 1 : 0) }
+    }
+
+    /// The oldest set of a value within `tolerance` of `value` (that matches `filter`): the one a landing of that
+    /// value is.
+    func oldest(_ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }) -> Entry? {
+        entries.first { abs($0.value - value) <= tolerance && filter($0) }
+    }
+
+    /// The newest set of a value within `tolerance` of `value`.
+    func newest(_ value: Float, within tolerance: Float) -> Entry? {
+        entries.last { abs($0.value - value) <= tolerance }
+    }
+
+    /// Records a set issued. `replacing`: it is a retry of a set of the same value that was refused or dropped
+    /// (it never lands), whose entry it takes the place of; otherwise it is one more set on its way.
+    mutating func issue(_ entry: Entry, replacing: Bool) {
+        if replacing,
+            let index = entries.firstIndex(where: {
+                abs($0.value - entry.value) < VolumeStepMachine.readTolerance && !$0.beforeRouteChange
+            })
+        {
+            entries.remove(at: index)
+        }
+        insert(entry)
+    }
+
+    /// Puts `entry` back in its place by order (a set whose echo was taken by a press, expected again).
+    mutating func insert(_ entry: Entry) {
+        // Only a few sets are ever on their way at once; past that, the oldest is forgotten.
+        if entries.isFull { entries.removeFirst(1) }
+        entries.append(entry)
+        var index = entries.count - 1
+        while index > 0, entries[index - 1].order > entries[index].order {
+            entries.swapAt(index - 1, index)
+            index -= 1
+        }
+    }
+
+    /// Takes the set `entry` as landed (or dropped).
+    mutating func remove(_ entry: Entry) {
+        if let index = entries.firstIndex(of: entry) { entries.remove(at: index) }
+    }
+
+    /// Forgets every set matching `predicate`.
+    mutating func removeAll(where predicate: (Entry) -> Bool) { entries.removeAll(where: predicate) }
+
+    /// Marks every set on its way as issued before a route change.
+    mutating func markBeforeRouteChange() {
+        for index in entries.indices { entries[index].beforeRouteChange = true }
+    }
+}
