@@ -87,12 +87,14 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// With ``ButtonStrategy/outputVolume``, presses came faster than VolumeKit's resets could land (a slow
     /// slider, or resets refused during held down presses) and the volume reached 0 or 1 while capturing:
     /// further presses there are not observed until a reset lands. A larger
-    /// ``VolumeButtonsConfiguration/headroomSteps`` absorbs longer bursts.
+    /// ``VolumeButtonsConfiguration/headroomSteps`` absorbs longer bursts. Raised each time the volume arrives at
+    /// a rail while capturing, not again while it stays there.
     case headroomExhausted
     /// The output route changed without `AVAudioSession.routeChangeNotification` (seen only with a later volume
     /// change or read: RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`). Until such a change
     /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
-    /// taken for it (not reported, and the user's volume there moved by it).
+    /// taken for it (not reported, and the user's volume there moved by it). Raised for each such change, once
+    /// its notification has not come within a quarter of a second of the change being read.
     case routeChangeNotNotified
     /// With ``ButtonStrategy/outputVolume``, the output route changed while a set of VolumeKit's made on the old
     /// route could still land (iOS applies a set to whichever route is current when it arrives), and the new
@@ -100,7 +102,7 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// had the same volume). The new route's own volume is then either that value or the old route's: iOS
     /// reports nothing that tells them apart (`shared/facts/envelope.md`: slider and KVO latencies, route
     /// notification order). VolumeKit takes the value read for the new route's own, which may leave that route
-    /// a step or more off the user's volume (issue 11, ov-1362).
+    /// a step or more off the user's volume. Raised for each such route change.
     case routeVolumeUncertain
     /// With ``ButtonStrategy/outputVolume``, VolumeKit moved the volume off 0 or 1 (the given rail), where it had
     /// been left by VolumeKit (a restore of its own landing after the user's press, or a crashed run's walked

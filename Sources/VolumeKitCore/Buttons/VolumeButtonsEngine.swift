@@ -62,12 +62,11 @@ public final class VolumeButtonsEngine: Sendable {
         /// interaction does not receive presses).
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
-        var reportedHeadroomExhausted = false
-        /// A route change read before (or without) its notification, waiting for it; reported once if it
-        /// never comes.
+        /// The last value observed while capturing was 0 or 1: ``VolumeButtonsDiagnostic/headroomExhausted`` is
+        /// raised each time the volume arrives at a rail, not again while it stays there.
+        var observedAtRail = false
+        /// A route change read before (or without) its notification, waiting for it; reported if it never comes.
         var unnotifiedRoute: AudioRoute?
-        var reportedUnnotifiedRoute = false
-        var reportedUncertainRouteVolume = false
         /// The output now: its route, and a Bluetooth headset's port UID (each keeps its own volume).
         var route = AudioOutput(route: .speaker)
         var records = PendingRestores()
@@ -233,10 +232,8 @@ public final class VolumeButtonsEngine: Sendable {
             $0.reportedActivationFailure = false
             $0.lastCaptureEvent = nil
             $0.reportedCaptureEventsMissing = false
-            $0.reportedHeadroomExhausted = false
+            $0.observedAtRail = false
             $0.unnotifiedRoute = nil
-            $0.reportedUnnotifiedRoute = false
-            $0.reportedUncertainRouteVolume = false
         }
         var subscriptions = [clients.lifecycle.observe { [weak self] event in self?.handle(event) }]
         switch configuration.strategy {
@@ -490,12 +487,13 @@ public final class VolumeButtonsEngine: Sendable {
             let work =
                 self.judgeBeforeStart(&state, volume: value, at: now)
                 + self.translate(state.steps.observe(value, at: now), &state, at: now)
+            let atRail = value <= 0 || value >= 1
             if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
-                value <= 0 || value >= 1, !state.reportedHeadroomExhausted
+                atRail, !state.observedAtRail
             {
-                state.reportedHeadroomExhausted = true
                 exhausted = true
             }
+            state.observedAtRail = atRail
             return work
         }
         if exhausted { onDiagnostic(.headroomExhausted) }
@@ -630,16 +628,13 @@ public final class VolumeButtonsEngine: Sendable {
     static let routeNotificationGrace: TimeInterval = 0.25
 
     /// A route change was read before its notification: reports ``VolumeButtonsDiagnostic/routeChangeNotNotified``
-    /// once if the notification does not follow within ``routeNotificationGrace``.
+    /// if the notification does not follow within ``routeNotificationGrace`` (for each such change).
     private func awaitRouteNotification(_ route: AudioRoute) {
         _ = clients.clock.schedule(Self.routeNotificationGrace) { [weak self] in
             guard let self else { return }
             let missing = self.state.withLock { state -> Bool in
-                guard state.isStarted, state.unnotifiedRoute == route, !state.reportedUnnotifiedRoute else {
-                    return false
-                }
+                guard state.isStarted, state.unnotifiedRoute == route else { return false }
                 state.unnotifiedRoute = nil
-                state.reportedUnnotifiedRoute = true
                 return true
             }
             if missing { self.onDiagnostic(.routeChangeNotNotified) }
@@ -737,13 +732,10 @@ public final class VolumeButtonsEngine: Sendable {
         state.route = route
         let own = state.steps.routeVolume(read: volume, observed: observed)
         // The read may be a set of ours from the old route landed here, over an own volume equal to the old
-        // route's (no KVO marked the change): taken as the route's own, and reported once. The system
+        // route's (no KVO marked the change): taken as the route's own, and reported (each time). The system
         // notification's route change carries the route's own volume whatever it is (not so KVO, silent
         // between equal values), so only `outputVolume` meets this.
-        if configuration.strategy == .outputVolume, state.steps.mayBeOwnLanding(own, at: now),
-            !state.reportedUncertainRouteVolume
-        {
-            state.reportedUncertainRouteVolume = true
+        if configuration.strategy == .outputVolume, state.steps.mayBeOwnLanding(own, at: now) {
             work.append(.diagnose(.routeVolumeUncertain))
         }
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
