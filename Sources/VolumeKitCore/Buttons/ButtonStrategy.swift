@@ -88,7 +88,8 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// slider, or resets refused during held down presses) and the volume reached 0 or 1 while capturing:
     /// further presses there are not observed until a reset lands. A larger
     /// ``VolumeButtonsConfiguration/headroomSteps`` absorbs longer bursts. Raised each time the volume arrives at
-    /// a rail while capturing, not again while it stays there.
+    /// a rail while capturing, or is found there when VolumeKit sets its anchor again (a held down press refuses
+    /// it), not again while it stays there.
     case headroomExhausted
     /// The output route changed without `AVAudioSession.routeChangeNotification` (seen only with a later volume
     /// change or read: RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`). Until such a change

@@ -62,8 +62,9 @@ public final class VolumeButtonsEngine: Sendable {
         /// interaction does not receive presses).
         var lastCaptureEvent: Instant?
         var reportedCaptureEventsMissing = false
-        /// The last value observed while capturing was 0 or 1: ``VolumeButtonsDiagnostic/headroomExhausted`` is
-        /// raised each time the volume arrives at a rail, not again while it stays there.
+        /// The last value observed while capturing was 0 or 1, or the anchor was set again while the volume sat
+        /// there: ``VolumeButtonsDiagnostic/headroomExhausted`` is raised each time the volume arrives at a rail
+        /// (or is found stuck there), not again while it stays there.
         var observedAtRail = false
         /// A route change read before (or without) its notification, waiting for it; reported if it never comes.
         var unnotifiedRoute: AudioRoute?
@@ -487,12 +488,11 @@ public final class VolumeButtonsEngine: Sendable {
             let work =
                 self.judgeBeforeStart(&state, volume: value, at: now)
                 + self.translate(state.steps.observe(value, at: now), &state, at: now)
-            let atRail = value <= 0 || value >= 1
-            if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
-                atRail, !state.observedAtRail
-            {
-                exhausted = true
-            }
+            let capturing =
+                configuration.strategy == .outputVolume && configuration.mode == .capture
+                && state.steps.phase == .running
+            let atRail = capturing && (value <= 0 || value >= 1)
+            if atRail, !state.observedAtRail { exhausted = true }
             state.observedAtRail = atRail
             return work
         }
@@ -707,9 +707,11 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// The output moved to `route`, whose volume is `volume` (a live read); `observed` is the observation that
-    /// showed the change, if one did (see ``VolumeStepMachine/routeVolume(read:observed:)``).
+    /// showed the change, if one did (see ``VolumeStepMachine/routeVolume(read:observed:)``). `expectsObservation`
+    /// is `false` when the route's KVO cannot come any more (the change happened while reads were stale).
     private func changeRoute(
-        to route: AudioOutput, volume: Float, observed: Float? = nil, _ state: inout State, at now: Instant
+        to route: AudioOutput, volume: Float, observed: Float? = nil, expectsObservation: Bool = true,
+        _ state: inout State, at now: Instant
     ) -> [Work] {
         state.pendingRoute = nil
         guard route != state.route else { return [] }
@@ -745,7 +747,8 @@ public final class VolumeButtonsEngine: Sendable {
         work += translate(
             state.steps.routeChanged(
                 volume: volume, userVolume: recovered ?? own,
-                expectsObservation: !sawOwnVolume && configuration.strategy == .outputVolume, at: now),
+                expectsObservation: expectsObservation && !sawOwnVolume && configuration.strategy == .outputVolume,
+                at: now),
             &state, at: now)
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.pressAfterRouteChange) { work += state.classifier.step(.up, at: now).map(Work.emit) }
@@ -803,7 +806,8 @@ public final class VolumeButtonsEngine: Sendable {
             if state.pendingRoute == nil, route != state.route { state.pendingRoute = route }
             var work = [Work]()
             if let route = state.pendingRoute {
-                work += self.changeRoute(to: route, volume: volume, &state, at: now)
+                // Its KVO came (or not) while reads were stale: none is still to come.
+                work += self.changeRoute(to: route, volume: volume, expectsObservation: false, &state, at: now)
             }
             work += then(&state, volume, now)
             // Capture waits for live reads to start (see startSteps); not for a stop.
@@ -818,11 +822,23 @@ public final class VolumeButtonsEngine: Sendable {
         // Sets are confirmed by reading too: a dropped set, or one that lands without KVO, is seen here.
         let live = state.withLock { $0.isSessionLive && $0.isStarted }
         let volume = live && configuration.strategy != .captureEvents ? clients.systemVolume.outputVolume() : nil
+        var exhausted = false
         run { state in
             state.timer.fired()
-            return state.classifier.tick(at: now).map(Work.emit)
-                + self.translate(state.steps.tick(at: now, volume: volume), &state, at: now)
+            let steps = state.steps.tick(at: now, volume: volume)
+            // The anchor set again while the volume sits at 0 or 1 (refused during a held down press, seed 000, or
+            // dropped): presses there are not observed until it lands — the headroom is not there.
+            let believed = state.steps.believedVolume
+            if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
+                believed <= 0 || believed >= 1, !state.observedAtRail,
+                steps.contains(where: { if case .setVolume = $0 { true } else { false } })
+            {
+                state.observedAtRail = true
+                exhausted = true
+            }
+            return state.classifier.tick(at: now).map(Work.emit) + self.translate(steps, &state, at: now)
         }
+        if exhausted { onDiagnostic(.headroomExhausted) }
     }
 
     /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or

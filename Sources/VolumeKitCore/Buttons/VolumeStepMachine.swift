@@ -704,23 +704,24 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// `volume` is a live read of the system volume when the driver has one: a set that landed without an
     /// observation (or was dropped) is confirmed (or retried) by reading.
     public mutating func tick(at time: Instant, volume: Float? = nil) -> Actions {
+        // Sets whose echo expires now are still read as on their way (a retry is due when the echo expires).
+        let inFlight = echoes
         echoes.removeAll { $0.expires <= time }
         guard let due = settleAt, due <= time else { return [] }
         settleAt = nil
         let target = phase == .running ? anchor : userVolume
         // A read only confirms: any other value may be a press whose observation is still on its way. And it
-        // confirms only a set of the target that may have landed unseen (one on its way, or being retried): with
-        // none, the read is a press that ended on the target — a grid press from a down step's nudge onto the
-        // anchor, its observation still on its way — and no landing of ours.
-        let targetSet = wanted.map { abs($0 - target) <= Self.sameValue } ?? false
-        let explained =
-            (targetSet && abs(volume.map { $0 - target } ?? 1) <= Self.sameValue)
-            || echoes.contains(volume ?? -1, within: Self.sameValue)
+        // confirms only a set of the target that may still be on its way (its echo expiring now at the latest: a
+        // set older than the echo's lifetime has landed and been seen, or never lands): with none, the read is a
+        // press that ended on the target — a grid press from a down step's nudge onto the anchor, its observation
+        // still on its way, also while a retry of the anchor waits for the buttons to be quiet — and no landing of
+        // ours.
+        let explained = inFlight.contains(volume ?? -1, within: Self.sameValue)
         if let volume, abs(volume - believedVolume) > Self.sameValue, !explained, phase == .running {
             unexplainedRead = Expected(value: volume, until: time + Self.landingWindow)
         }
         if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue,
-            targetSet || echoes.contains(target, within: Self.sameValue)
+            inFlight.contains(target, within: Self.sameValue)
         {
             echoes.removeAll { abs($0.value - target) <= Self.sameValue }
             believedVolume = volume
