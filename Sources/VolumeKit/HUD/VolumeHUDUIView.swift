@@ -4,8 +4,8 @@ import VolumeKitCore
 
 /// The HUD's bar as a UIKit view, for embedding in your own hierarchy (or used by ``VolumeHUD``'s window).
 ///
-/// It draws exactly the shapes of ``VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders — in
-/// the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
+/// It draws exactly the shapes of ``/VolumeKitCore/VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders —
+/// in the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
 /// VoiceOver reads it as "Volume, 50 percent", in the user's language (``strings``).
 @MainActor
 public final class VolumeHUDUIView: UIView {
@@ -38,7 +38,7 @@ public final class VolumeHUDUIView: UIView {
     @available(*, unavailable)
     required init?(coder: NSCoder) { fatalError("init(coder:) is not supported") }
 
-    /// The plate's size for a style and axis (what ``VolumeHUDLayout`` uses when there is room).
+    /// The plate's size for a style and axis (what ``/VolumeKitCore/VolumeHUDLayout`` uses when there is room).
     public static func plateSize(style: VolumeHUDStyle, axis: VolumeHUDAxis) -> CGSize {
         let along = style.length + 2 * style.padding
         let across = style.thickness + 2 * style.padding
@@ -53,11 +53,13 @@ public final class VolumeHUDUIView: UIView {
         traitCollection.accessibilityContrast == .high || UIAccessibility.isDarkerSystemColorsEnabled
     }
 
+    /// Redraws when the Increase Contrast trait changes (the palette follows it).
     override public func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
         super.traitCollectionDidChange(previousTraitCollection)
         if traitCollection.accessibilityContrast != previousTraitCollection?.accessibilityContrast { setNeedsDisplay() }
     }
 
+    /// Draws the shapes of ``/VolumeKitCore/VolumeHUDDrawing`` for ``level`` and ``bump`` in the style's palette.
     override public func draw(_ rect: CGRect) {
         let palette = style.palette(increaseContrast: increaseContrast)
         let drawing = VolumeHUDDrawing(style: style, size: bounds.size, axis: axis, level: level, bump: bump)

@@ -3,7 +3,7 @@ import Foundation
 import VolumeKitCore
 
 /// The Ring/Silent switch, the real volume and volume changes: the three answers of seeds 001/004, on the
-/// main actor. A thin shell over ``MuteSwitchEngine``, whose rules are tested on Linux.
+/// main actor. A thin shell over ``/VolumeKitCore/MuteSwitchEngine``, whose rules are tested on Linux.
 ///
 /// ```swift
 /// let mute = MuteSwitch()
@@ -19,7 +19,7 @@ import VolumeKitCore
 )
 @MainActor
 public final class MuteSwitch {
-    /// The bundled silent sound (`mute-probe.caf`, see ``MuteProbeSound``).
+    /// The bundled silent sound (`mute-probe.caf`, see ``/VolumeKitCore/MuteProbeSound``).
     public static var soundURL: URL? {
         Bundle.module.url(forResource: MuteProbeSound.resourceName, withExtension: MuteProbeSound.fileExtension)
     }
