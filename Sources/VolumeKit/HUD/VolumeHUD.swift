@@ -24,7 +24,9 @@ import VolumeKitCore
 /// - The system HUD is hidden through VolumeKit's one shared volume view, in every foreground scene (§4).
 /// - It reacts only while the app is active (seed 002 "问题二"): resigning active hides the HUD at once.
 /// - Reduce Motion turns slides into fades; Increase Contrast switches to the style's high-contrast colours;
-///   VoiceOver hears "Volume 50 percent" on each change, in the user's language.
+///   VoiceOver hears "Volume 50 percent" on each change, in the app's language and spoken in it
+///   (``/VolumeKitCore/VolumeHUDOptions/strings``: the user's preferred languages the app is localized in, or
+///   ``/VolumeKitCore/VolumeHUDOptions/language`` when set).
 /// - `outputVolume` only changes while the app's audio session is active (seed 002 §1). VolumeKit does not
 ///   touch your session unless you pass `activatesAudioSession: true`: activating a non-mixing session
 ///   stops other apps' audio (VolumeBar #1), so choose your category first.
@@ -78,7 +80,7 @@ public final class VolumeHUD: ObservableObject {
         self.style = style
         var options = options
         options.hideDelay = style.autoHideDelay
-        strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
+        strings = options.strings  // the engine's announcements are in the same words
         let hub = self.hub
         engine = VolumeHUDEngine(
             options: options,
@@ -89,9 +91,13 @@ public final class VolumeHUD: ObservableObject {
         )
         display = engine.display
         hub.onDisplay = { [weak self] display in self?.apply(display) }
+        let language = strings.language.rawValue
         hub.onAnnounce = { text in
             guard UIAccessibility.isVoiceOverRunning else { return }
-            let speech = NSAttributedString(string: text, attributes: [.accessibilitySpeechQueueAnnouncement: false])
+            // Spoken in the words' own language: VoiceOver would read "음량 50%" with the device's voice otherwise.
+            let speech = NSAttributedString(
+                string: text,
+                attributes: [.accessibilitySpeechQueueAnnouncement: false, .accessibilitySpeechLanguage: language])
             UIAccessibility.post(notification: .announcement, argument: speech)
         }
         hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }

@@ -6,7 +6,8 @@ import VolumeKitCore
 ///
 /// It draws exactly the shapes of ``/VolumeKitCore/VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders —
 /// in the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
-/// VoiceOver reads it as "Volume, 50 percent", in the user's language (``strings``).
+/// VoiceOver reads it as "Volume, 50 percent" in the app's language (``strings``), and speaks it in that
+/// language (`accessibilityLanguage`) even where the rest of the device speaks another.
 @MainActor
 public final class VolumeHUDUIView: UIView {
     /// The look. Setting it redraws.
@@ -17,7 +18,8 @@ public final class VolumeHUDUIView: UIView {
     public var level: Float = 0 { didSet { if level != oldValue { changed() } } }
     /// The bumped end, if a press hit a rail.
     public var bump: VolumeHUDBump? { didSet { if bump != oldValue { changed() } } }
-    /// The language of the accessibility label and value (the user's by default).
+    /// The words and speech language of the accessibility label and value: the app's language by default
+    /// (``/VolumeKitCore/VolumeKitStrings/current``).
     public var strings: VolumeKitStrings = .current { didSet { changed() } }
 
     /// Creates the view.
@@ -29,9 +31,8 @@ public final class VolumeHUDUIView: UIView {
         backgroundColor = .clear
         contentMode = .redraw
         isAccessibilityElement = true
-        accessibilityLabel = strings.hudLabel
         accessibilityTraits = .updatesFrequently
-        accessibilityValue = strings.hudValue(level: level)
+        describe()
     }
 
     /// Not supported: create the view in code.
@@ -78,10 +79,16 @@ public final class VolumeHUDUIView: UIView {
     }
 
     private func changed() {
-        accessibilityLabel = strings.hudLabel
-        accessibilityValue = strings.hudValue(level: level)
+        describe()
         invalidateIntrinsicContentSize()
         setNeedsDisplay()
+    }
+
+    /// The accessibility label and value in ``strings``, spoken in its language.
+    private func describe() {
+        accessibilityLabel = strings.hudLabel
+        accessibilityValue = strings.hudValue(level: level)
+        accessibilityLanguage = strings.language.rawValue
     }
 }
 

@@ -4,7 +4,7 @@ import VolumeKitCore
 
 /// The HUD's bar as a SwiftUI view: the same ``/VolumeKitCore/VolumeHUDDrawing`` shapes as the UIKit view and the SVG
 /// preview, fixed size from the style (Dynamic Type-independent), Increase Contrast aware, read by VoiceOver as
-/// "Volume, 50 percent" in the user's language.
+/// "Volume, 50 percent" in the app's language (`strings`), with that language as the view's locale.
 public struct VolumeHUDView: View {
     private let level: Float
     private let bump: VolumeHUDBump?
@@ -13,7 +13,8 @@ public struct VolumeHUDView: View {
     private let strings: VolumeKitStrings
     @Environment(\.colorSchemeContrast) private var contrast
 
-    /// Creates the view. `strings` gives the accessibility label and value (the user's language by default).
+    /// Creates the view. `strings` gives the accessibility label and value and their speech language (the
+    /// app's language by default, ``/VolumeKitCore/VolumeKitStrings/current``).
     public init(
         level: Float,
         bump: VolumeHUDBump? = nil,
@@ -51,6 +52,7 @@ public struct VolumeHUDView: View {
         .accessibilityLabel(Text(verbatim: strings.hudLabel))
         .accessibilityValue(Text(verbatim: strings.hudValue(level: level)))
         .accessibilityAddTraits(.updatesFrequently)
+        .environment(\.locale, Locale(identifier: strings.language.rawValue))  // the language the label is in
     }
 
     static func plateSize(style: VolumeHUDStyle, axis: VolumeHUDAxis) -> CGSize {

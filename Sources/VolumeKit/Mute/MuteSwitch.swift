@@ -26,7 +26,7 @@ public final class MuteSwitch {
 
     /// The state last reported since ``start()``, `nil` before the first report.
     public private(set) var state: MuteState?
-    /// ``state`` in words for VoiceOver and labels, in the user's language ("Silent mode on", "静音模式已开启").
+    /// ``state`` in words for VoiceOver and labels, in the app's language ("Silent mode on", "静音模式已开启").
     public var stateDescription: String? { state.map(VolumeKitStrings.current.muteState) }
     /// The real volume (0 while silent), `nil` while unknown.
     public private(set) var realVolume: Float?
