@@ -1,67 +1,73 @@
 #!/usr/bin/env bash
 # Compiles every library target of VolumeKit for arm64-apple-ios15.0 against a real iOS SDK, on Linux,
-# with warnings as errors. It type-checks UIKit / AVFoundation / MediaPlayer / AudioToolbox / SwiftUI code
-# exactly as Xcode's compiler would; it cannot link or run (no iOS linker here).
+# with warnings as errors — once as for an app and once as for an app extension (`-application-extension`,
+# where everything marked `@available(iOSApplicationExtension, unavailable)` must stay out of reach). It
+# type-checks UIKit / AVFoundation / MediaPlayer / AudioToolbox / SwiftUI code exactly as Xcode's compiler
+# would; it cannot link or run (no iOS linker here).
+#
+# Then it extracts the VolumeKit module's symbol graphs (its iOS declarations, which a Linux build does not
+# see) into docs/symbol-graphs/ios/, with a hash of Sources/VolumeKit beside them: scripts/build-docs.sh builds
+# the module's API pages from that committed copy and says when it is stale. Commit the folder with the
+# iOS sources it was made from.
 #
 # usage: scripts/build-ios.sh [extra swift build args…]
-# env:   IOS_SDK      an iPhoneOS SDK tree (folder with SDKSettings.json), or
-#        IOS_SDK_GIT  a git directory holding such a tree at its HEAD (checked out once into $IOS_WORK)
-#        IOS_WORK     scratch folder (default ${TMPDIR:-/tmp}/volumekit-ios)
-#        IOS_TARGETS  library targets to build (default: all four)
+# env:   IOS_SDK            an iPhoneOS SDK tree (folder with SDKSettings.json), or
+#        IOS_SDK_GIT        a git directory holding such a tree at its HEAD (checked out once into $IOS_WORK)
+#        IOS_WORK           scratch folder (default ${TMPDIR:-/tmp}/volumekit-ios)
+#        IOS_TARGETS        library targets to build (default: all four)
+#        IOS_BUILD_PATH     SwiftPM scratch folder (default .build-ios; the extension build uses …-extension)
+#        IOS_APP_EXTENSION  0 skips the app-extension build
+#        IOS_SYMBOL_GRAPHS  0 leaves docs/symbol-graphs/ios alone
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-work=${IOS_WORK:-${TMPDIR:-/tmp}/volumekit-ios}
-triple=arm64-apple-ios15.0
+# shellcheck source=ios/toolset.sh
+. "$root/scripts/ios/toolset.sh"
 targets=${IOS_TARGETS:-"VolumeKitCore VolumeKit VolumeKitTesting RemoteVolume"}
-swiftc_path=$(readlink -f "$(command -v swiftc)")
-usr=$(dirname "$(dirname "$swiftc_path")")
-mkdir -p "$work"
+build_path=${IOS_BUILD_PATH:-$root/.build-ios}
 
-sdk=${IOS_SDK:-}
-if [ -z "$sdk" ]; then
-  if [ -z "${IOS_SDK_GIT:-}" ] || [ ! -d "${IOS_SDK_GIT}" ]; then
-    echo "build-ios: set IOS_SDK to an iPhoneOS SDK tree (or IOS_SDK_GIT to a git directory holding one)" >&2
-    exit 3
-  fi
-  sdk=$work/iPhoneOS.sdk
-  if [ ! -f "$sdk/SDKSettings.json" ]; then
-    echo "build-ios: checking out the SDK into $sdk (once)" >&2
-    mkdir -p "$sdk"
-    git --git-dir="$IOS_SDK_GIT" --work-tree="$sdk" checkout -f HEAD -- . 2>/dev/null || true
-  fi
+if ! ios_find_sdk; then
+  echo "build-ios: set IOS_SDK to an iPhoneOS SDK tree (or IOS_SDK_GIT to a git directory holding one)${IOS_SDK:+; $IOS_SDK has no SDKSettings.json}" >&2
+  exit 3
 fi
-[ -f "$sdk/SDKSettings.json" ] || { echo "build-ios: $sdk is not an SDK (no SDKSettings.json)" >&2; exit 3; }
-
-# Some SDK copies hold usr/include/libxml as a second copy of libxml2/libxml: two module maps would then
-# define module libxml2. Xcode's SDK has a symlink there; put it back.
-if [ -d "$sdk/usr/include/libxml" ] && [ ! -L "$sdk/usr/include/libxml" ] && [ -d "$sdk/usr/include/libxml2/libxml" ]; then
-  rm -rf "$sdk/usr/include/libxml" && ln -s libxml2/libxml "$sdk/usr/include/libxml"
-fi
-
-# The Linux toolchain's resource directory carries Linux module maps (Dispatch, os, CoreFoundation, Block)
-# that clash with the SDK's own; give the compiler one without them, plus the os API notes Xcode ships.
-res=$work/resource-dir
-if [ ! -f "$res/apinotes/os.apinotes" ]; then
-  mkdir -p "$res/apinotes"
-  for d in shims host embedded; do ln -sfn "$usr/lib/swift/$d" "$res/$d"; done
-  ln -sfn "$(ls -d "$usr"/lib/clang/* | head -1)" "$res/clang"
-  cp "$usr/lib/swift/apinotes/"*.apinotes "$res/apinotes/" 2>/dev/null || true
-  cp "$root/scripts/ios/os.apinotes" "$res/apinotes/os.apinotes"
-fi
-cat > "$work/toolset.json" <<JSON
-{ "schemaVersion": "1.0",
-  "rootPath": "$usr/bin",
-  "librarian": { "path": "llvm-ar" },
-  "linker": { "path": "ld64.lld" },
-  "swiftCompiler": { "extraCLIOptions": ["-resource-dir", "$res", "-Xcc", "-iapinotes-modules", "-Xcc", "$res/apinotes", "-module-cache-path", "$work/module-cache"] }
-}
-JSON
+ios_prepare_toolset
 
 cd "$root"
+ios_build() { # scratch-path, then swift build arguments
+  local scratch=$1
+  shift
+  swift build --triple "$ios_triple" --sdk "$ios_sdk" --toolset "$ios_toolset" --scratch-path "$scratch" "$@"
+}
 for target in $targets; do
-  echo "build-ios: $target for $triple" >&2
-  swift build --triple "$triple" --sdk "$sdk" --toolset "$work/toolset.json" \
-    --scratch-path "${IOS_BUILD_PATH:-$root/.build-ios}" --target "$target" \
-    -Xswiftc -warnings-as-errors "$@"
+  echo "build-ios: $target for $ios_triple" >&2
+  ios_build "$build_path" --target "$target" -Xswiftc -warnings-as-errors "$@"
 done
-echo "build-ios: all targets compiled for iOS with zero warnings" >&2
+if [ "${IOS_APP_EXTENSION:-1}" != 0 ]; then
+  for target in $targets; do
+    echo "build-ios: $target for $ios_triple, as in an app extension (-application-extension)" >&2
+    ios_build "$build_path-extension" --target "$target" -Xswiftc -warnings-as-errors \
+      -Xswiftc -application-extension "$@"
+  done
+fi
+
+case " $targets " in *" VolumeKit "*) graphs=${IOS_SYMBOL_GRAPHS:-1} ;; *) graphs=0 ;; esac
+if [ "$graphs" != 0 ]; then
+  # The same choices as scripts/build-docs.sh's Linux graphs (public symbols, no synthesized members), plus
+  # extension blocks, so that DocC gives VolumeKit's extensions of SwiftUI, UIKit and VolumeKitCore types
+  # pages of their own ("Extended Modules").
+  modules=$(ios_build "$build_path" --show-bin-path "$@")/Modules
+  extracted=$(mktemp -d)
+  trap 'rm -rf "$extracted"' EXIT
+  "$ios_usr/bin/swift-symbolgraph-extract" -module-name VolumeKit -target "$ios_triple" -sdk "$ios_sdk" \
+    -resource-dir "$ios_resource_dir" -module-cache-path "$ios_work/module-cache" -I "$modules" \
+    -minimum-access-level public -skip-synthesized-members -emit-extension-block-symbols \
+    -output-dir "$extracted"
+  python3 scripts/ios/symbol-graphs.py store "$extracted" docs/symbol-graphs/ios "$root" >&2
+  if git -C "$root" status --porcelain -- docs/symbol-graphs/ios 2>/dev/null | grep -q .; then
+    echo "build-ios: docs/symbol-graphs/ios changed: commit it with the iOS sources it describes" >&2
+  fi
+fi
+if [ "${IOS_APP_EXTENSION:-1}" != 0 ]; then
+  echo "build-ios: all targets compiled for iOS with zero warnings, for an app and for an app extension" >&2
+else
+  echo "build-ios: all targets compiled for iOS with zero warnings (app-extension build skipped)" >&2
+fi

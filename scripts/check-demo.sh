@@ -166,47 +166,15 @@ print(f"check-demo: Info.plist and project.pbxproj parse; {len(objects)} project
 PY
 
 echo "== example app: its sources compiled for iOS"
-work=${IOS_WORK:-${TMPDIR:-/tmp}/volumekit-ios}
-sdk=${IOS_SDK:-}
-if [ -z "$sdk" ]; then
-  if [ -n "${IOS_SDK_GIT:-}" ] && [ -d "$IOS_SDK_GIT" ]; then
-    sdk=$work/iPhoneOS.sdk
-    if [ ! -f "$sdk/SDKSettings.json" ]; then
-      echo "check-demo: checking out the SDK into $sdk (once)" >&2
-      mkdir -p "$sdk"
-      git --git-dir="$IOS_SDK_GIT" --work-tree="$sdk" checkout -f HEAD -- . 2>/dev/null || true
-    fi
-  elif [ -f "$work/iPhoneOS.sdk/SDKSettings.json" ]; then
-    sdk=$work/iPhoneOS.sdk
-  fi
-fi
-if [ -z "$sdk" ] || [ ! -f "$sdk/SDKSettings.json" ]; then
+# shellcheck source=ios/toolset.sh
+. "$root/scripts/ios/toolset.sh"
+if ! ios_find_sdk; then
   echo "check-demo: skipped: no iOS SDK (set IOS_SDK or IOS_SDK_GIT to compile the app's sources for iOS)"
   exit 0
 fi
-
 # The same preparation as scripts/build-ios.sh (shared scratch folder): the libxml symlink, a resource
 # directory without the Linux module maps, the os API notes, and a toolset naming a Darwin librarian.
-if [ -d "$sdk/usr/include/libxml" ] && [ ! -L "$sdk/usr/include/libxml" ] && [ -d "$sdk/usr/include/libxml2/libxml" ]; then
-  rm -rf "$sdk/usr/include/libxml" && ln -s libxml2/libxml "$sdk/usr/include/libxml"
-fi
-usr=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
-res=$work/resource-dir
-if [ ! -f "$res/apinotes/os.apinotes" ]; then
-  mkdir -p "$res/apinotes"
-  for d in shims host embedded; do ln -sfn "$usr/lib/swift/$d" "$res/$d"; done
-  ln -sfn "$(ls -d "$usr"/lib/clang/* | head -1)" "$res/clang"
-  cp "$usr/lib/swift/apinotes/"*.apinotes "$res/apinotes/" 2>/dev/null || true
-  cp "$root/scripts/ios/os.apinotes" "$res/apinotes/os.apinotes"
-fi
-cat >"$work/toolset.json" <<JSON
-{ "schemaVersion": "1.0",
-  "rootPath": "$usr/bin",
-  "librarian": { "path": "llvm-ar" },
-  "linker": { "path": "ld64.lld" },
-  "swiftCompiler": { "extraCLIOptions": ["-resource-dir", "$res", "-Xcc", "-iapinotes-modules", "-Xcc", "$res/apinotes", "-module-cache-path", "$work/module-cache"] }
-}
-JSON
+ios_prepare_toolset
 
 # The app target's files as a library target of a throwaway package that depends on the example's package
 # (linking is impossible here, so an executable could not be built).
@@ -232,7 +200,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 SWIFT
-swift build --package-path "$pkg" --triple arm64-apple-ios15.0 --sdk "$sdk" --toolset "$work/toolset.json" \
+swift build --package-path "$pkg" --triple "$ios_triple" --sdk "$ios_sdk" --toolset "$ios_toolset" \
   --scratch-path "${IOS_BUILD_PATH:-$root/.build-ios-demo}" --target VolumeKitDemoApp \
   -Xswiftc -warnings-as-errors "$@"
 echo "check-demo: the app's sources, the VolumeKitDemo screens and VolumeKit compiled for iOS with zero warnings"

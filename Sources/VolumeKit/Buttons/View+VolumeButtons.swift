@@ -17,12 +17,16 @@ extension View {
     /// to `onError`. Each event goes to the `action` of the latest update of this view (a parent re-rendered
     /// with a new closure is called from then on, without restarting capture); the same for `onError`.
     ///
-    /// With ``ButtonStrategy/captureEvents`` the `AVCaptureEventInteraction` is attached to a view placed
-    /// behind this one, so capture starts once it is in a window. Capture events reach only an app that is
+    /// With ``/VolumeKitCore/ButtonStrategy/captureEvents`` the `AVCaptureEventInteraction` is attached to a view
+    /// placed behind this one, so capture starts once it is in a window. Capture events reach only an app that is
     /// actively using the camera (a running `AVCaptureSession` with its preview on screen, iOS 17.2+;
     /// `shared/facts/volume-buttons.md` §3); they need no audio session.
-    /// - Parameter clients: the system to run against (live by default; for ``ButtonStrategy/captureEvents``
-    ///   the live clients are made with the view behind this one).
+    /// - Parameters:
+    ///   - configuration: strategy, mode, session and timing, as for ``VolumeButtons``.
+    ///   - clients: the system to run against (live by default; for ``/VolumeKitCore/ButtonStrategy/captureEvents``
+    ///     the live clients are made with the view behind this one).
+    ///   - onError: called on the main actor when capture cannot start.
+    ///   - action: called on the main actor with each event.
     @available(
         iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
     )

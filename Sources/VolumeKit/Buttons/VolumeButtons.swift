@@ -16,11 +16,11 @@ import UIKit
 /// buttons.stop()   // the user's own volume comes back
 /// ```
 ///
-/// While started, presses arrive as ``VolumeButtonEvent``s (even at volume 0 or 1), the system volume HUD
-/// stays hidden, and the user's own volume is held and given back on ``stop()``, on resign-active and when
+/// While started, presses arrive as ``/VolumeKitCore/VolumeButtonEvent``s (even at volume 0 or 1), the system volume
+/// HUD stays hidden, and the user's own volume is held and given back on ``stop()``, on resign-active and when
 /// the app goes to the background. Presses are handled only while the app is active. The logic lives in
-/// ``VolumeButtonsEngine`` (platform-free, tested on Linux against a simulated iPhone); this class connects
-/// it to the real system.
+/// ``/VolumeKitCore/VolumeButtonsEngine`` (platform-free, tested on Linux against a simulated iPhone); this class
+/// connects it to the real system.
 @available(
     iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
 )
@@ -48,7 +48,8 @@ public final class VolumeButtons {
     /// Creates capture with `configuration`.
     /// - Parameters:
     ///   - configuration: strategy, mode, session, timing.
-    ///   - captureView: for ``ButtonStrategy/captureEvents``, the camera screen's view (with the live clients).
+    ///   - captureView: for ``/VolumeKitCore/ButtonStrategy/captureEvents``, the camera screen's view (with the live
+    ///     clients).
     ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to
     ///     drive capture from your app's tests).
     public init(
@@ -97,7 +98,7 @@ public final class VolumeButtons {
     /// Whether presses are being captured right now (started, app active, volume view ready).
     public var isCapturing: Bool { engine.isCapturing }
 
-    /// Starts capture; throws ``VolumeButtonsError`` when the strategy cannot run here.
+    /// Starts capture; throws ``/VolumeKitCore/VolumeButtonsError`` when the strategy cannot run here.
     public func start() throws {
         guard !engine.isStarted else { return }
         let engine = self.engine
@@ -120,10 +121,10 @@ public final class VolumeButtons {
     }
 
     /// Stops capture as ``stop()`` does, and calls `onStopped` on the main actor once the user's volume is
-    /// back and everything is torn down (the engine's ``VolumeButtonsEngine/stop(onStopped:)``). A
+    /// back and everything is torn down (the engine's ``/VolumeKitCore/VolumeButtonsEngine/stop(onStopped:)``). A
     /// deactivation the system refused is still retried after that, for up to
-    /// ``AudioSessionLease/deactivationRetries`` × ``AudioSessionLease/deactivationRetryDelay``. Not
-    /// called when capture was not started.
+    /// ``/VolumeKitCore/AudioSessionLease/deactivationRetries`` ×
+    /// ``/VolumeKitCore/AudioSessionLease/deactivationRetryDelay``. Not called when capture was not started.
     public func stop(onStopped: @escaping @MainActor @Sendable () -> Void) {
         readiness.cancel()
         // The engine's callback runs on whichever thread finished the teardown.

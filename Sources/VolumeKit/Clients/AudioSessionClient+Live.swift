@@ -31,7 +31,7 @@ extension AudioSessionClient {
 /// What the live session client read and set.
 ///
 /// - Restoring the app's configuration keeps every option it had, also those VolumeKit's
-///   ``AudioCategoryOptions`` has no name for (e.g. `.overrideMutedMicrophoneInterruption`): the options
+///   ``/VolumeKitCore/AudioCategoryOptions`` has no name for (e.g. `.overrideMutedMicrophoneInterruption`): the options
 ///   read with a configuration are the ones written back for an equal configuration.
 /// - After a media-services reset the session's category is lost (`shared/facts/envelope.md`, Apple
 ///   "Responding to audio session interruptions"): the engines apply it again through

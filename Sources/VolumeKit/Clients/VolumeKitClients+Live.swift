@@ -21,8 +21,8 @@ extension DeviceInfo {
     /// the phone slept, and a record saved before the phone was locked for a minute would look like it came
     /// from another boot — the user's volume would not come back after a crash. The kernel's value does not
     /// move with sleep; it does move when the wall clock is set (network time corrections are within
-    /// ``RecoveryRule/bootTimeTolerance``; a manual change of the time between a crash and the next launch
-    /// makes the record look stale, and the volume stays where VolumeKit held it — a documented limit).
+    /// ``/VolumeKitCore/RecoveryRule/bootTimeTolerance``; a manual change of the time between a crash and the next
+    /// launch makes the record look stale, and the volume stays where VolumeKit held it — a documented limit).
     /// It is the boot time the privacy manifest declares (`NSPrivacyAccessedAPICategorySystemBootTime`).
     private static var kernelBootTime: TimeInterval? {
         var mib: [Int32] = [CTL_KERN, KERN_BOOTTIME]
@@ -37,7 +37,7 @@ extension DeviceInfo {
 
 extension VolumeKitClients {
     /// The real system. `captureView` hosts the `AVCaptureEventInteraction` for
-    /// ``ButtonStrategy/captureEvents`` (a view of the camera screen).
+    /// ``/VolumeKitCore/ButtonStrategy/captureEvents`` (a view of the camera screen).
     @available(
         iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
     )

@@ -15,7 +15,7 @@ extension View {
     /// Built on `.task(id:)`: when the view appears, button capture and the HUD start at once and the target
     /// starts in the background (presses made while it connects are kept and reach it in order); when the
     /// view disappears, the buttons and the system HUD are given back at once and the target is stopped once
-    /// the last level asked for is on it (bounded, see ``VolumeDriveEngine/stopTimeout``). Changing the
+    /// the last level asked for is on it (bounded, see ``/VolumeKitCore/VolumeDriveEngine/stopTimeout``). Changing the
     /// target, the style or the configuration restarts the drive. Stopping the target ends every stream it
     /// gave (for a `RemoteVolumeController`, all its `updates()`). Diagnostics go to the `onDiagnostic` of
     /// the latest update of this view (a new closure from a re-rendered parent restarts nothing).

@@ -1,8 +1,8 @@
 #if os(iOS)
 import UIKit
 
-/// The hardware volume buttons driving a speaker (any ``VolumeDriveTarget``, e.g. `RemoteVolumeController`),
-/// with VolumeKit's HUD showing the speaker's level: the UIKit twin of
+/// The hardware volume buttons driving a speaker (any ``/VolumeKitCore/VolumeDriveTarget``, e.g.
+/// `RemoteVolumeController`), with VolumeKit's HUD showing the speaker's level: the UIKit twin of
 /// ``SwiftUI/View/volumeButtons(driving:hud:configuration:clients:onDiagnostic:)``.
 ///
 /// ```swift
@@ -24,9 +24,9 @@ import UIKit
 ///
 /// ``start()`` starts button capture and the HUD at once and the speaker in the background (its first read);
 /// ``stop()`` gives the buttons and the system HUD back at once and stops the speaker once the last level
-/// asked for is on it (at most ``VolumeDriveEngine/stopTimeout``). All rules live in ``VolumeDriveEngine``,
-/// tested on Linux against the simulated iPhone and a real UPnP renderer; this class connects it to
-/// ``VolumeHUD`` and the live system.
+/// asked for is on it (at most ``/VolumeKitCore/VolumeDriveEngine/stopTimeout``). All rules live in
+/// ``/VolumeKitCore/VolumeDriveEngine``, tested on Linux against the simulated iPhone and a real UPnP renderer; this
+/// class connects it to ``VolumeHUD`` and the live system.
 @available(
     iOSApplicationExtension, unavailable, message: "needs the app (UIApplication): see the App extensions article"
 )
@@ -34,7 +34,7 @@ import UIKit
 public final class VolumeDrive {
     /// What the buttons drive.
     public nonisolated var target: any VolumeDriveTarget { engine.target }
-    /// The HUD showing the target's level (``VolumeHUDLevelSource/external``), or `nil` without one.
+    /// The HUD showing the target's level (``/VolumeKitCore/VolumeHUDLevelSource/external``), or `nil` without one.
     public let hud: VolumeHUD?
     /// Called with problems that did not stop the drive, and when the target could not start (then capture
     /// and the HUD are stopped: the buttons change the phone's volume again).
@@ -49,7 +49,8 @@ public final class VolumeDrive {
     ///   - style: the HUD's look; `nil` for no HUD.
     ///   - configuration: how the buttons are captured (capture mode by default: presses leave the phone's
     ///     volume alone).
-    ///   - captureView: for ``ButtonStrategy/captureEvents``, the camera screen's view (with the live clients).
+    ///   - captureView: for ``/VolumeKitCore/ButtonStrategy/captureEvents``, the camera screen's view (with the live
+    ///     clients).
     ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to
     ///     drive it from your app's tests).
     public init(
@@ -86,7 +87,7 @@ public final class VolumeDrive {
     /// Whether presses are being captured right now.
     public var isCapturing: Bool { engine.isCapturing }
 
-    /// Starts capture and the HUD, and the target in the background. Throws ``VolumeButtonsError`` when
+    /// Starts capture and the HUD, and the target in the background. Throws ``/VolumeKitCore/VolumeButtonsError`` when
     /// capture cannot start (nothing is left running then).
     public func start() throws {
         try engine.start()

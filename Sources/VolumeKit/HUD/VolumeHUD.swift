@@ -5,9 +5,10 @@ import VolumeKitCore
 
 /// Replaces the system volume HUD with VolumeKit's own, drawn in an overlay window above the app.
 ///
-/// A thin shell around ``VolumeHUDEngine`` (all rules live there and in ``VolumeHUDModel``, tested on Linux
-/// against the simulated device): the engine follows the user's volume through the clients every VolumeKit
-/// feature uses, and this class draws what it reports, animates, and speaks its announcements to VoiceOver.
+/// A thin shell around ``/VolumeKitCore/VolumeHUDEngine`` (all rules live there and in
+/// ``/VolumeKitCore/VolumeHUDModel``, tested on Linux against the simulated device): the engine follows the user's
+/// volume through the clients every VolumeKit feature uses, and this class draws what it reports, animates, and speaks
+/// its announcements to VoiceOver.
 ///
 /// ```swift
 /// let hud = VolumeHUD(style: .island)
@@ -15,7 +16,7 @@ import VolumeKitCore
 /// ```
 ///
 /// - The level is the user's. With ``VolumeButtons`` capturing at the same time, the HUD shows the user's own
-///   level, never the anchor capture holds the system volume at — automatically (``VolumeHoldBoard``).
+///   level, never the anchor capture holds the system volume at — automatically (``/VolumeKitCore/VolumeHoldBoard``).
 /// - The window is attached to the app's foreground `UIWindowScene` (`session.role == .windowApplication`),
 ///   never becomes key, passes every touch through and sits above the app only while the HUD shows
 ///   (see `VolumeHUDWindow`; `shared/facts/volume-hud.md` §5). It follows rotation and moves to the scene
@@ -23,7 +24,9 @@ import VolumeKitCore
 /// - The system HUD is hidden through VolumeKit's one shared volume view, in every foreground scene (§4).
 /// - It reacts only while the app is active (seed 002 "问题二"): resigning active hides the HUD at once.
 /// - Reduce Motion turns slides into fades; Increase Contrast switches to the style's high-contrast colours;
-///   VoiceOver hears "Volume 50 percent" on each change, in the user's language.
+///   VoiceOver hears "Volume 50 percent" on each change, in the app's language and spoken in it
+///   (``/VolumeKitCore/VolumeHUDOptions/strings``: the user's preferred languages the app is localized in, or
+///   ``/VolumeKitCore/VolumeHUDOptions/language`` when set).
 /// - `outputVolume` only changes while the app's audio session is active (seed 002 §1). VolumeKit does not
 ///   touch your session unless you pass `activatesAudioSession: true`: activating a non-mixing session
 ///   stops other apps' audio (VolumeBar #1), so choose your category first.
@@ -66,7 +69,7 @@ public final class VolumeHUD: ObservableObject {
 
     /// Creates a stopped HUD.
     /// - Parameters:
-    ///   - style: the look (``VolumeHUDStyle/classic`` by default).
+    ///   - style: the look (``/VolumeKitCore/VolumeHUDStyle/classic`` by default).
     ///   - options: the level source, suppression, session activation and language (the hide delay is the style's).
     ///   - clients: the system to run against; the live one by default (pass `SimulatedDevice.clients` to drive
     ///     the HUD from your app's tests).
@@ -77,7 +80,7 @@ public final class VolumeHUD: ObservableObject {
         self.style = style
         var options = options
         options.hideDelay = style.autoHideDelay
-        strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
+        strings = options.strings  // the engine's announcements are in the same words
         let hub = self.hub
         engine = VolumeHUDEngine(
             options: options,
@@ -88,9 +91,13 @@ public final class VolumeHUD: ObservableObject {
         )
         display = engine.display
         hub.onDisplay = { [weak self] display in self?.apply(display) }
+        let language = strings.language.rawValue
         hub.onAnnounce = { text in
             guard UIAccessibility.isVoiceOverRunning else { return }
-            let speech = NSAttributedString(string: text, attributes: [.accessibilitySpeechQueueAnnouncement: false])
+            // Spoken in the words' own language: VoiceOver would read "음량 50%" with the device's voice otherwise.
+            let speech = NSAttributedString(
+                string: text,
+                attributes: [.accessibilitySpeechQueueAnnouncement: false, .accessibilitySpeechLanguage: language])
             UIAccessibility.post(notification: .announcement, argument: speech)
         }
         hub.onDiagnostic = { [weak self] diagnostic in self?.onDiagnostic?(diagnostic) }
@@ -100,7 +107,7 @@ public final class VolumeHUD: ObservableObject {
     /// - Parameters:
     ///   - style: the look.
     ///   - observesSystemVolume: follow the user's volume; `false` drives the HUD only with ``show(level:)``
-    ///     (``VolumeHUDLevelSource/external``, e.g. for a remote speaker's level).
+    ///     (``/VolumeKitCore/VolumeHUDLevelSource/external``, e.g. for a remote speaker's level).
     ///   - suppressesSystemHUD: hide the system volume HUD while running.
     ///   - activatesAudioSession: join VolumeKit's hold on the audio session on start and re-activate it on
     ///     each return to the foreground (seed 002 §1). Off by default: your session, your category.

@@ -4,9 +4,10 @@ import VolumeKitCore
 
 /// The HUD's bar as a UIKit view, for embedding in your own hierarchy (or used by ``VolumeHUD``'s window).
 ///
-/// It draws exactly the shapes of ``VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders — in
-/// the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
-/// VoiceOver reads it as "Volume, 50 percent", in the user's language (``strings``).
+/// It draws exactly the shapes of ``/VolumeKitCore/VolumeHUDDrawing`` — the same ones `volumekit hud preview` renders —
+/// in the style's standard or Increase Contrast palette. Its size is fixed by the style, never by Dynamic Type.
+/// VoiceOver reads it as "Volume, 50 percent" in the app's language (``strings``), and speaks it in that
+/// language (`accessibilityLanguage`) even where the rest of the device speaks another.
 @MainActor
 public final class VolumeHUDUIView: UIView {
     /// The look. Setting it redraws.
@@ -17,7 +18,8 @@ public final class VolumeHUDUIView: UIView {
     public var level: Float = 0 { didSet { if level != oldValue { changed() } } }
     /// The bumped end, if a press hit a rail.
     public var bump: VolumeHUDBump? { didSet { if bump != oldValue { changed() } } }
-    /// The language of the accessibility label and value (the user's by default).
+    /// The words and speech language of the accessibility label and value: the app's language by default
+    /// (``/VolumeKitCore/VolumeKitStrings/current``).
     public var strings: VolumeKitStrings = .current { didSet { changed() } }
 
     /// Creates the view.
@@ -29,16 +31,15 @@ public final class VolumeHUDUIView: UIView {
         backgroundColor = .clear
         contentMode = .redraw
         isAccessibilityElement = true
-        accessibilityLabel = strings.hudLabel
         accessibilityTraits = .updatesFrequently
-        accessibilityValue = strings.hudValue(level: level)
+        describe()
     }
 
     /// Not supported: create the view in code.
     @available(*, unavailable)
     required init?(coder: NSCoder) { fatalError("init(coder:) is not supported") }
 
-    /// The plate's size for a style and axis (what ``VolumeHUDLayout`` uses when there is room).
+    /// The plate's size for a style and axis (what ``/VolumeKitCore/VolumeHUDLayout`` uses when there is room).
     public static func plateSize(style: VolumeHUDStyle, axis: VolumeHUDAxis) -> CGSize {
         let along = style.length + 2 * style.padding
         let across = style.thickness + 2 * style.padding
@@ -53,11 +54,13 @@ public final class VolumeHUDUIView: UIView {
         traitCollection.accessibilityContrast == .high || UIAccessibility.isDarkerSystemColorsEnabled
     }
 
+    /// Redraws when the Increase Contrast trait changes (the palette follows it).
     override public func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
         super.traitCollectionDidChange(previousTraitCollection)
         if traitCollection.accessibilityContrast != previousTraitCollection?.accessibilityContrast { setNeedsDisplay() }
     }
 
+    /// Draws the shapes of ``/VolumeKitCore/VolumeHUDDrawing`` for ``level`` and ``bump`` in the style's palette.
     override public func draw(_ rect: CGRect) {
         let palette = style.palette(increaseContrast: increaseContrast)
         let drawing = VolumeHUDDrawing(style: style, size: bounds.size, axis: axis, level: level, bump: bump)
@@ -76,10 +79,16 @@ public final class VolumeHUDUIView: UIView {
     }
 
     private func changed() {
-        accessibilityLabel = strings.hudLabel
-        accessibilityValue = strings.hudValue(level: level)
+        describe()
         invalidateIntrinsicContentSize()
         setNeedsDisplay()
+    }
+
+    /// The accessibility label and value in ``strings``, spoken in its language.
+    private func describe() {
+        accessibilityLabel = strings.hudLabel
+        accessibilityValue = strings.hudValue(level: level)
+        accessibilityLanguage = strings.language.rawValue
     }
 }
 

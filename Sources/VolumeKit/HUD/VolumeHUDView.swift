@@ -2,9 +2,9 @@
 import SwiftUI
 import VolumeKitCore
 
-/// The HUD's bar as a SwiftUI view: the same ``VolumeHUDDrawing`` shapes as the UIKit view and the SVG
+/// The HUD's bar as a SwiftUI view: the same ``/VolumeKitCore/VolumeHUDDrawing`` shapes as the UIKit view and the SVG
 /// preview, fixed size from the style (Dynamic Type-independent), Increase Contrast aware, read by VoiceOver as
-/// "Volume, 50 percent" in the user's language.
+/// "Volume, 50 percent" in the app's language (`strings`), with that language as the view's locale.
 public struct VolumeHUDView: View {
     private let level: Float
     private let bump: VolumeHUDBump?
@@ -13,7 +13,8 @@ public struct VolumeHUDView: View {
     private let strings: VolumeKitStrings
     @Environment(\.colorSchemeContrast) private var contrast
 
-    /// Creates the view. `strings` gives the accessibility label and value (the user's language by default).
+    /// Creates the view. `strings` gives the accessibility label and value and their speech language (the
+    /// app's language by default, ``/VolumeKitCore/VolumeKitStrings/current``).
     public init(
         level: Float,
         bump: VolumeHUDBump? = nil,
@@ -51,6 +52,7 @@ public struct VolumeHUDView: View {
         .accessibilityLabel(Text(verbatim: strings.hudLabel))
         .accessibilityValue(Text(verbatim: strings.hudValue(level: level)))
         .accessibilityAddTraits(.updatesFrequently)
+        .environment(\.locale, Locale(identifier: strings.language.rawValue))  // the language the label is in
     }
 
     static func plateSize(style: VolumeHUDStyle, axis: VolumeHUDAxis) -> CGSize {
@@ -83,12 +85,13 @@ extension View {
     /// - Parameters:
     ///   - style: the look.
     ///   - isEnabled: `false` leaves the system HUD alone.
-    ///   - options: level source, suppression, session activation (``VolumeHUDOptions/activatesAudioSession``)
-    ///     and language, as for ``VolumeHUD``.
+    ///   - options: level source, suppression, session activation
+    ///     (``/VolumeKitCore/VolumeHUDOptions/activatesAudioSession``) and language, as for ``VolumeHUD``.
     ///   - level: a level to show (0…1), e.g. a remote speaker's: each new value shows the HUD at it, as
     ///     ``VolumeHUD/show(level:)``. `nil` shows nothing.
-    ///   - buttonEvent: the latest button event (e.g. from ``SwiftUI/View/onVolumeButton(_:onError:perform:)``):
-    ///     each new one is fed to ``VolumeHUD/handle(_:)`` for the bump at a rail.
+    ///   - buttonEvent: the latest button event (e.g. from
+    ///     ``SwiftUI/View/onVolumeButton(_:clients:onError:perform:)``): each new one is fed to
+    ///     ``VolumeHUD/handle(_:)`` for the bump at a rail.
     ///   - clients: the system to run against (live by default).
     ///   - onChange: called on the main actor with each display change (e.g. for your own UI or logging);
     ///     the closure of the latest update of this view is the one called (a new one restarts nothing).

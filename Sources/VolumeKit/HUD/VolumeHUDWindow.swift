@@ -17,7 +17,8 @@ import VolumeKitCore
 /// - **status bar and rotation stay the app's**: the topmost window decides the status bar (openradar
 ///   15573442), so the root view controller forwards status-bar and orientation questions to the app's
 ///   top view controller; `VolumeHUD` also lowers the window below the app's while the HUD is hidden;
-/// - it cannot draw over the status bar (iOS 13+ renders it out of process), which ``VolumeHUDLayout`` respects.
+/// - it cannot draw over the status bar (iOS 13+ renders it out of process), which ``/VolumeKitCore/VolumeHUDLayout``
+///   respects.
 final class VolumeHUDWindow: UIWindow {
     override var canBecomeKey: Bool { false }
 
@@ -32,7 +33,7 @@ final class VolumeHUDWindow: UIWindow {
     }
 }
 
-/// The overlay window's root: hosts the HUD view, lays out the HUD with ``VolumeHUDLayout``
+/// The overlay window's root: hosts the HUD view, lays out the HUD with ``/VolumeKitCore/VolumeHUDLayout``
 /// and forwards status-bar and orientation decisions to the app.
 @available(iOSApplicationExtension, unavailable)
 final class VolumeHUDRootViewController: UIViewController {

@@ -3,7 +3,7 @@ import Foundation
 import VolumeKitCore
 
 /// The Ring/Silent switch, the real volume and volume changes: the three answers of seeds 001/004, on the
-/// main actor. A thin shell over ``MuteSwitchEngine``, whose rules are tested on Linux.
+/// main actor. A thin shell over ``/VolumeKitCore/MuteSwitchEngine``, whose rules are tested on Linux.
 ///
 /// ```swift
 /// let mute = MuteSwitch()
@@ -19,14 +19,14 @@ import VolumeKitCore
 )
 @MainActor
 public final class MuteSwitch {
-    /// The bundled silent sound (`mute-probe.caf`, see ``MuteProbeSound``).
+    /// The bundled silent sound (`mute-probe.caf`, see ``/VolumeKitCore/MuteProbeSound``).
     public static var soundURL: URL? {
         Bundle.module.url(forResource: MuteProbeSound.resourceName, withExtension: MuteProbeSound.fileExtension)
     }
 
     /// The state last reported since ``start()``, `nil` before the first report.
     public private(set) var state: MuteState?
-    /// ``state`` in words for VoiceOver and labels, in the user's language ("Silent mode on", "静音模式已开启").
+    /// ``state`` in words for VoiceOver and labels, in the app's language ("Silent mode on", "静音模式已开启").
     public var stateDescription: String? { state.map(VolumeKitStrings.current.muteState) }
     /// The real volume (0 while silent), `nil` while unknown.
     public private(set) var realVolume: Float?

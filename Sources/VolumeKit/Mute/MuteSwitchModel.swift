@@ -59,7 +59,7 @@ public final class MuteSwitchModel: ObservableObject {
         return made
     }
 
-    /// ``state`` in words for VoiceOver and labels, in the user's language ("Silent mode on", "무음 모드 켬").
+    /// ``state`` in words for VoiceOver and labels, in the app's language ("Silent mode on", "무음 모드 켬").
     public var stateDescription: String? { state.map(VolumeKitStrings.current.muteState) }
 
     /// Starts the detector and publishes what it reports.

@@ -7,8 +7,8 @@ public enum VolumeKit {
     /// it. Call it once at launch (e.g. in `application(_:didFinishLaunchingWithOptions:)` or your `App`'s
     /// `init`); `VolumeButtons.start()` also does it by itself.
     ///
-    /// The rule (``RecoveryRule``): only on the route the saved volume belongs to, only if the device has not
-    /// restarted since, and only if the volume is still where VolumeKit left it — a change the user made
+    /// The rule (``/VolumeKitCore/RecoveryRule``): only on the route the saved volume belongs to, only if the device
+    /// has not restarted since, and only if the volume is still where VolumeKit left it — a change the user made
     /// since always wins. If a call holds the audio session, the saved volume waits until the app is active
     /// again after it (or, if the app set an audio session category of its own or a `VolumeButtons` runs, for
     /// the next run). A volume saved for another route (headphones unplugged since) is given back when that
@@ -18,8 +18,8 @@ public enum VolumeKit {
     ///
     /// Always returns within `timeout`: the volume view needs a window of the app's foreground scene, which
     /// may not exist yet (a launch into the background, a permission alert). It then returns
-    /// ``VolumeRecovery/Outcome/failed(_:)`` and the restore finishes by itself as soon as a window appears;
-    /// the saved volume is kept until it does.
+    /// ``/VolumeKitCore/VolumeRecovery/Outcome/failed(_:)`` and the restore finishes by itself as soon as a window
+    /// appears; the saved volume is kept until it does.
     /// - Parameters:
     ///   - clients: the system to run against (live by default).
     ///   - timeout: the longest wait, in seconds (default 3).

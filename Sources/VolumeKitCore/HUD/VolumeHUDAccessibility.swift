@@ -4,7 +4,7 @@ import Foundation
 ///
 /// None of the prior-art HUDs announced anything (`shared/facts/volume-hud.md` §6); the pattern here follows
 /// horologist's volume screen, which announces the percentage on each change. These are the English forms;
-/// ``VolumeKitStrings`` gives them in the user's language (English, Simplified and Traditional Chinese, Korean).
+/// ``VolumeKitStrings`` gives them in the app's language (English, Simplified and Traditional Chinese, Korean).
 public enum VolumeHUDAccessibility {
     /// The whole percentage for `level` (0…1), rounded to nearest: 0.5 → 50, 0.0625 → 6.
     public static func percent(_ level: Float) -> Int {

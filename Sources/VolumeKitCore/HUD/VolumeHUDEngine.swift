@@ -25,7 +25,7 @@ public struct VolumeHUDOptions: Sendable, Equatable {
     /// How long after start the volume view may take to become ready before
     /// ``VolumeHUDDiagnostic/volumeViewNotReady(after:)`` is reported (the HUD keeps waiting).
     public var readinessTimeout: TimeInterval
-    /// The language of VoiceOver announcements; `nil` follows the user's preferred languages.
+    /// The language of VoiceOver announcements; `nil` follows the app's language (``strings``).
     public var language: VolumeKitStrings.Language?
 
     /// Creates options.
@@ -125,8 +125,7 @@ public final class VolumeHUDEngine: Sendable {
         self.onDiagnostic = onDiagnostic
         board = clients.holdBoard
         readiness = ReadinessWatch(clock: clients.clock)
-        let strings = options.language.map(VolumeKitStrings.init(language:)) ?? .current
-        state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: strings)))
+        state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: options.strings)))
     }
 
     /// Whether ``start()`` was called without a matching ``stop()``.

@@ -92,7 +92,7 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// Whether ``display``'s level came from a real reading (a press cannot be judged against a guess).
     public private(set) var isLevelKnown: Bool
     /// The language of the ``VolumeHUDAction/announce(_:)`` texts (English unless given: a pure machine
-    /// never reads the user's settings; ``VolumeHUDEngine`` passes the user's language).
+    /// never reads the user's settings; ``VolumeHUDEngine`` passes the app's, ``VolumeHUDOptions/strings``).
     public var strings: VolumeKitStrings
     /// The last level change that reached a rail, and when: the press that caused it may be reported
     /// just after it (passive button detection sees a press *through* the change) and is no bump.

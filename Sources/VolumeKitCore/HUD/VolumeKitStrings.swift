@@ -5,9 +5,10 @@ import Foundation
 /// resource bundle.
 ///
 /// Languages: English, Simplified Chinese, Traditional Chinese and Korean — the languages of the articles
-/// VolumeKit comes from (`shared/seeds/`). The language follows the user's preferred languages unless one is
-/// given (``init(preferredLanguages:)``), so tests and previews pick it explicitly. A missing table or key
-/// falls back to English built into the code: an announcement is never empty.
+/// VolumeKit comes from (`shared/seeds/`). ``current`` speaks the app's language — the first of the user's
+/// preferred languages the app is localized in (``Language/current``), so an English-only app never announces
+/// in Korean — and tests and previews pick one (``init(language:)``). A missing table or key falls back to
+/// English built into the code: an announcement is never empty.
 ///
 /// Every lookup is a pure function of the table, so each language is tested on Linux.
 public struct VolumeKitStrings: Sendable, Equatable {
@@ -61,15 +62,17 @@ public struct VolumeKitStrings: Sendable, Equatable {
         table = VolumeKitStrings.loadTable(language)
     }
 
-    /// The strings for the first of `preferredLanguages` VolumeKit has a table for, English if none.
+    /// The strings for the first of `preferredLanguages` VolumeKit has a table for, English if none, whatever
+    /// languages the app itself has (``current`` also weighs those).
     /// - Parameter preferredLanguages: BCP 47 identifiers, most preferred first (by default the user's,
     ///   `Locale.preferredLanguages`).
     public init(preferredLanguages: [String] = Locale.preferredLanguages) {
         self.init(language: preferredLanguages.lazy.compactMap(Language.init(identifier:)).first ?? .english)
     }
 
-    /// The strings for the user's preferred languages now.
-    public static var current: VolumeKitStrings { VolumeKitStrings() }
+    /// The strings in the app's language now (``Language/current``): the first of the user's preferred
+    /// languages that the app is localized in and VolumeKit has a table for, English when there is none.
+    public static var current: VolumeKitStrings { VolumeKitStrings(language: .current) }
 
     /// English.
     public static let english = VolumeKitStrings(language: .english)

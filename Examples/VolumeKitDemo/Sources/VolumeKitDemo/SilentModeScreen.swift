@@ -15,7 +15,7 @@ struct SilentModeScreen: View {
                     Image(systemName: icon)
                         .font(.largeTitle)
                         .foregroundColor(model.state == .silent ? .red : .accentColor)
-                    // The state in words, in the user's language ("Silent", "Ring"), as VoiceOver reads it.
+                    // The state in words, in the app's language ("Silent", "Ring"), as VoiceOver reads it.
                     Text(model.stateDescription ?? "checking…").font(.title2)
                 }
             }

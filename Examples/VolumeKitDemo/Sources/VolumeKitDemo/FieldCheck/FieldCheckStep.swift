@@ -207,6 +207,33 @@ extension FieldCheckStep {
 }
 
 extension FieldCheckStep {
+    /// An extras step in which something else takes over the audio session while VolumeKit's HUD runs: the
+    /// person plays a tone in it, presses during and after, and says which HUD showed. The player and the web
+    /// view steps differ only in what plays the tone.
+    /// - Parameters:
+    ///   - id: the step's id (`player`, `web-view`).
+    ///   - title: what takes the session, as the title starts ("A player"); " takes the session" follows.
+    ///   - what: what the person taps play in, as the instruction names it ("the player").
+    ///   - gestureName: what plays, as the trace's gesture names it ("player").
+    ///   - aid: what the screen shows for it.
+    static func takingTheSession(
+        id: String, title: String, what: String, gestureName: String, aid: FieldCheckAid
+    ) -> FieldCheckStep {
+        FieldCheckStep(
+            id: id, title: "\(title) takes the session",
+            instruction:
+                "Tap play in \(what) below. While the tone plays, press volume up twice. Then pause it and press volume down once.",
+            gesture: .other("\(gestureName) plays, press up x2, pause, press down, HUD on"), capturesButtons: false,
+            runsHUD: true, aid: aid,
+            questions: [
+                FieldCheckQuestion("played", "Did you hear the tone?"),
+                FieldCheckQuestion("custom-hud", "While it played, did VolumeKit's HUD appear?"),
+                FieldCheckQuestion("hud", "While it played, did the system volume HUD appear?"),
+                FieldCheckQuestion(
+                    "after", "After you paused it, did VolumeKit's HUD (not the system's) show the last press?"),
+            ])
+    }
+
     /// The extras (field check extras version ``FieldCheck/extrasVersion``, issue 26), a second check with its
     /// own trace: VolumeKit's HUD in portrait, in landscape and beside another app on an iPad, a player and a
     /// web view taking over the audio session while the HUD runs, AirPlay and a Bluetooth reconnect while
@@ -244,32 +271,9 @@ extension FieldCheckStep {
                     "this-app", "With this app active, did VolumeKit's HUD appear and not the system's?"),
                 FieldCheckQuestion("other-app", "With the other app active, did the system HUD appear (it should)?"),
             ]),
-        FieldCheckStep(
-            id: "player", title: "A player takes the session",
-            instruction:
-                "Tap play in the player below. While the tone plays, press volume up twice. Then pause it and press volume down once.",
-            gesture: .other("player plays, press up x2, pause, press down, HUD on"), capturesButtons: false,
-            runsHUD: true, aid: .player,
-            questions: [
-                FieldCheckQuestion("played", "Did you hear the tone?"),
-                FieldCheckQuestion("custom-hud", "While it played, did VolumeKit's HUD appear?"),
-                FieldCheckQuestion("hud", "While it played, did the system volume HUD appear?"),
-                FieldCheckQuestion(
-                    "after", "After you paused it, did VolumeKit's HUD (not the system's) show the last press?"),
-            ]),
-        FieldCheckStep(
-            id: "web-view", title: "A web view takes the session",
-            instruction:
-                "Tap play in the web page below. While the tone plays, press volume up twice. Then pause it and press volume down once.",
-            gesture: .other("web view plays, press up x2, pause, press down, HUD on"), capturesButtons: false,
-            runsHUD: true, aid: .webView,
-            questions: [
-                FieldCheckQuestion("played", "Did you hear the tone?"),
-                FieldCheckQuestion("custom-hud", "While it played, did VolumeKit's HUD appear?"),
-                FieldCheckQuestion("hud", "While it played, did the system volume HUD appear?"),
-                FieldCheckQuestion(
-                    "after", "After you paused it, did VolumeKit's HUD (not the system's) show the last press?"),
-            ]),
+        .takingTheSession(id: "player", title: "A player", what: "the player", gestureName: "player", aid: .player),
+        .takingTheSession(
+            id: "web-view", title: "A web view", what: "the web page", gestureName: "web view", aid: .webView),
         FieldCheckStep(
             id: "airplay", title: "AirPlay",
             instruction:
