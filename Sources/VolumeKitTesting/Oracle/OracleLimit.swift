@@ -21,6 +21,9 @@ public struct OracleLimit: Sendable {
         public var gapFromPreviousPress: TimeInterval?
         /// Seconds since the user's last route change, if there was one.
         public var sinceRouteChange: TimeInterval?
+        /// Seconds from the user's last route change before the press concerned went down to its going down, if
+        /// there was one.
+        public var pressSinceRouteChange: TimeInterval?
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -58,10 +61,11 @@ public struct OracleLimit: Sendable {
     /// The KVO strategies: they see presses only as volume changes.
     static let kvoStrategies: Set<SimulatedStrategy> = [.outputVolume, .passive, .systemNotification]
 
-    /// Every limit the oracle knows.
+    /// Every limit the oracle knows, in the order they are tried: a failure that several explain is counted
+    /// under the first (the route limit, which also explains some split holds, after the holds' own).
     public static let all: [OracleLimit] = [
-        headroomExhausted, routeChangeNotNotified, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart,
-        pressOnSetInFlight,
+        headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, pressOnSetInFlight,
+        routeChangeNotNotified,
     ]
 
     /// A press whose step left exactly the value of a set of VolumeKit's then in flight, landing just after it
@@ -112,14 +116,18 @@ public struct OracleLimit: Sendable {
 
     /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156): a route change is seen only with a
     /// later volume change, so a press made just after it may be taken for the new route's own volume. Only a
-    /// missed or misread press made within 1.5 s after a route change the user made, with
-    /// `routeChangeNotNotified` raised from 2 s before the failure to 1 s after.
+    /// missed or misread press made within 1.5 s after a route change the user made — or a hold split whose
+    /// button went down within 1.5 s after it (its first step taken for the route's volume, it is seen from its
+    /// repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s
+    /// before the press to 1 s after the failure.
     public static let routeChangeNotNotified = OracleLimit(
         name: "route change without a notification", diagnostic: "routeChangeNotNotified"
     ) { evidence in
-        guard evidence.behaviour.routeNotification == .missing, let since = evidence.sinceRouteChange else {
-            return false
+        guard evidence.behaviour.routeNotification == .missing else { return false }
+        if evidence.violation.kind == .holdSplit {
+            return evidence.pressSinceRouteChange.map { $0 <= 1.5 } ?? false
         }
+        guard let since = evidence.sinceRouteChange else { return false }
         let kinds: Set<PressOracle.Violation.Kind> = [.missedPress, .phantomPress, .wrongButton]
         return kinds.contains(evidence.violation.kind) && since <= 1.5
     }

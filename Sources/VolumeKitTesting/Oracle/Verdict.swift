@@ -86,10 +86,13 @@ extension PressOracle {
             let previous = press.flatMap { current in
                 presses.last { $0.button == current.button && $0.down < current.down }
             }
-            let route = truth.last {
-                if case .route = $0.action { return $0.time <= failure.time + 1e-6 }
-                return false
-            }?.time
+            func lastRouteChange(before time: Instant) -> Instant? {
+                truth.last {
+                    if case .route = $0.action { return $0.time <= time + 1e-6 }
+                    return false
+                }?.time
+            }
+            let route = lastRouteChange(before: failure.time)
             let evidence = OracleLimit.Evidence(
                 violation: failure, press: press.map { ($0.button, $0.down, $0.context) },
                 pressRequired: press?.required ?? false, pressReadAsRepeat: press?.readAsRepeat ?? false,
@@ -97,6 +100,9 @@ extension PressOracle {
                     previous.map { current.down - lastStep(of: $0, before: current.down, run.behaviour) }
                 },
                 sinceRouteChange: route.map { failure.time - $0 },
+                pressSinceRouteChange: press.flatMap { current in
+                    lastRouteChange(before: current.down).map { current.down - $0 }
+                },
                 pressLandedOnSetInFlight: press.map { landedOnSetInFlight($0, run) } ?? false,
                 strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?

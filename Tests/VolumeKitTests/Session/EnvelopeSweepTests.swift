@@ -60,38 +60,6 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
 
     static let all: [CorpusScenario] = files() + captureCases()
 
-    /// Whether a final-volume failure on `route` is proven by the limit "route change without a notification"
-    /// (`routeNotification=missing`, RBVolumeButtons #18, openradar 35432156): VolumeKit raised
-    /// `routeChangeNotNotified`, and the route is off the user's volume by whole steps, no more than the presses the
-    /// user made on it within 1.5 s after changing to it, in their direction — the presses taken for the new
-    /// route's own volume, as the ground truth shows.
-    static func provenByMissingRouteNotification(
-        route: AudioRoute, off: Float, runner: ScenarioRunner
-    ) -> Bool {
-        guard runner.behaviour.routeNotification == .missing,
-            runner.diagnostics.contains(where: { $0.name == "routeChangeNotNotified" })
-        else { return false }
-        let steps = (off / VolumeStepMachine.step).rounded()
-        guard steps != 0, abs(off - steps * VolumeStepMachine.step) < VolumeStepMachine.stepTolerance else {
-            return false
-        }
-        var current: AudioRoute = .speaker
-        var changedAt = -Double.infinity
-        var pressesAfterChange = [VolumeButton]()
-        for record in runner.device.truth {
-            switch record.action {
-            case .route(let new):
-                current = new
-                changedAt = record.time
-            case .press(let button, _, _) where current == route && record.time - changedAt <= 1.5:
-                pressesAfterChange.append(button)
-            default: break
-            }
-        }
-        let toward = pressesAfterChange.filter { $0.sign == (steps > 0 ? 1 : -1) }.count
-        return Int(abs(steps)) <= toward
-    }
-
     private func pendingRestores(_ device: SimulatedDevice) -> [AudioRoute: PendingRestore] {
         PendingRestores.load(from: device.clients.keyValueStore).byRoute
     }
@@ -165,7 +133,14 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
             {
                 continue
             }
-            if Self.provenByMissingRouteNotification(route: route, off: actual - wanted, runner: runner) { continue }
+            // Envelope limit (README): presses just after a route change without a notification, taken for the new
+            // route's own volume (FinalVolumeLimit.missingRouteNotification).
+            if FinalVolumeLimit.missingRouteNotification(
+                route: route, off: actual - wanted, truth: runner.device.truth, diagnostics: runner.diagnostics,
+                behaviour: runner.behaviour, userVolume: { _ in wanted })
+            {
+                continue
+            }
             offset(route, actual - wanted)
             problems.append("\(route) at \(actual), the user's \(wanted)")
         }
@@ -213,14 +188,16 @@ struct EnvelopeSweepTests {
             session.narrate = { line in lines.withLock { $0.append(line) } }
             session.run(length: 14)
             let limit =
-                session.isUnderUnseenRailPress
-                ? " (under the limit: press at a rail unseen)"
-                : session.isUnderUncertainRouteVolume
-                    ? " (under the limit: set landed across a route change)"
-                    : session.isUnderUnconfirmedAnchor
-                        ? " (under the limit: press onto a refused anchor after a crash)"
-                        : session.isUnderCoincidentControlCenter
-                            ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
+                session.isUnderMissingRouteNotification
+                ? " (under the limit: route change without a notification)"
+                : session.isUnderUnseenRailPress
+                    ? " (under the limit: press at a rail unseen)"
+                    : session.isUnderUncertainRouteVolume
+                        ? " (under the limit: set landed across a route change)"
+                        : session.isUnderUnconfirmedAnchor
+                            ? " (under the limit: press onto a refused anchor after a crash)"
+                            : session.isUnderCoincidentControlCenter
+                                ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
@@ -330,12 +307,10 @@ struct EnvelopeSweepTests {
                         "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
                         + session.script.joined(separator: "\n  ")
                     // Envelope limit (README): `routeNotification=missing` — a route change seen only with the
-                    // next volume change, so a press then is taken for the new route's own volume. VolumeKit
-                    // detects it and reports `VolumeButtonsDiagnostic.routeChangeNotNotified`; only a run that
-                    // reported it is excluded from the violations.
-                    if behaviour.routeNotification == .missing,
-                        session.diagnostics.current.contains(.routeChangeNotNotified)
-                    {
+                    // next volume change, so presses just after it are taken for the new route's own volume: every
+                    // violating route off by no more than those presses, with `routeChangeNotNotified` raised for
+                    // that change (`RandomSession.isUnderMissingRouteNotification`).
+                    if session.isUnderMissingRouteNotification {
                         limitFailures.append("[route change without a notification] " + line)
                     } else if session.isUnderUnseenRailPress {
                         // Envelope limit: an outputVolume press toward a rail while the volume sat there (VolumeKit

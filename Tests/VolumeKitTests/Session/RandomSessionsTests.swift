@@ -10,7 +10,17 @@ import VolumeKitTesting
 final class RandomSession {
     let device: SimulatedDevice
     let strategy: SimulatedStrategy
-    var truth: [AudioRoute: Float]
+    var truth: [AudioRoute: Float] {
+        didSet {
+            for (route, value) in truth where oldValue[route] != value {
+                truthHistory[route, default: []].append((device.now, value))
+            }
+        }
+    }
+    /// When each route's user volume (``truth``) changed, and to what.
+    private var truthHistory: [AudioRoute: [(at: Instant, value: Float)]] = [:]
+    /// Each route's user volume when the session began.
+    private var initialTruth: [AudioRoute: Float] = [:]
     private var engine: VolumeButtonsEngine?
     private var rng: SeededRandom
     private(set) var script: [String] = []
@@ -87,6 +97,7 @@ final class RandomSession {
             using: &rng)!
         self.strategy = strategy ?? drawn
         truth = Dictionary(uniqueKeysWithValues: AudioRoute.allCases.map { ($0, device.volume(on: $0)) })
+        initialTruth = truth
         shown = truth
         followTruth()
         script.append(
@@ -384,6 +395,27 @@ final class RandomSession {
                 else { return false }
                 return reported.contains(.railPressesUnseen(rail))
             }
+    }
+
+    /// Envelope limit (README): `routeNotification=missing` — presses made on a route just after a change to it
+    /// with no notification are taken for the route's own volume. True when every violating route is off the
+    /// user's volume by no more than those presses, and VolumeKit raised `routeChangeNotNotified` for that change
+    /// (``FinalVolumeLimit/missingRouteNotification(route:off:truth:diagnostics:behaviour:startRoute:)``).
+    var isUnderMissingRouteNotification: Bool {
+        let routes = violatingRoutes()
+        let diagnostics = observed.current.diagnostics
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                FinalVolumeLimit.missingRouteNotification(
+                    route: route, off: device.volume(on: route) - truth[route]!, truth: device.truth,
+                    diagnostics: diagnostics, behaviour: device.behaviour,
+                    userVolume: { time in self.userVolume(on: route, at: time) })
+            }
+    }
+
+    /// The user's volume on `route` just before `time` (``truth`` as it was then).
+    func userVolume(on route: AudioRoute, at time: Instant) -> Float {
+        truthHistory[route]?.last { $0.at < time }?.value ?? initialTruth[route]!
     }
 
     /// Envelope limit (README): a set of VolumeKit's made on one route lands on a new one before the change is

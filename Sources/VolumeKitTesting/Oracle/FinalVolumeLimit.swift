@@ -1,0 +1,64 @@
+import Foundation
+import VolumeKitCore
+
+/// Envelope limits on a route's volume at the end of a run, as proofs over the ground truth (``TruthRecord``)
+/// and the diagnostics VolumeKit raised, each with its time: a final volume off the user's is excused only
+/// when the predicate holds for that route and the limit's diagnostic names the event concerned.
+public enum FinalVolumeLimit {
+    /// How long after a route change a press may still be taken for the new route's own volume: the press's
+    /// change is the first one VolumeKit sees there (the route is read with every input).
+    public static let pressesAfterRouteChange: TimeInterval = 1.5
+
+    /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`): a route
+    /// change is seen only with a later volume change, so a press made on the new route just after it may be
+    /// taken for the route's own volume: VolumeKit reads the value the press left as the route's, and the user's
+    /// volume there moves by the difference. True when `route` is off the user's volume by `off` and, after a
+    /// route change to it for which VolumeKit raised `routeChangeNotNotified` (between the change and 1 s after
+    /// ``pressesAfterRouteChange``), the user made a press on it within ``pressesAfterRouteChange`` that
+    /// explains `off`: the value its first step left minus the user's volume then, within two rounded reads (the
+    /// value taken for the route's own); or, counting every such press toward `off`, no more than a step each
+    /// (presses snapped to the 1/16 grid move less).
+    ///
+    /// - Parameters:
+    ///   - route: the route whose final volume is off.
+    ///   - off: its final volume minus the user's.
+    ///   - truth: what the user did (``SimulatedDevice/truth``).
+    ///   - diagnostics: VolumeKit's diagnostics with when each came.
+    ///   - behaviour: the device's behaviour.
+    ///   - startRoute: the route the run began on.
+    ///   - userVolume: the user's own volume on `route` just before a time.
+    public static func missingRouteNotification(
+        route: AudioRoute, off: Float, truth: [TruthRecord], diagnostics: [PressOracle.Diagnostic],
+        behaviour: DeviceBehaviour, startRoute: AudioRoute = .speaker, userVolume: (Instant) -> Float
+    ) -> Bool {
+        guard behaviour.routeNotification == .missing, abs(off) > VolumeStepMachine.readTolerance else { return false }
+        let window = pressesAfterRouteChange
+        let diagnosed = { (change: Instant) in
+            diagnostics.contains {
+                $0.name == "routeChangeNotNotified" && $0.time >= change - 1e-6 && $0.time <= change + window + 1
+            }
+        }
+        var current = startRoute
+        var changedAt = -Double.infinity
+        var counts = false
+        var toward = 0
+        for record in truth {
+            switch record.action {
+            case .route(let new):
+                current = new
+                changedAt = record.time
+                counts = new == route && diagnosed(record.time)
+            case .press(let button, _, let context)
+            where counts && current == route && record.time - changedAt <= window:
+                if let left = context.landedOn,
+                    abs(left - userVolume(record.time) - off) <= 2 * VolumeStepMachine.readTolerance
+                {
+                    return true
+                }
+                if button.sign == (off > 0 ? 1 : -1) { toward += 1 }
+            default: break
+            }
+        }
+        return toward > 0 && abs(off) <= Float(toward) * VolumeStepMachine.step + VolumeStepMachine.stepTolerance
+    }
+}
