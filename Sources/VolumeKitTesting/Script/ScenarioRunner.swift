@@ -251,10 +251,10 @@ public final class ScenarioRunner: @unchecked Sendable {
             try pass(seconds, on: device)
         case .slider(let value):
             device.controlCenterSlider(value)
-            try pass(0.6, on: device)
+            try pass(device.controlCenterTime(), on: device)
         case .drag(let value):
             device.controlCenterDrag(value)
-            try pass(0.6, on: device)
+            try pass(device.controlCenterTime(drag: .series), on: device)
         case .siri(let seconds):
             device.siri(for: seconds)
             try pass(seconds, on: device)
