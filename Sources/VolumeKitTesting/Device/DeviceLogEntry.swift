@@ -58,6 +58,10 @@ public enum DeviceLogEntry: Sendable, Equatable {
     case appLaunched(Instant)
     /// The app's process ended (crash or kill).
     case appEnded(Instant)
+    /// iOS sent the late interruption "began" for the time the app was suspended
+    /// (``DeviceBehaviour/lateInterruptionBegan``); `delivered` is false where VolumeKit's live client drops it
+    /// (reason `.appWasSuspended`, iOS 14.5–15).
+    case lateInterruptionBegan(Instant, delivered: Bool)
     /// A system sound played (or was skipped) — see `SimulatedDevice+Sounds.swift`.
     case systemSound(Instant, SystemSoundID, played: Bool)
 }

@@ -155,6 +155,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         var sessionTakenOver = false
         /// The app's camera session is running (capture events need it, ``DeviceBehaviour/captureEventsGate``).
         var cameraRunning = false
+        /// The system deactivated the active session of the app as it was suspended in the background: iOS says
+        /// so when the app runs again (``DeviceBehaviour/lateInterruptionBegan``).
+        var sessionLostToSuspension = false
         /// What `outputVolume` reads while the app is not live (seed 001).
         var staleVolume: Float
         var volumeObservers: [Int: @Sendable (Float) -> Void] = [:]

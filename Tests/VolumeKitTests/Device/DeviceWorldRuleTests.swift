@@ -46,4 +46,56 @@ struct DeviceWorldRuleTests {
         oneJump.advance(by: 0.6)
         #expect(controlCenterTimes(oneJump) == [0.3], "the length applies to a series only")
     }
+
+    @Test("Background audio: a never-suspended app keeps its session and hears the volume in the background")
+    func backgroundAudio() throws {
+        for (rule, hears) in [(DeviceBehaviour.BackgroundAudio.suspends, false), (.neverSuspended, true)] {
+            let device = device {
+                $0.backgroundAudio = rule; $0.suspensionDelay = 2
+            }
+            let probe = try AppProbe.listening(on: device)
+            device.background()
+            device.advance(by: 30)
+            device.press(.up)
+            device.advance(by: 0.2)
+            #expect(device.isSessionActive == hears, "\(rule)")
+            #expect(probe.kvo.current == (hears ? [0.5625] : []), "\(rule)")
+            #expect(probe.lifecycle.current.contains(.didEnterBackground))
+        }
+    }
+
+    @Test(
+        "Late interruption began: on return after a suspension, before or after active, on iOS 10.3 to 14.4 only",
+        arguments: [
+            (DeviceBehaviour.LateInterruptionBegan.none, OSVersion(14, 4), false),
+            (.onResume, OSVersion(14, 4), true), (.afterActive, OSVersion(14, 4), true),
+            (.onResume, OSVersion(15, 0), false), (.afterActive, OSVersion(16, 4), false),
+        ])
+    func lateInterruptionBegan(rule: DeviceBehaviour.LateInterruptionBegan, os: OSVersion, arrives: Bool) throws {
+        let device = device(0.5, os) { $0.lateInterruptionBegan = rule }
+        let probe = try AppProbe.listening(on: device)
+        device.background()
+        device.advance(by: 1)
+        device.foreground()
+        device.advance(by: 0.1)
+        let events = probe.lifecycle.current
+        #expect(events.contains(.interruptionBegan) == arrives, "\(rule) on iOS \(os)")
+        if arrives, let began = events.firstIndex(of: .interruptionBegan),
+            let active = events.firstIndex(of: .didBecomeActive)
+        {
+            #expect((began < active) == (rule == .onResume))
+        }
+        let sent = device.log.contains { if case .lateInterruptionBegan = $0 { true } else { false } }
+        #expect(sent == (rule != .none && os < OSVersion(16)), "logged when iOS sends it")
+        // Not suspended (back before the suspension delay), nothing was lost: no late began.
+        let quick = self.device(0.5, os) {
+            $0.lateInterruptionBegan = rule; $0.suspensionDelay = 5
+        }
+        let quickProbe = try AppProbe.listening(on: quick)
+        quick.background()
+        quick.advance(by: 1)
+        quick.foreground()
+        quick.advance(by: 0.1)
+        #expect(!quickProbe.lifecycle.current.contains(.interruptionBegan))
+    }
 }
