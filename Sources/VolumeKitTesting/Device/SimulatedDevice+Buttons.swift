@@ -40,8 +40,11 @@ extension SimulatedDevice {
                 return
             }
             if deliverCaptureEvent(button, phase: .began) { return }
-            stepVolume(button)
-            if let index = heldButton?.truthIndex, !buttonsMoveRinger { recordStep(index) }
+            let warned = stepVolume(button)
+            if let index = heldButton?.truthIndex, !buttonsMoveRinger {
+                recordStep(index)
+                if warned { recordWarning(index) }
+            }
             heldButton?.repeatTimer = after(behaviour.firstRepeatDelay) { [unowned self] in self.autoRepeat(button) }
         }
     }
@@ -84,16 +87,22 @@ extension SimulatedDevice {
         }
     }
 
-    private func stepVolume(_ button: VolumeButton) {
-        if buttonsMoveRinger {
+    /// One step of a press or an auto-repeat (or of a headset's press, `to` its own level). Returns whether the
+    /// EU headphone warning took the step (``warnsAtLimit(from:to:)``): then nothing moved.
+    @discardableResult
+    func stepVolume(_ button: VolumeButton, to level: Float? = nil) -> Bool {
+        if buttonsMoveRinger, level == nil {
             ringerVolumeLevel = Self.clamp(ringerVolumeLevel + button.sign * Self.step)
             record(.ringerVolume(currentTime, ringerVolumeLevel))
             record(.systemHUD(currentTime, ringerVolumeLevel))
-            return
+            return false
         }
-        let new = stepped(from: volumes[currentRoute]!, button)
+        let old = volumes[currentRoute]!
+        let new = level ?? stepped(from: old, button)
+        if warnsAtLimit(from: old, to: new) { return true }
         change(to: new, reason: "ExplicitVolumeChange", cause: .button(button))
         if !isHUDSuppressed { record(.systemHUD(currentTime, new)) }
+        return false
     }
 
     /// The user drags the Control Center volume slider to `value` (any value, off the 1/16 grid). Opening

@@ -56,6 +56,7 @@ extension SimulatedDevice {
     public func reboot(after seconds: TimeInterval = 60) {
         locked {
             crash()
+            limitWarned = []
             bootWallTime += currentTime + max(0, seconds)
             launch()
         }

@@ -13,7 +13,9 @@ import VolumeKitCore
 ///
 /// The device hands the app its ``clients``; the app (VolumeKit's engines) sees only what a real app would.
 /// The test or script plays the user: ``press(_:)``, ``hold(_:for:)``, ``controlCenterSlider(_:)``,
-/// ``background()``, ``interruption(began:)``, ``phoneCall(began:)``, ``connect(_:)``, ``crash()``, ``launch()``.
+/// ``background()``, ``interruption(began:)``, ``phoneCall(began:)``, ``connect(_:)``, ``crash()``, ``launch()``;
+/// other sources of the volume (`+OtherSources`): ``headsetPress(_:)``, ``bluetoothSync(_:)``,
+/// ``connectBluetooth(headset:syncingTo:)``, ``headphoneSafetyLowering()``.
 /// Nothing happens until virtual time moves: ``advance(by:)``.
 public final class SimulatedDevice: @unchecked Sendable {
     /// The device, its starting volumes and its behaviour.
@@ -97,6 +99,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     var sounds = SimulatedSounds()
     /// What the user physically did, in order (``truth``; `Oracle/GroundTruth.swift`).
     var truthLog: [TruthRecord] = []
+    /// The headset routes whose EU warning the user has passed (``DeviceBehaviour/HeadphoneLimit/euWarning``).
+    var limitWarned: Set<AudioRoute> = []
     /// When capture was last disturbed (``PressContext/sinceDisturbance``).
     var lastDisturbance: Instant = -.infinity
     /// An interruption began (another app's audio, Siri, an alarm) and nothing has ended it yet: no end, and the

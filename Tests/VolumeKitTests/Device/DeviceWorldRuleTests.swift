@@ -98,4 +98,142 @@ struct DeviceWorldRuleTests {
         quick.advance(by: 0.1)
         #expect(!quickProbe.lifecycle.current.contains(.interruptionBegan))
     }
+
+    private func buttonVolumes(_ device: SimulatedDevice) -> [Float] {
+        device.log.compactMap { if case .volume(_, _, let value, .button) = $0 { return value } else { return nil } }
+    }
+
+    private func headsetPresses(_ device: SimulatedDevice) -> [PressContext] {
+        device.truth.compactMap {
+            if case .press(_, _, let context) = $0.action, context.source == .headset { context } else { nil }
+        }
+    }
+
+    @Test("Headset buttons: a step as a side button, or the headset's own absolute level on Bluetooth")
+    func headsetButtons() throws {
+        for (rule, landing) in [
+            (DeviceBehaviour.HeadsetButtons.sideButton, Float(0.5625)), (.absoluteVolume, 72 / 127),
+        ] {
+            let device = device(0.5, headphones: 0.5) { $0.headsetButtons = rule }
+            let probe = try AppProbe.listening(on: device)
+            device.headsetPress(.up)
+            device.advance(by: 0.2)
+            #expect(device.truth.isEmpty, "no headset on the speaker: nothing happens")
+            device.connect(.bluetooth)
+            device.headsetPress(.up)
+            device.advance(by: 0.2)
+            #expect(device.volume == landing, "\(rule)")
+            #expect(probe.kvo.current.last == landing)
+            #expect(buttonVolumes(device) == [landing], "a press's change (ExplicitVolumeChange)")
+            let context = try #require(headsetPresses(device).first)
+            #expect(context.visibility == .inFront && context.landedOn == landing)
+            #expect(device.truth.last?.json.contains("\"source\":\"headset\"") == true)
+            // A wired remote always steps as a side button does.
+            device.connect(.headphones)
+            device.headsetPress(.down)
+            device.advance(by: 0.2)
+            #expect(device.volume == 0.4375, "\(rule): wired, one step down")
+        }
+        // No auto-repeat, no capture event, and during a call the call volume.
+        let call = device(0.5)
+        call.connect(.headphones)
+        call.phoneCall(began: true)
+        call.headsetPress(.up)
+        call.advance(by: 0.2)
+        #expect(call.volume == 0.25 && abs(call.callVolume - 0.6625) < 1e-6)
+    }
+
+    @Test("The EU warning takes the first up press past the limit on a headset route; the next one goes through")
+    func headphoneLimit() throws {
+        let device = device(0.5, headphones: 0.6875) {
+            $0.headphoneLimit = .euWarning; $0.headphoneLimitLevel = 0.75
+        }
+        let probe = try AppProbe.listening(on: device)
+        device.press(.up)
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.5625, "the speaker has no limit")
+        device.connect(.headphones)
+        device.press(.up)
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.75, "up to the limit")
+        device.press(.up)
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.75, "the warning: nothing moved")
+        #expect(device.log.contains { if case .volumeLimitWarning(_, .headphones) = $0 { true } else { false } })
+        guard case .press(.up, _, let warned) = device.truth.last?.action else { throw CancellationError() }
+        #expect(warned.volumeLimitWarning && device.truth.last?.json.contains("\"warning\":true") == true)
+        device.headsetPress(.up)
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.8125, "passed once, the next press goes through (a headset's too)")
+        device.press(.down)
+        device.advance(by: 0.2)
+        device.press(.up)
+        device.advance(by: 0.2)
+        #expect(device.volume == 0.8125, "once per route")
+        #expect(probe.kvo.current == [0.5625, 0.6875, 0.75, 0.8125, 0.75, 0.8125])
+        let none = self.device(0.5, headphones: 0.75) { $0.headphoneLimitLevel = 0.75 }
+        none.connect(.headphones)
+        none.press(.up)
+        none.advance(by: 0.2)
+        #expect(none.volume == 0.8125, "the default: no limit")
+    }
+
+    @Test("Headphone Safety turns a loud headset volume down to the level; the user's volume from then on")
+    func headphoneSafetyLowering() throws {
+        let device = device(0.9, headphones: 0.9) { $0.headphoneLimitLevel = 0.625 }
+        let probe = try AppProbe.listening(on: device)
+        device.headphoneSafetyLowering()
+        #expect(device.volume == 0.9, "not on the speaker")
+        device.connect(.bluetooth)
+        device.advance(by: 0.1)
+        device.headphoneSafetyLowering()
+        device.advance(by: 0.1)
+        #expect(device.volume == 0.625 && probe.kvo.current.last == 0.625)
+        #expect(device.truth.last?.action == .volume(0.625, by: "headphoneSafety"))
+        #expect(device.log.contains { $0 == .volume(0.1, .bluetooth, 0.625, .otherSource("headphoneSafety")) })
+        device.headphoneSafetyLowering()
+        #expect(device.truth.count == 2, "at or below the level: nothing")
+    }
+
+    @Test("Bluetooth sync: a headset's stored volume is taken the rule's delay after it connects")
+    func bluetoothSync() throws {
+        for delay in [0.05, 2.0] {
+            let device = device(0.5, headphones: 0.25) { $0.bluetoothSyncDelay = delay }
+            let probe = try AppProbe.listening(on: device)
+            device.connectBluetooth(syncingTo: 0.4)
+            device.advance(by: delay - 0.01)
+            #expect(device.volume == 0.25, "iOS's own memory of the headset first")
+            device.advance(by: 0.02)
+            #expect(device.volume == 0.4 && probe.kvo.current == [0.25, 0.4])
+            #expect(device.truth.map(\.action) == [.route(.bluetooth), .volume(0.4, by: "bluetoothSync")])
+            device.bluetoothSync(0.7)
+            #expect(device.volume == 0.7, "a sync now")
+        }
+        let left = device(0.5) { $0.bluetoothSyncDelay = 1 }
+        left.connectBluetooth(syncingTo: 0.9)
+        left.advance(by: 0.5)
+        left.connect(.speaker)
+        left.advance(by: 1)
+        #expect(left.volume(on: .bluetooth) == 0.25, "the headset left before its sync: nothing")
+    }
+
+    @Test("The oracle: a headset's press and a press the EU warning took need not be reported; a report matches them")
+    func oracleOnOtherPresses() {
+        var headset = PressContext(visibility: .inFront, sinceDisturbance: 5)
+        headset.source = .headset
+        var warned = PressContext(visibility: .inFront, sinceDisturbance: 5)
+        warned.volumeLimitWarning = true
+        let truth = [
+            TruthRecord(time: 1, action: .press(.up, duration: 0.08, context: headset)),
+            TruthRecord(time: 2, action: .press(.up, duration: 0.08, context: warned)),
+        ]
+        let run = PressOracle.Run(strategy: .outputVolume, behaviour: .default, captureWindows: [0..<10])
+        #expect(PressOracle().judge(truth: truth, events: [], diagnostics: [], run: run).ok)
+        let reported = [
+            VolumeButtonEvent(button: .up, phase: .pressed, time: 1.01),
+            VolumeButtonEvent(button: .up, phase: .released, time: 1.5),
+        ]
+        let verdict = PressOracle().judge(truth: truth, events: reported, diagnostics: [], run: run)
+        #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
+    }
 }

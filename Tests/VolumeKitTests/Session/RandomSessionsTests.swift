@@ -266,7 +266,7 @@ final class RandomSession {
             let unchanged = before.map { abs($0 - value) < 1e-6 } ?? false
             shown[route] = value
             switch cause {
-            case .controlCenter:
+            case .controlCenter, .otherSource:
                 pressedOntoRefusedSet.remove(route)
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
