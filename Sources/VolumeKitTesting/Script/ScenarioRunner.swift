@@ -300,6 +300,17 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.setMuteSwitch(on: on)
         case .mediaReset:
             device.resetMediaServices()
+        case .headset(let button, let count, let every):
+            for _ in 0..<count {
+                device.headsetPress(button)
+                try pass(every, on: device)
+            }
+        case .bluetoothConnect(let value):
+            device.connectBluetooth(syncingTo: value)
+        case .bluetoothSync(let value):
+            device.bluetoothSync(value)
+        case .safetyLowering:
+            device.headphoneSafetyLowering()
         }
     }
 
