@@ -13,6 +13,8 @@ final class RandomSession {
     var truth: [AudioRoute: Float]
     private var engine: VolumeButtonsEngine?
     private var rng: SeededRandom
+    /// The wider world's own generator (`RandomSession+World.swift`), `nil` for a session of the earlier world.
+    var world: SeededRandom?
     private(set) var script: [String] = []
     private var inCall = false
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
@@ -48,7 +50,7 @@ final class RandomSession {
     /// not since back at their volume, nor changed by the user.
     private var anchoredAway: [AudioRoute: Bool] = [:]
     /// When each route last became current (the session's own `route` actions).
-    private var routeSince: [AudioRoute: Instant] = [:]
+    var routeSince: [AudioRoute: Instant] = [:]
     /// Routes where a set of VolumeKit's landed away from the user's volume less than ``DeviceBehaviour/sliderLatency``
     /// after the route became current: issued on the route before, it overwrote this route's own volume before
     /// VolumeKit could have seen the change. Cleared when the user sets the route's volume by Control Center.
@@ -73,15 +75,21 @@ final class RandomSession {
     var narrate: (@Sendable (String) -> Void)?
 
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
-    init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
+    /// With `world` (the default) the session also draws the wider world from a generator of its own
+    /// (`RandomSession+World.swift`), so the draws above stay those of the earlier world: `world: false` replays
+    /// an earlier session's actions exactly.
+    init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil, world: Bool = true) {
         rng = SeededRandom(seed: seed)
         let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
-        let version = versions.randomElement(using: &rng)!
+        var worldRandom = world ? Self.worldRandom(seed) : nil
+        let (version, kind) = Self.worldDevice(versions.randomElement(using: &rng)!, &worldRandom)
+        self.world = worldRandom
         let device = SimulatedDevice(
-            .init(osVersion: version, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
+            .init(
+                osVersion: version, kind: kind, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
         self.device = device
         let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(
             using: &rng)!
@@ -91,7 +99,7 @@ final class RandomSession {
         followTruth()
         script.append(
             "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
-        )
+                + (kind == .ipad ? " device ipad" : ""))
     }
 
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
@@ -175,6 +183,10 @@ final class RandomSession {
     }
 
     private func randomAction() {
+        if var random = world {
+            worldTurn(&random)
+            world = random
+        }
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<35: userPresses()
         case 35..<45:
@@ -193,7 +205,7 @@ final class RandomSession {
         case 45..<55:
             let value = Float(Int.random(in: 0...100, using: &rng)) / 100
             act("slider \(value)") {
-                $0.controlCenterSlider(value); $0.advance(by: 0.7)
+                $0.controlCenterSlider(value); $0.advance(by: $0.controlCenterTime() + 0.1)
             }
         case 55..<65:
             act("background") {
@@ -355,7 +367,7 @@ final class RandomSession {
             run: PressOracle.Run(observing: device, strategy: strategy, captureWindows: windows))
     }
 
-    private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
+    func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
         narrate?(line)
         script.append(line)
         body(device)
