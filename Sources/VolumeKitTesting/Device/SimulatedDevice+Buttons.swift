@@ -259,6 +259,12 @@ extension SimulatedDevice {
         // The slider hands the value to the system, which applies it a moment later whether or not the app is
         // still running then (a device-side action, not an app timer).
         after(behaviour.sliderLatency) { [unowned self] in
+            // Handed over on another route, it reaches the system after a change to AirPlay/HDMI: that route has
+            // no volume control either way (openradar 42881405).
+            if self.currentRoute == .external, self.behaviour.externalVolume == .noSlider {
+                self.record(.setIgnored(self.currentTime, target, reason: "route has no volume control"))
+                return
+            }
             if self.behaviour.downPressRefusal == .seedShape,
                 self.configuration.osVersion >= Self.downPressRefusalSince,
                 let held = self.heldButton, held.button == .down, !self.callInProgress,

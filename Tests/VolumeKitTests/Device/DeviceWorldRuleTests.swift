@@ -236,4 +236,18 @@ struct DeviceWorldRuleTests {
         let verdict = PressOracle().judge(truth: truth, events: reported, diagnostics: [], run: run)
         #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
     }
+
+    @Test("A set handed over on the speaker that reaches the system after a move to AirPlay without a slider is lost")
+    func setLandingOnAirPlay() {
+        let device = device(0.5, headphones: 0.3) { $0.sliderLatency = 0.1 }
+        let view = device.clients.systemVolume.installVolumeView {}
+        device.advance(by: 1.1)
+        device.clients.systemVolume.setVolume(0.8)
+        device.advance(by: 0.05)
+        device.connect(.external)
+        device.advance(by: 0.1)
+        #expect(device.volume(on: .external) == 0.3 && device.volume(on: .speaker) == 0.5)
+        #expect(device.log.contains { if case .setIgnored(_, 0.8, _) = $0 { true } else { false } })
+        view.cancel()
+    }
 }
