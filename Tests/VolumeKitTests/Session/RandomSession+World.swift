@@ -28,19 +28,23 @@ extension RandomSession {
         SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ 0x0077_6F72_6C64_0022)
     }
 
-    /// The device of a session: one in four on iOS 18.2 instead of the earlier world's version, one in five an iPad.
-    static func worldDevice(_ version: OSVersion, _ random: inout SeededRandom?) -> (OSVersion, DeviceKind) {
-        guard var drawn = random else { return (version, .iphone) }
-        defer { random = drawn }
-        let ios = drawn.index(below: 4) == 0 ? OSVersion(18, 2) : version
-        return (ios, drawn.index(below: 5) == 0 ? .ipad : .iphone)
+    /// The device of the session with `seed` (`nil`: of the earlier world, as drawn), and its world generator: one
+    /// session in four on iOS 18.2 instead of the earlier world's version, one in five on an iPad.
+    static func worldDevice(_ version: OSVersion, seed: UInt64?) -> (OSVersion, DeviceKind, SeededRandom?) {
+        guard let seed else { return (version, .iphone, nil) }
+        var random = worldRandom(seed)
+        let ios = random.index(below: 4) == 0 ? OSVersion(18, 2) : version
+        return (ios, random.index(below: 5) == 0 ? .ipad : .iphone, random)
     }
 
     /// Volumes a Bluetooth headset may keep itself, on and off the grid.
     private static let storedVolumes: [Float] = [0.1, 0.25, 0.4, 0.5, 0.6875, 0.8, 1]
 
-    /// Before each of the earlier world's actions: one of the wider world's, one time in three.
-    func worldTurn(_ random: inout SeededRandom) {
+    /// Before each of the earlier world's actions: one of the wider world's, one time in three (none in a session
+    /// of the earlier world).
+    func worldTurn() {
+        guard var random = world else { return }
+        defer { world = random }
         guard random.index(below: 3) == 0 else { return }
         let headset = device.route == .headphones || device.route == .bluetooth
         switch random.index(below: 100) {

@@ -75,21 +75,17 @@ final class RandomSession {
     var narrate: (@Sendable (String) -> Void)?
 
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
-    /// With `world` (the default) the session also draws the wider world from a generator of its own
-    /// (`RandomSession+World.swift`), so the draws above stay those of the earlier world: `world: false` replays
-    /// an earlier session's actions exactly.
+    /// With `world`, also the wider world (`RandomSession+World.swift`; `world: false` replays earlier sessions).
     init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil, world: Bool = true) {
         rng = SeededRandom(seed: seed)
         let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
-        var worldRandom = world ? Self.worldRandom(seed) : nil
-        let (version, kind) = Self.worldDevice(versions.randomElement(using: &rng)!, &worldRandom)
-        self.world = worldRandom
+        let (os, kind, random) = Self.worldDevice(versions.randomElement(using: &rng)!, seed: world ? seed : nil)
+        self.world = random
         let device = SimulatedDevice(
-            .init(
-                osVersion: version, kind: kind, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
+            .init(osVersion: os, kind: kind, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
         self.device = device
         let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(
             using: &rng)!
@@ -183,10 +179,7 @@ final class RandomSession {
     }
 
     private func randomAction() {
-        if var random = world {
-            worldTurn(&random)
-            world = random
-        }
+        worldTurn()
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<35: userPresses()
         case 35..<45:
