@@ -14,8 +14,8 @@ enum ProfilesCommand: Subcommand {
         machine; sample 0 is the default), as used by 'volumekit simulate --profile sample:K'.
 
         OPTIONS:
-          --json       one JSON object a line: {"name":…, "summary":…, "default":…, "range":…|"variants":[…],
-                       "sources":[…]}; with --sample: {"sample":K, "values":{RULE:VALUE, …}}
+          --json       one JSON object a line: {"name":…, "summary":…, "default":…, "range":…, "unit":"s"|"volume"
+                       |"variants":[…], "sources":[…]}; with --sample: {"sample":K, "values":{RULE:VALUE, …}}
           --sample K   the values of sample K (K a whole number)
 
         Named profiles for --profile: \(DeviceBehaviour.profiles.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")).
@@ -51,6 +51,8 @@ enum ProfilesCommand: Subcommand {
                     values = "\"range\":[\(range.lowerBound), \(range.upperBound)], \"unit\":\"s\""
                 case .variants(let names):
                     values = "\"variants\":[\(names.map { "\"\($0)\"" }.joined(separator: ", "))]"
+                case .level(let range):
+                    values = "\"range\":[\(range.lowerBound), \(range.upperBound)], \"unit\":\"volume\""
                 }
                 let sources = rule.sources.map { "\"\(escape($0))\"" }.joined(separator: ", ")
                 print(
@@ -66,8 +68,8 @@ enum ProfilesCommand: Subcommand {
     }
 
     private static func jsonValue(_ rule: DeviceBehaviour.Rule, _ value: String) -> String {
-        if case .seconds = rule.values { return value }
-        return "\"\(escape(value))\""
+        if case .variants = rule.values { return "\"\(escape(value))\"" }
+        return value
     }
 
     private static func escape(_ text: String) -> String {

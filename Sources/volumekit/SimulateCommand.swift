@@ -48,9 +48,12 @@ enum SimulateCommand: Subcommand {
                                 (R: \(MuteUnknownReason.allCases.map(\.rawValue).joined(separator: " | ")))
                            {"t":…, "type":"error", "message":M}   (capture could not start, or a limit)
                            {"t":…, "type":"diagnostic", "name":N, "sentence":S}   (VolumeKit's diagnostics)
-                           {"t":…, "type":"truth", "action":"press", "button":B, "duration":D, "seen":W}
-                                (each physical press, in order, W: inFront | interrupted | unseen)
-                           {"t":…, "type":"truth", "action":"volume", "value":V, "by":"controlCenter"}
+                           {"t":…, "type":"truth", "action":"press", "button":B, "duration":D, "seen":W
+                                [, "source":"headset"][, "warning":true]}
+                                (each physical press, in order, W: inFront | interrupted | unseen; a headset's
+                                buttons say so, and a press the EU high-volume warning took, which moved nothing)
+                           {"t":…, "type":"truth", "action":"volume", "value":V, "by":S}
+                                (the user's volume from then on, S: controlCenter | bluetoothSync | headphoneSafety)
                            {"t":…, "type":"truth", "action":"route", "route":R}
                            {"type":"verdict", "ok":true|false, "violations":[{"kind":K, "t":…, "detail":…}],
                                 "limits":[{"name":…, "count":N, "diagnostic":…}]}   (just before the end)
@@ -64,6 +67,14 @@ enum SimulateCommand: Subcommand {
           takeover camera|player|webview · camera start|stop · media reset
           route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch
           mute on|off (iPhone switch) · silent on|off (Control Center Silent mode)
+          other sources of the volume, with a headset on the route:
+            headset up|down [xN] [every S]   the headset's own buttons (a step, or its own level:
+                                             --set headsetButtons=absoluteVolume)
+            bluetooth connect V              the Bluetooth headset connects, keeping V itself: iOS takes
+                                             it bluetoothSyncDelay later
+            bluetooth sync V                 the headset's own volume V taken now
+            safety lower                     Headphone Notifications turn a volume above
+                                             headphoneLimitLevel down to it
           ('hold … &' keeps the button down while the next lines run)
           Lines end with LF, CRLF or CR. Limits: \(Scenario.maximumScriptBytes) bytes of UTF-8 text (no NUL),
           \(Int(Scenario.maximumVirtualTime)) s of virtual time, \(Scenario.maximumPresses) presses, \(ScenarioRunner.maximumRecords) records.

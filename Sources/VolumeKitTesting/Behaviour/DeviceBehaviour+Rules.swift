@@ -10,6 +10,8 @@ extension DeviceBehaviour {
             case seconds(ClosedRange<Double>)
             /// One of several named variants.
             case variants([String])
+            /// A volume (0…1) within a range.
+            case level(ClosedRange<Double>)
         }
 
         /// The name used by `--set NAME=VALUE` and `volumekit profiles`, e.g. `kvoLatency`.
@@ -35,6 +37,7 @@ extension DeviceBehaviour {
             switch values {
             case .seconds(let range): "\(Self.format(range.lowerBound))…\(Self.format(range.upperBound)) s"
             case .variants(let names): names.joined(separator: " | ")
+            case .level(let range): "\(Self.format(range.lowerBound))…\(Self.format(range.upperBound))"
             }
         }
 
@@ -62,12 +65,27 @@ extension DeviceBehaviour {
             _ name: String, _ keyPath: WritableKeyPath<DeviceBehaviour, TimeInterval>, _ range: ClosedRange<Double>,
             _ summary: String, sources: [String]
         ) -> Rule {
+            number(name, keyPath, range, .seconds(range), summary, sources: sources, unit: "s")
+        }
+
+        /// A rule that is a volume (0…1), sampled as ``seconds(_:_:_:_:sources:)`` is.
+        static func level(
+            _ name: String, _ keyPath: WritableKeyPath<DeviceBehaviour, Double>, _ range: ClosedRange<Double>,
+            _ summary: String, sources: [String]
+        ) -> Rule {
+            number(name, keyPath, range, .level(range), summary, sources: sources, unit: "")
+        }
+
+        private static func number(
+            _ name: String, _ keyPath: WritableKeyPath<DeviceBehaviour, Double>, _ range: ClosedRange<Double>,
+            _ values: Values, _ summary: String, sources: [String], unit: String
+        ) -> Rule {
             nonisolated(unsafe) let path = keyPath
             return Rule(
-                name: name, summary: summary, values: .seconds(range), sources: sources,
+                name: name, summary: summary, values: values, sources: sources,
                 read: { format($0[keyPath: path]) },
                 write: { behaviour, text in
-                    let trimmed = text.hasSuffix("s") ? String(text.dropLast()) : text
+                    let trimmed = !unit.isEmpty && text.hasSuffix(unit) ? String(text.dropLast(unit.count)) : text
                     guard let value = Double(trimmed), value.isFinite, range.contains(value) else { return false }
                     behaviour[keyPath: path] = value
                     return true
@@ -217,6 +235,50 @@ extension DeviceBehaviour {
             "iPadSilent", \.iPadSilent,
             "Whether an iPad's Control Center Silent mode silences system sounds (visible to a probe).",
             sources: ["MAME4iOS #62 (an iPad muted via Control Center)", "shared/facts/envelope.md"]),
+        // The wider world (issue 22, item 4). Appended: every earlier sample keeps its values for the rules above.
+        .variants(
+            "headsetButtons", \.headsetButtons,
+            "Whether a Bluetooth headset's volume buttons move the volume one step, or to its own off-grid level.",
+            sources: [
+                "JPSVolumeButtonHandler #23 (a wired remote's presses reach the handler, without auto-repeat)",
+                "JPSVolumeButtonHandler #56 (a Bluetooth headset's buttons did not work)",
+                "Bluetooth AVRCP absolute volume (0…0x7F)", "shared/facts/envelope.md (off-grid values unverified)",
+            ]),
+        .seconds(
+            "bluetoothSyncDelay", \.bluetoothSyncDelay, 0.05...2,
+            "How long after a Bluetooth headset connects iOS takes the volume the headset stored itself.",
+            sources: [
+                "no measurement", "shared/facts/envelope.md (absolute volume synchronised when a headset connects)",
+            ]),
+        .variants(
+            "headphoneLimit", \.headphoneLimit,
+            "Whether the first up press past the EU headphone limit shows a warning and moves nothing.",
+            sources: [
+                "SO 29193657 (\"two clicks of the hardware volume up button are required\")",
+                "shared/facts/envelope.md",
+            ]),
+        .level(
+            "headphoneLimitLevel", \.headphoneLimitLevel, 0.5...0.9375,
+            "Where the EU headphone warning sits, and what Headphone Notifications lower a louder volume to.",
+            sources: [
+                "no source for the slider position (EU: an 85 dB default limit, The Telegraph 2020)",
+                "Apple, Headphone Safety (\"a notification is sent and the volume is turned down\")",
+            ]),
+        .variants(
+            "backgroundAudio", \.backgroundAudio,
+            "Whether the app is suspended in the background, or never (the audio background mode, playing).",
+            sources: ["Apple, Managing your app's life cycle", "shared/facts/envelope.md (never suspended)"]),
+        .variants(
+            "lateInterruptionBegan", \.lateInterruptionBegan,
+            "Whether an interruption \"began\" for the time suspended arrives on return, before or after active.",
+            sources: [
+                "AVAudioSessionInterruptionWasSuspendedKey (iOS 10.3), reason .appWasSuspended (iOS 14.5)",
+                "CSDN shengpeng3344 83617979 (on every background → foreground trip)", "shared/facts/envelope.md",
+            ]),
+        .seconds(
+            "controlCenterDragLength", \.controlCenterDragLength, 0.1...1.5,
+            "How long a Control Center drag delivered as a series lasts, from its first value to its last.",
+            sources: ["no source (a human drag)", "shared/facts/envelope.md (a series over ≈ 0.3 s)"]),
     ]
 
     /// The rule named `name`, or `nil`.

@@ -104,6 +104,44 @@ public struct DeviceBehaviour: Sendable, Equatable {
     /// envelope.md); variant ``IPadSilent/none``.
     public var iPadSilent: IPadSilent = .controlCenterToggle
 
+    // MARK: The wider world (issue 22)
+
+    /// How a Bluetooth headset's own volume buttons move the volume. Default
+    /// ``HeadsetButtons/sideButton`` (the press reaches iOS as a volume key and moves one step, as a side
+    /// button does — a wired remote always does: JPSVolumeButtonHandler #23, its presses arrive without
+    /// auto-repeat); variant ``HeadsetButtons/absoluteVolume`` (the headset steps its own absolute volume,
+    /// Bluetooth AVRCP's 0…127 scale, and iOS takes its level: off the 1/16 grid — unverified,
+    /// `shared/facts/envelope.md`; JPSVolumeButtonHandler #56: a Bluetooth headset's buttons did not work).
+    public var headsetButtons: HeadsetButtons = .sideButton
+    /// How long after a Bluetooth headset connects iOS takes the volume the headset stored itself (absolute
+    /// volume sync), when it differs. Default 0.5 s, plausible 0.05…2 s (no measurement; envelope.md: "iOS
+    /// synchronises Bluetooth absolute volume when a headset connects").
+    public var bluetoothSyncDelay: TimeInterval = 0.5
+    /// The EU headphone volume limit. Default ``HeadphoneLimit/none`` (today's guess); variant
+    /// ``HeadphoneLimit/euWarning``: on headphones and Bluetooth, the first up press that would take the volume
+    /// above ``headphoneLimitLevel`` shows a warning and moves nothing; the next ones go through (SO 29193657:
+    /// "two clicks of the hardware volume up button are required").
+    public var headphoneLimit: HeadphoneLimit = .none
+    /// Where the EU warning sits, and the volume Headphone Notifications lower a louder one to
+    /// (``SimulatedDevice/headphoneSafetyLowering()``). Default 0.75, plausible 0.5…0.9375 (no source for
+    /// the slider's position: the EU asks for an 85 dB default limit, The Telegraph 2020; Apple: "a
+    /// notification is sent and the volume is turned down").
+    public var headphoneLimitLevel: Double = 0.75
+    /// Whether the app is suspended in the background. Default ``BackgroundAudio/suspends``
+    /// (``suspensionDelay`` after entering it); variant ``BackgroundAudio/neverSuspended``: an app with the
+    /// audio background mode that keeps playing is never suspended and keeps its session (envelope.md).
+    public var backgroundAudio: BackgroundAudio = .suspends
+    /// The late interruption "began" iOS sends an app whose session it deactivated while suspended, when the
+    /// app runs again (iOS 10.3–16: `AVAudioSessionInterruptionWasSuspendedKey`, then reason
+    /// `.appWasSuspended` from 14.5; CSDN shengpeng3344 83617979: on every background → foreground trip).
+    /// Default ``LateInterruptionBegan/none``; variants ``LateInterruptionBegan/onResume`` (delivered as the
+    /// process resumes, before `didBecomeActive`) and ``LateInterruptionBegan/afterActive`` (just after it).
+    public var lateInterruptionBegan: LateInterruptionBegan = .none
+    /// How long a Control Center drag delivered as a ``ControlCenterDrag/series`` lasts, from its first value to
+    /// its last (values 0.06 s apart). Default 0.24 s (five values: today's series, "≈ 0.3 s"), plausible
+    /// 0.1…1.5 s (no source: a human drag; envelope.md).
+    public var controlCenterDragLength: TimeInterval = 0.24
+
     /// The default behaviour: today's best guess for every rule.
     public init() {}
 
@@ -198,6 +236,40 @@ public struct DeviceBehaviour: Sendable, Equatable {
         case cameraRunning
         /// Any app.
         case anyApp
+    }
+
+    /// How a Bluetooth headset's buttons move the volume (see ``headsetButtons``).
+    public enum HeadsetButtons: String, Sendable, Equatable, CaseIterable {
+        /// As a side button: one step (``stepQuantization``).
+        case sideButton
+        /// To the next level of the headset's own 16 steps on AVRCP's 0…127 scale (8/127), off the 1/16 grid.
+        case absoluteVolume
+    }
+
+    /// The EU headphone volume limit (see ``headphoneLimit``).
+    public enum HeadphoneLimit: String, Sendable, Equatable, CaseIterable {
+        /// No limit.
+        case none
+        /// The first up press past ``headphoneLimitLevel`` on a route shows a warning and moves nothing.
+        case euWarning
+    }
+
+    /// Whether the app is suspended in the background (see ``backgroundAudio``).
+    public enum BackgroundAudio: String, Sendable, Equatable, CaseIterable {
+        /// Suspended ``suspensionDelay`` after entering the background.
+        case suspends
+        /// Never suspended: the audio background mode, playing.
+        case neverSuspended
+    }
+
+    /// The late interruption "began" on return (see ``lateInterruptionBegan``).
+    public enum LateInterruptionBegan: String, Sendable, Equatable, CaseIterable {
+        /// None.
+        case none
+        /// As the process resumes, before `didBecomeActive`.
+        case onResume
+        /// Just after `didBecomeActive`.
+        case afterActive
     }
 
     /// The iPad's Silent mode (see ``iPadSilent``).

@@ -27,6 +27,10 @@ public enum DeviceLogEntry: Sendable, Equatable {
         case controlCenter
         /// The app, through the `MPVolumeView` slider.
         case app
+        /// Another source set the user's volume, named as ``TruthRecord/Action/volume(_:by:)`` names it: a
+        /// Bluetooth headset's own stored volume after it connects (`bluetoothSync`), or Headphone
+        /// Notifications turning it down (`headphoneSafety`). A headset's buttons are a `.button` cause.
+        case otherSource(String)
     }
     /// The system volume HUD appeared for a press, showing `volume`.
     case systemHUD(Instant, Float)
@@ -58,6 +62,13 @@ public enum DeviceLogEntry: Sendable, Equatable {
     case appLaunched(Instant)
     /// The app's process ended (crash or kill).
     case appEnded(Instant)
+    /// iOS sent the late interruption "began" for the time the app was suspended
+    /// (``DeviceBehaviour/lateInterruptionBegan``); `delivered` is false where VolumeKit's live client drops it
+    /// (reason `.appWasSuspended`, iOS 14.5–15).
+    case lateInterruptionBegan(Instant, delivered: Bool)
+    /// The EU headphone warning took a step up past ``DeviceBehaviour/headphoneLimitLevel`` on `route`: the
+    /// volume stayed (``DeviceBehaviour/HeadphoneLimit/euWarning``).
+    case volumeLimitWarning(Instant, AudioRoute)
     /// A system sound played (or was skipped) — see `SimulatedDevice+Sounds.swift`.
     case systemSound(Instant, SystemSoundID, played: Bool)
 }

@@ -40,8 +40,11 @@ extension SimulatedDevice {
                 return
             }
             if deliverCaptureEvent(button, phase: .began) { return }
-            stepVolume(button)
-            if let index = heldButton?.truthIndex, !buttonsMoveRinger { recordStep(index) }
+            let warned = stepVolume(button)
+            if let index = heldButton?.truthIndex, !buttonsMoveRinger {
+                recordStep(index)
+                if warned { recordWarning(index) }
+            }
             heldButton?.repeatTimer = after(behaviour.firstRepeatDelay) { [unowned self] in self.autoRepeat(button) }
         }
     }
@@ -84,22 +87,29 @@ extension SimulatedDevice {
         }
     }
 
-    private func stepVolume(_ button: VolumeButton) {
-        if buttonsMoveRinger {
+    /// One step of a press or an auto-repeat (or of a headset's press, `to` its own level). Returns whether the
+    /// EU headphone warning took the step (``warnsAtLimit(from:to:)``): then nothing moved.
+    @discardableResult
+    func stepVolume(_ button: VolumeButton, to level: Float? = nil) -> Bool {
+        if buttonsMoveRinger, level == nil {
             ringerVolumeLevel = Self.clamp(ringerVolumeLevel + button.sign * Self.step)
             record(.ringerVolume(currentTime, ringerVolumeLevel))
             record(.systemHUD(currentTime, ringerVolumeLevel))
-            return
+            return false
         }
-        let new = stepped(from: volumes[currentRoute]!, button)
+        let old = volumes[currentRoute]!
+        let new = level ?? stepped(from: old, button)
+        if warnsAtLimit(from: old, to: new) { return true }
         change(to: new, reason: "ExplicitVolumeChange", cause: .button(button))
         if !isHUDSuppressed { record(.systemHUD(currentTime, new)) }
+        return false
     }
 
     /// The user drags the Control Center volume slider to `value` (any value, off the 1/16 grid). Opening
     /// Control Center makes the app inactive; closing it makes it active again (JPSVolumeButtonHandler PR #12:
     /// callbacks while inactive are "Probably control center"). The drag arrives as one change or as a
-    /// series (``DeviceBehaviour/controlCenterDrag``). Takes 0.6 s of virtual time to play out.
+    /// series (``DeviceBehaviour/controlCenterDrag``). Takes ``controlCenterTime(drag:)`` of virtual time
+    /// to play out (0.6 s by default).
     public func controlCenterSlider(_ value: Float) {
         controlCenter(value, drag: behaviour.controlCenterDrag)
     }
@@ -121,16 +131,34 @@ extension SimulatedDevice {
                     self.change(to: target, reason: "ExplicitVolumeChange", cause: .controlCenter)
                 }
             case .series:
+                // Values every 0.06 s over ``DeviceBehaviour/controlCenterDragLength`` (five over 0.24 s by
+                // default), the first 0.1 s after Control Center opens.
                 let start = volumes[currentRoute]!
-                for index in 1...5 {
-                    let fraction = Float(index) / 5
-                    let point = index == 5 ? target : start + (target - start) * fraction
-                    after(0.1 + 0.06 * Double(index - 1)) { [unowned self] in
+                let length = behaviour.controlCenterDragLength
+                let count = max(2, Int((length / Self.dragValueInterval).rounded()) + 1)
+                let interval = length / Double(count - 1)
+                for index in 1...count {
+                    let fraction = Float(index) / Float(count)
+                    let point = index == count ? target : start + (target - start) * fraction
+                    after(0.1 + interval * Double(index - 1)) { [unowned self] in
                         self.change(to: point, reason: "ExplicitVolumeChange", cause: .controlCenter)
                     }
                 }
             }
-            after(0.6) { [unowned self] in self.setAppState(.active) }
+            after(controlCenterTime(drag: drag)) { [unowned self] in self.setAppState(.active) }
+        }
+    }
+
+    /// The interval between the values of a Control Center drag delivered as a series.
+    static let dragValueInterval: TimeInterval = 0.06
+
+    /// How long a Control Center gesture keeps the app inactive: 0.6 s for one jump, and for a series its
+    /// ``DeviceBehaviour/controlCenterDragLength`` plus 0.36 s (0.6 s at the default 0.24 s). `nil`: as
+    /// ``DeviceBehaviour/controlCenterDrag`` delivers ``controlCenterSlider(_:)``.
+    public func controlCenterTime(drag: DeviceBehaviour.ControlCenterDrag? = nil) -> TimeInterval {
+        switch drag ?? behaviour.controlCenterDrag {
+        case .oneJump: 0.6
+        case .series: 0.36 + behaviour.controlCenterDragLength
         }
     }
 
@@ -231,6 +259,12 @@ extension SimulatedDevice {
         // The slider hands the value to the system, which applies it a moment later whether or not the app is
         // still running then (a device-side action, not an app timer).
         after(behaviour.sliderLatency) { [unowned self] in
+            // Handed over on another route, it reaches the system after a change to AirPlay/HDMI: that route has
+            // no volume control either way (openradar 42881405).
+            if self.currentRoute == .external, self.behaviour.externalVolume == .noSlider {
+                self.record(.setIgnored(self.currentTime, target, reason: "route has no volume control"))
+                return
+            }
             if self.behaviour.downPressRefusal == .seedShape,
                 self.configuration.osVersion >= Self.downPressRefusalSince,
                 let held = self.heldButton, held.button == .down, !self.callInProgress,

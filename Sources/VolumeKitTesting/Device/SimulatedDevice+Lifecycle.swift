@@ -4,7 +4,8 @@ import VolumeKitCore
 /// Lifecycle: background and foreground, suspension, crashes and launches.
 extension SimulatedDevice {
     /// The user sends the app to the background (home gesture). It is suspended
-    /// ``DeviceBehaviour/suspensionDelay`` later unless it comes back first.
+    /// ``DeviceBehaviour/suspensionDelay`` later unless it comes back first — never under
+    /// ``DeviceBehaviour/BackgroundAudio/neverSuspended``.
     public func background() {
         locked {
             guard let app, app.state != .background else { return }
@@ -55,6 +56,7 @@ extension SimulatedDevice {
     public func reboot(after seconds: TimeInterval = 60) {
         locked {
             crash()
+            limitWarned = []
             bootWallTime += currentTime + max(0, seconds)
             launch()
         }
@@ -69,7 +71,12 @@ extension SimulatedDevice {
         case (.active, .inactive): deliver(.willResignActive)
         case (.inactive, .background):
             let delay = behaviour.suspensionDelay
-            if delay <= 0 {
+            if behaviour.backgroundAudio == .neverSuspended {
+                // The audio background mode, playing: the app runs on and keeps its session (envelope.md).
+                deliver(.didEnterBackground)
+            } else if delay <= 0 {
+                let wasActive = app?.sessionActive == true
+                app?.sessionLostToSuspension = wasActive
                 deactivateSessionBySystem()
                 deliver(.didEnterBackground)
                 suspend()
@@ -89,11 +96,13 @@ extension SimulatedDevice {
             let held = suspendedActions
             suspendedActions = []
             for action in held { action() }
+            if behaviour.lateInterruptionBegan == .onResume { deliverLateInterruptionBegan() }
         case (.inactive, .active):
             // Becoming active again ends what an interruption left: the app re-activates its session now.
             audioInterrupted = false
             disturb()
             deliver(.didBecomeActive)
+            if behaviour.lateInterruptionBegan == .afterActive { deliverLateInterruptionBegan() }
         default: break
         }
         if wasListening, !isAppListening { app?.staleVolume = volumes[currentRoute]! }
@@ -103,8 +112,38 @@ extension SimulatedDevice {
     /// (seed 002).
     private func suspend() {
         app?.suspensionTimer = nil
+        if app?.sessionActive == true { app?.sessionLostToSuspension = true }
         deactivateSessionBySystem()
         if isAppListening { app?.staleVolume = volumes[currentRoute]! }
         app?.isSuspended = true
     }
+
+    /// The late interruption "began" (``DeviceBehaviour/lateInterruptionBegan``): iOS deactivated the session of
+    /// the app while it was suspended, and tells it when it runs again. On iOS 10.3 to 14.4 it carries
+    /// `AVAudioSessionInterruptionWasSuspendedKey` and reaches the app as any "began"; from 14.5 to 15 it carries
+    /// the reason `.appWasSuspended`, which VolumeKit's live client drops (`AppLifecycleClient+Live.swift`), so
+    /// nothing reaches the engine there — the simulated clients stand for the live ones; from 16 iOS sends none
+    /// (`shared/facts/envelope.md`). Once per trip to the background.
+    private func deliverLateInterruptionBegan() {
+        guard app?.sessionLostToSuspension == true else { return }
+        app?.sessionLostToSuspension = false
+        let version = configuration.osVersion
+        guard version >= Self.lateBeganSince, version < Self.lateBeganUntil else { return }
+        let reaches = version < Self.appWasSuspendedReasonSince
+        record(.lateInterruptionBegan(currentTime, delivered: reaches))
+        guard reaches else { return }
+        audioInterrupted = true
+        disturb()
+        deliver(.interruptionBegan)
+    }
+}
+
+extension SimulatedDevice {
+    /// From iOS 10.3 a suspended app's lost session is reported when it runs again, with
+    /// `AVAudioSessionInterruptionWasSuspendedKey` (``DeviceBehaviour/lateInterruptionBegan``).
+    public static let lateBeganSince = OSVersion(10, 3)
+    /// From iOS 14.5 that "began" carries the reason `.appWasSuspended` instead.
+    public static let appWasSuspendedReasonSince = OSVersion(14, 5)
+    /// From iOS 16 it is no longer sent (`shared/facts/envelope.md`: "`.appWasSuspended` is not sent from iOS 16").
+    public static let lateBeganUntil = OSVersion(16)
 }

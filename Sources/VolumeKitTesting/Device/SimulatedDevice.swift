@@ -13,7 +13,9 @@ import VolumeKitCore
 ///
 /// The device hands the app its ``clients``; the app (VolumeKit's engines) sees only what a real app would.
 /// The test or script plays the user: ``press(_:)``, ``hold(_:for:)``, ``controlCenterSlider(_:)``,
-/// ``background()``, ``interruption(began:)``, ``phoneCall(began:)``, ``connect(_:)``, ``crash()``, ``launch()``.
+/// ``background()``, ``interruption(began:)``, ``phoneCall(began:)``, ``connect(_:)``, ``crash()``, ``launch()``;
+/// other sources of the volume (`+OtherSources`): ``headsetPress(_:)``, ``bluetoothSync(_:)``,
+/// ``connectBluetooth(headset:syncingTo:)``, ``headphoneSafetyLowering()``.
 /// Nothing happens until virtual time moves: ``advance(by:)``.
 public final class SimulatedDevice: @unchecked Sendable {
     /// The device, its starting volumes and its behaviour.
@@ -97,6 +99,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     var sounds = SimulatedSounds()
     /// What the user physically did, in order (``truth``; `Oracle/GroundTruth.swift`).
     var truthLog: [TruthRecord] = []
+    /// The headset routes whose EU warning the user has passed (``DeviceBehaviour/HeadphoneLimit/euWarning``).
+    var limitWarned: Set<AudioRoute> = []
     /// When capture was last disturbed (``PressContext/sinceDisturbance``).
     var lastDisturbance: Instant = -.infinity
     /// An interruption began (another app's audio, Siri, an alarm) and nothing has ended it yet: no end, and the
@@ -155,6 +159,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         var sessionTakenOver = false
         /// The app's camera session is running (capture events need it, ``DeviceBehaviour/captureEventsGate``).
         var cameraRunning = false
+        /// The system deactivated the active session of the app as it was suspended in the background: iOS says
+        /// so when the app runs again (``DeviceBehaviour/lateInterruptionBegan``).
+        var sessionLostToSuspension = false
         /// What `outputVolume` reads while the app is not live (seed 001).
         var staleVolume: Float
         var volumeObservers: [Int: @Sendable (Float) -> Void] = [:]

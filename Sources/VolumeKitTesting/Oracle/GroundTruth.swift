@@ -8,10 +8,13 @@ public struct TruthRecord: Sendable, Equatable {
     /// One physical action.
     public enum Action: Sendable, Equatable {
         /// A button went down at the record's time and came up `duration` seconds later (`nil` while still
-        /// down). `context` says whether an app could see the press then.
+        /// down). `context` says whether an app could see the press then, and which buttons were pressed
+        /// (``PressContext/source``: the phone's or a headset's).
         case press(VolumeButton, duration: TimeInterval?, context: PressContext)
-        /// The user chose a volume by other means than the buttons: Control Center's slider (`by` is
-        /// `"controlCenter"`).
+        /// The user's volume on the current route became `value` by other means than the buttons, and is the
+        /// user's from then on: Control Center's slider (`by` is `"controlCenter"`), the volume a Bluetooth
+        /// headset stored itself, taken after it connects (`"bluetoothSync"`), or Headphone Notifications
+        /// turning a loud volume down (`"headphoneSafety"`, the system's doing, not the user's hand).
         case volume(Float, by: String)
         /// The user moved the audio to another route (plugged headphones in, connected a speaker).
         case route(AudioRoute)
@@ -58,6 +61,21 @@ public struct PressContext: Sendable, Equatable {
     /// Whether the app's own capture claimed to be capturing when the button went down
     /// (``SimulatedDevice/setCaptureClaim(_:)``), `nil` when no app set a claim.
     public var claimedCapture: Bool?
+    /// Which buttons: the phone's side buttons, or a headset's (``SimulatedDevice/headsetPress(_:)``).
+    public var source: PressSource = .sideButton
+    /// The EU headphone warning took the press's first step: it moved nothing
+    /// (``DeviceBehaviour/HeadphoneLimit/euWarning``), and nothing reached the app.
+    public var volumeLimitWarning = false
+
+    /// Which buttons a press was made with.
+    public enum PressSource: String, Sendable, Equatable {
+        /// The phone's volume buttons: what VolumeKit captures.
+        case sideButton
+        /// A headset's volume buttons (wired remote or Bluetooth): they move the volume of the headset's
+        /// route, as a side button's press or to the headset's own level (``DeviceBehaviour/headsetButtons``).
+        /// An app may take it for a press; it need not.
+        case headset
+    }
 
     /// Creates a context.
     public init(
@@ -79,8 +97,11 @@ extension TruthRecord {
         switch action {
         case .press(let button, let duration, let context):
             let length = duration.map { ScenarioRecord.format($0) } ?? "null"
+            // Side-button presses print as before; a headset's and a warned press say so.
+            let source = context.source == .sideButton ? "" : ", \"source\":\"\(context.source.rawValue)\""
+            let warning = context.volumeLimitWarning ? ", \"warning\":true" : ""
             return
-                "{\(t), \"type\":\"truth\", \"action\":\"press\", \"button\":\"\(button.rawValue)\", \"duration\":\(length), \"seen\":\"\(context.visibility.rawValue)\"}"
+                "{\(t), \"type\":\"truth\", \"action\":\"press\", \"button\":\"\(button.rawValue)\", \"duration\":\(length), \"seen\":\"\(context.visibility.rawValue)\"\(source)\(warning)}"
         case .volume(let value, let by):
             return
                 "{\(t), \"type\":\"truth\", \"action\":\"volume\", \"value\":\(ScenarioRecord.format(Double(value))), \"by\":\"\(by)\"}"
@@ -101,9 +122,16 @@ extension TruthRecord {
             case .interrupted: note = ", during an interruption"
             case .unseen: note = ", the app not in front"
             }
-            return "\(t) you pressed \(button.rawValue)\(length)\(note)"
-        case .volume(let value, _):
-            return "\(t) you set the volume to \(ScenarioRecord.format(Double(value))) in Control Center"
+            let headset = context.source == .headset ? " on the headset" : ""
+            let warning = context.volumeLimitWarning ? ", taken by the high-volume warning" : ""
+            return "\(t) you pressed \(button.rawValue)\(headset)\(length)\(note)\(warning)"
+        case .volume(let value, let by):
+            let level = ScenarioRecord.format(Double(value))
+            switch by {
+            case "bluetoothSync": return "\(t) the Bluetooth headset set the volume to its own \(level)"
+            case "headphoneSafety": return "\(t) Headphone Safety turned the volume down to \(level)"
+            default: return "\(t) you set the volume to \(level) in Control Center"
+            }
         case .route(let route):
             return "\(t) you moved the audio to \(route.rawValue)"
         }
@@ -113,8 +141,9 @@ extension TruthRecord {
 /// The device's side of the ground truth: it records each press and each volume the user chooses as it
 /// happens, with the context an app had then.
 extension SimulatedDevice {
-    /// Everything the user physically did, in time order: each press (button, when, how long, and whether an app
-    /// could see it) and each volume chosen in Control Center. Kept apart from what any app reports.
+    /// Everything the user physically did, in time order: each press (button, when, how long, whether an app
+    /// could see it, and with which buttons) and each volume chosen in Control Center or set for the user by a
+    /// headset's sync or Headphone Safety. Kept apart from what any app reports.
     public var truth: [TruthRecord] { locked { truthLog } }
 
     /// Set by the harness that runs the app: asked at each button press whether the app's capture claims to be
@@ -147,10 +176,20 @@ extension SimulatedDevice {
     }
 
     /// Records a press going down now; returns its index for ``recordRelease(_:)``.
-    func recordPress(_ button: VolumeButton) -> Int {
-        truthLog.append(
-            TruthRecord(time: currentTime, action: .press(button, duration: nil, context: pressContext(button))))
+    func recordPress(_ button: VolumeButton, source: PressContext.PressSource = .sideButton) -> Int {
+        var context = pressContext(button)
+        context.source = source
+        truthLog.append(TruthRecord(time: currentTime, action: .press(button, duration: nil, context: context)))
         return truthLog.count - 1
+    }
+
+    /// Records that the EU warning took the first step of the press at `index`.
+    func recordWarning(_ index: Int) {
+        guard truthLog.indices.contains(index),
+            case .press(let button, let duration, var context) = truthLog[index].action
+        else { return }
+        context.volumeLimitWarning = true
+        truthLog[index].action = .press(button, duration: duration, context: context)
     }
 
     /// Records the volume the press at `index` left with its first step.

@@ -362,7 +362,10 @@ public struct PressOracle: Sendable {
             // Passive mode lets the volume move: a press toward a rail it already sits at changes nothing KVO
             // reports (seed 000). Capture keeps headroom, so there a press at a rail is a limit's to prove.
             let blind = run.strategy == .passive && context.atRail
-            let required = context.visibility == .inFront && inWindow && settled && !blind
+            // A headset's press is not the side buttons VolumeKit captures (it may be reported, need not be), and
+            // a press the EU warning took moved nothing: no signal reached the app.
+            let sideButton = context.source == .sideButton && !context.volumeLimitWarning
+            let required = context.visibility == .inFront && inWindow && settled && !blind && sideButton
             return Press(index: index, button: button, down: down, up: up, context: context, required: required)
         }
     }

@@ -21,7 +21,11 @@ import VolumeKitCore
 /// `call begin|end` · `siri [S]` · `alarm S [noend]` · `takeover camera|player|webview` · `camera start|stop` ·
 /// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch` · `mute on|off` (the
 /// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad) · `media reset` (the media server
-/// restarts: `mediaServicesWereResetNotification`).
+/// restarts: `mediaServicesWereResetNotification`) · other sources of the volume: `headset up|down [xN] [every S]`
+/// (the headset's own buttons, on a headphones or Bluetooth route) · `bluetooth connect V` (the route moves to
+/// the Bluetooth headset, which keeps V itself: iOS takes it ``DeviceBehaviour/bluetoothSyncDelay`` later) ·
+/// `bluetooth sync V` (the headset's V taken now) · `safety lower` (Headphone Notifications turn a loud headset
+/// volume down to ``DeviceBehaviour/headphoneLimitLevel``).
 public struct Scenario: Sendable, Equatable {
     /// One command.
     public enum Command: Sendable, Equatable {
@@ -73,11 +77,21 @@ public struct Scenario: Sendable, Equatable {
         case mute(on: Bool)
         /// `media reset`: the media server restarts (``SimulatedDevice/resetMediaServices()``).
         case mediaReset
+        /// `headset B [xN] [every S]`: presses of the headset's own buttons (``SimulatedDevice/headsetPress(_:)``).
+        case headset(VolumeButton, count: Int, every: TimeInterval)
+        /// `bluetooth connect V`: the route moves to the Bluetooth headset, which keeps V itself
+        /// (``SimulatedDevice/connectBluetooth(headset:syncingTo:)``).
+        case bluetoothConnect(syncingTo: Float)
+        /// `bluetooth sync V`: the Bluetooth headset's own volume V taken now (``SimulatedDevice/bluetoothSync(_:)``).
+        case bluetoothSync(Float)
+        /// `safety lower`: Headphone Notifications turn the volume down
+        /// (``SimulatedDevice/headphoneSafetyLowering()``).
+        case safetyLowering
 
         /// The virtual time the runner lets pass for this command (a held `&` counts its hold too).
         var virtualTime: TimeInterval {
             switch self {
-            case .press(_, let count, let every): Double(count) * every
+            case .press(_, let count, let every), .headset(_, let count, let every): Double(count) * every
             case .hold(_, let seconds, _), .wait(let seconds), .siri(let seconds), .alarm(let seconds, _): seconds
             case .slider, .drag: 0.6
             default: 0
@@ -153,6 +167,7 @@ public struct Scenario: Sendable, Equatable {
                 )
             }
             if case .press(_, let count, _) = command { presses += count }
+            if case .headset(_, let count, _) = command { presses += count }
             if presses > Self.maximumPresses {
                 throw ScenarioError(
                     line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
@@ -272,8 +287,9 @@ public struct Scenario: Sendable, Equatable {
         case "stop":
             try expectCount(1...1, "stop")
             return .stop
-        case "press":
-            try expectCount(2...5, "press up|down [xN] [every S]")
+        case "press", "headset":
+            let usage = "\(words[0]) up|down [xN] [every S]"
+            try expectCount(2...5, usage)
             let which = try button(words[1])
             var count = 1
             var every = defaultPressInterval
@@ -288,10 +304,20 @@ public struct Scenario: Sendable, Equatable {
                     every = try seconds(next)
                     guard every > 0 else { throw fail("'every' must be more than 0 seconds") }
                 } else {
-                    throw fail("usage: press up|down [xN] [every S]")
+                    throw fail("usage: \(usage)")
                 }
             }
-            return .press(which, count: count, every: every)
+            return words[0] == "press"
+                ? .press(which, count: count, every: every) : .headset(which, count: count, every: every)
+        case "bluetooth":
+            try expectCount(3...3, "bluetooth connect|sync V")
+            let value = try level(words[2])
+            if try choice(words[1], "connect", "sync") { return .bluetoothConnect(syncingTo: value) }
+            return .bluetoothSync(value)
+        case "safety":
+            try expectCount(2...2, "safety lower")
+            guard words[1] == "lower" else { throw fail("'\(echo(words[1]))' is not a safety command (lower)") }
+            return .safetyLowering
         case "hold":
             try expectCount(3...4, "hold up|down S [&]")
             if words.count == 4, words[3] != "&" { throw fail("usage: hold up|down S [&]") }

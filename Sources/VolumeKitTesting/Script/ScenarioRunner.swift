@@ -251,10 +251,10 @@ public final class ScenarioRunner: @unchecked Sendable {
             try pass(seconds, on: device)
         case .slider(let value):
             device.controlCenterSlider(value)
-            try pass(0.6, on: device)
+            try pass(device.controlCenterTime(), on: device)
         case .drag(let value):
             device.controlCenterDrag(value)
-            try pass(0.6, on: device)
+            try pass(device.controlCenterTime(drag: .series), on: device)
         case .siri(let seconds):
             device.siri(for: seconds)
             try pass(seconds, on: device)
@@ -300,6 +300,17 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.setMuteSwitch(on: on)
         case .mediaReset:
             device.resetMediaServices()
+        case .headset(let button, let count, let every):
+            for _ in 0..<count {
+                device.headsetPress(button)
+                try pass(every, on: device)
+            }
+        case .bluetoothConnect(let value):
+            device.connectBluetooth(syncingTo: value)
+        case .bluetoothSync(let value):
+            device.bluetoothSync(value)
+        case .safetyLowering:
+            device.headphoneSafetyLowering()
         }
     }
 

@@ -56,6 +56,11 @@ extension Scenario.Command {
         case .route(let route): .other("route \(route.rawValue)")
         case .mute(let on): .other("Ring/Silent switch \(on ? "silent" : "ring")")
         case .mediaReset: .other("media services reset")
+        // Not `.press`: a trace fit reads the side buttons' rhythm from press gestures.
+        case .headset(let button, let count, let every): .other("headset \(button.rawValue) x\(count) every \(every)")
+        case .bluetoothConnect(let value): .other("Bluetooth headset connects, keeping \(value)")
+        case .bluetoothSync(let value): .other("Bluetooth headset syncs its volume \(value)")
+        case .safetyLowering: .other("Headphone Safety turns the volume down")
         }
     }
 }

@@ -14,7 +14,7 @@ struct DeviceBehaviourTests {
             #expect(!rule.sources.isEmpty, "\(rule.name) has a source")
             #expect(!rule.summary.isEmpty)
             switch rule.values {
-            case .seconds(let range):
+            case .seconds(let range), .level(let range):
                 let value = try #require(Double(rule.defaultValue))
                 #expect(range.contains(value), "\(rule.name)'s default \(value) is inside \(range)")
             case .variants(let names):
@@ -43,7 +43,7 @@ struct DeviceBehaviourTests {
             for rule in DeviceBehaviour.rules {
                 let value = rule.value(in: sample)
                 switch rule.values {
-                case .seconds(let range):
+                case .seconds(let range), .level(let range):
                     #expect(range.contains(Double(value) ?? -1), "\(rule.name)=\(value)")
                 case .variants:
                     seen[rule.name, default: []].insert(value)

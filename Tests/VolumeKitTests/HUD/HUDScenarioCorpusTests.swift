@@ -15,7 +15,7 @@ private func userChosenLevels(_ device: SimulatedDevice, strategy: SimulatedStra
     for entry in device.log {
         guard case .volume(_, _, let value, let cause) = entry else { continue }
         switch cause {
-        case .controlCenter: levels.insert(value)
+        case .controlCenter, .otherSource: levels.insert(value)
         case .button: if strategy == .passive || systemHUD.contains(value) { levels.insert(value) }
         case .app: break
         }

@@ -43,6 +43,11 @@ struct ScenarioTests {
                 route airplay
                 route receiver
                 silent on
+                headset up
+                headset down x3 every 0.2
+                bluetooth connect 0.4
+                bluetooth sync 0.6
+                safety lower
                 stop
                 """)
         #expect(
@@ -56,7 +61,8 @@ struct ScenarioTests {
                 .takeover(.player),
                 .takeover(.webView), .camera(running: true), .camera(running: false), .route(.external),
                 .route(.receiver),
-                .silent(on: true), .stop,
+                .silent(on: true), .headset(.up, count: 1, every: 0.15), .headset(.down, count: 3, every: 0.2),
+                .bluetoothConnect(syncingTo: 0.4), .bluetoothSync(0.6), .safetyLowering, .stop,
             ])
         #expect(scenario.lines.first?.number == 2)
     }
@@ -81,6 +87,12 @@ struct ScenarioTests {
             ("silent maybe", 1, "'maybe' must be on or off"),
             ("drag 2", 1, "'2' is not a volume between 0 and 1"),
             ("ios seventeen", 1, "'seventeen' is not an iOS version"),
+            ("headset left", 1, "'left' is not a button (up or down)"),
+            ("headset up twice", 1, "usage: headset up|down [xN] [every S]"),
+            ("bluetooth sync", 1, "usage: bluetooth connect|sync V"),
+            ("bluetooth pair 0.5", 1, "'pair' must be connect or sync"),
+            ("bluetooth sync loud", 1, "'loud' is not a volume between 0 and 1"),
+            ("safety first", 1, "'first' is not a safety command (lower)"),
         ])
     func badLines(script: String, line: Int, message: String) {
         #expect(throws: ScenarioError(line: line, message: message)) { try Scenario(parsing: script) }

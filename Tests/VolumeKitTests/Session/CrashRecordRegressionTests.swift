@@ -87,7 +87,7 @@ struct CrashRecordRegressionTests {
             (.outputVolume, 1307, 10_350_133),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func namedSessions(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
         session.run(length: 14)
         #expect(session.violations() == [])
     }

@@ -94,7 +94,7 @@ struct RandomSessionRegressionTests {
             (3116, 24_675_605),
         ] as [(UInt64, UInt64)])
     func namedSessions(sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: .outputVolume)
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: .outputVolume, world: false)
         session.run(length: 14)
         #expect(session.violations() == [])
     }

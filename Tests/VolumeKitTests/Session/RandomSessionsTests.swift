@@ -23,6 +23,8 @@ final class RandomSession {
     private var initialTruth: [AudioRoute: Float] = [:]
     private var engine: VolumeButtonsEngine?
     private var rng: SeededRandom
+    /// The wider world's own generator (`RandomSession+World.swift`), `nil` for a session of the earlier world.
+    var world: SeededRandom?
     private(set) var script: [String] = []
     private var inCall = false
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
@@ -58,7 +60,7 @@ final class RandomSession {
     /// not since back at their volume, nor changed by the user.
     private var anchoredAway: [AudioRoute: Bool] = [:]
     /// When each route last became current (the session's own `route` actions).
-    private var routeSince: [AudioRoute: Instant] = [:]
+    var routeSince: [AudioRoute: Instant] = [:]
     /// Routes where a set of VolumeKit's landed away from the user's volume less than ``DeviceBehaviour/sliderLatency``
     /// after the route became current: issued on the route before, it overwrote this route's own volume before
     /// VolumeKit could have seen the change. Cleared when the user sets the route's volume by Control Center.
@@ -83,15 +85,17 @@ final class RandomSession {
     var narrate: (@Sendable (String) -> Void)?
 
     /// A session from `seed`, on a device with `behaviour`; the strategy is drawn from the seed unless given.
-    init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil) {
+    /// With `world`, also the wider world (`RandomSession+World.swift`; `world: false` replays earlier sessions).
+    init(seed: UInt64, behaviour: DeviceBehaviour = .default, strategy: SimulatedStrategy? = nil, world: Bool = true) {
         rng = SeededRandom(seed: seed)
         let versions = [OSVersion(15, 0), OSVersion(16, 4), OSVersion(17, 4)]
         let levels: [Float] = [0, 1, 0.5, 0.1, 0.0625, 0.9375, 0.33]
         let speaker = levels.randomElement(using: &rng)!
         let headphones = levels.randomElement(using: &rng)!
-        let version = versions.randomElement(using: &rng)!
+        let (os, kind, random) = Self.worldDevice(versions.randomElement(using: &rng)!, seed: world ? seed : nil)
+        self.world = random
         let device = SimulatedDevice(
-            .init(osVersion: version, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
+            .init(osVersion: os, kind: kind, volume: speaker, headphonesVolume: headphones, behaviour: behaviour))
         self.device = device
         let drawn: SimulatedStrategy = [.outputVolume, .outputVolume, .systemNotification, .passive].randomElement(
             using: &rng)!
@@ -102,7 +106,7 @@ final class RandomSession {
         followTruth()
         script.append(
             "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
-        )
+                + (kind == .ipad ? " device ipad" : ""))
     }
 
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
@@ -186,6 +190,7 @@ final class RandomSession {
     }
 
     private func randomAction() {
+        worldTurn()
         switch Int.random(in: 0..<100, using: &rng) {
         case 0..<35: userPresses()
         case 35..<45:
@@ -204,7 +209,7 @@ final class RandomSession {
         case 45..<55:
             let value = Float(Int.random(in: 0...100, using: &rng)) / 100
             act("slider \(value)") {
-                $0.controlCenterSlider(value); $0.advance(by: 0.7)
+                $0.controlCenterSlider(value); $0.advance(by: $0.controlCenterTime() + 0.1)
             }
         case 55..<65:
             act("background") {
@@ -277,7 +282,7 @@ final class RandomSession {
             let unchanged = before.map { abs($0 - value) < 1e-6 } ?? false
             shown[route] = value
             switch cause {
-            case .controlCenter:
+            case .controlCenter, .otherSource:
                 pressedOntoRefusedSet.remove(route)
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
@@ -366,7 +371,7 @@ final class RandomSession {
             run: PressOracle.Run(observing: device, strategy: strategy, captureWindows: windows))
     }
 
-    private func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
+    func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
         narrate?(line)
         script.append(line)
         body(device)

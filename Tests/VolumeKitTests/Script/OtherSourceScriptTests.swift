@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// The script commands of the other sources of the volume (issue 22, item 4) play them on the device, and the
+/// ground truth records each as `simulate --json` prints it.
+@Suite("Scripts: other sources of the volume")
+struct OtherSourceScriptTests {
+    private func truth(_ script: String, _ change: (inout DeviceBehaviour) -> Void = { _ in }) throws -> [String] {
+        var behaviour = DeviceBehaviour()
+        change(&behaviour)
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), behaviour: behaviour)
+        return runner.run().compactMap { record in
+            if case .truth = record.kind { record.json } else { nil }
+        }
+    }
+
+    @Test("Headset presses, a Bluetooth connect that syncs, a sync now and Headphone Safety, as truth records")
+    func truthRecords() throws {
+        let records = try truth(
+            """
+            volume 0.5
+            bluetooth connect 0.875
+            wait 1
+            headset up x2 every 0.3
+            bluetooth sync 0.9
+            safety lower
+            """
+        ) {
+            $0.bluetoothSyncDelay = 0.5; $0.headsetButtons = .absoluteVolume
+        }
+        #expect(
+            records == [
+                #"{"t":0.0, "type":"truth", "action":"route", "route":"bluetooth"}"#,
+                #"{"t":0.5, "type":"truth", "action":"volume", "value":0.875, "by":"bluetoothSync"}"#,
+                #"{"t":1.0, "type":"truth", "action":"press", "button":"up", "duration":0.08, "seen":"inFront", "source":"headset"}"#,
+                #"{"t":1.3, "type":"truth", "action":"press", "button":"up", "duration":0.08, "seen":"inFront", "source":"headset"}"#,
+                #"{"t":1.6, "type":"truth", "action":"volume", "value":0.9, "by":"bluetoothSync"}"#,
+                #"{"t":1.6, "type":"truth", "action":"volume", "value":0.75, "by":"headphoneSafety"}"#,
+            ])
+    }
+
+    @Test("The EU warning's press says so in the truth record; the press after it moves the volume")
+    func warnedPress() throws {
+        let records = try truth("volume 0.75\nroute headphones\npress up x2 every 0.3") {
+            $0.headphoneLimit = .euWarning
+        }
+        #expect(records.count == 3)
+        #expect(records[1].hasSuffix(#""seen":"inFront", "warning":true}"#))
+        #expect(!records[2].contains("warning"))
+    }
+}
