@@ -26,7 +26,7 @@ struct ObservationAttributionTests {
             (.outputVolume, 120, 950_280),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func namedSessions(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
         session.run(length: 14)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
@@ -47,7 +47,7 @@ struct ObservationAttributionTests {
             (.outputVolume, 235, 1_860_966),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func lostPresses(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
         session.run(length: 14)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations.map(\.summary))")

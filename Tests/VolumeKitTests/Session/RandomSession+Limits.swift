@@ -1,0 +1,110 @@
+import Foundation
+import VolumeKitCore
+import VolumeKitTesting
+
+/// The envelope limits a randomized session's final volumes may fall under (README, "Limits"), each a
+/// predicate over what the session's ground truth saw, with the diagnostic VolumeKit raised for it.
+extension RandomSession {
+    /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
+    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash), since the
+    /// launch recovery reads the volume. True when every violating route's user volume is such a rail, the user
+    /// pressed toward it there unseen (``unseenRailPress``; not running, for strategies other than
+    /// `outputVolume`), and VolumeKit reported moving the volume off that rail
+    /// (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
+    var isUnderUnseenRailPress: Bool {
+        let routes = violatingRoutes()
+        let reported = diagnostics.current
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                guard strategy == .outputVolume || unseenRailPressAppDown.contains(route),
+                    let rail = unseenRailPress[route], abs(truth[route]! - rail) < 1e-4
+                else { return false }
+                return reported.contains(.railPressesUnseen(rail))
+            }
+    }
+
+    /// Envelope limit (README): `routeNotification=missing` — presses made on a route just after a change to it
+    /// with no notification are taken for the route's own volume. True when every violating route is off the
+    /// user's volume by no more than those presses, and VolumeKit raised `routeChangeNotNotified` for that change
+    /// (``FinalVolumeLimit/missingRouteNotification(route:off:truth:diagnostics:behaviour:startRoute:)``).
+    var isUnderMissingRouteNotification: Bool {
+        let routes = violatingRoutes()
+        let diagnostics = observed.current.diagnostics
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                FinalVolumeLimit.missingRouteNotification(
+                    route: route, off: device.volume(on: route) - truth[route]!, truth: device.truth,
+                    diagnostics: diagnostics, behaviour: device.behaviour,
+                    userVolume: { time in self.userVolume(on: route, at: time) })
+            }
+    }
+
+    /// The user's volume on `route` just before `time` (``truth`` as it was then).
+    func userVolume(on route: AudioRoute, at time: Instant) -> Float {
+        truthHistory[route]?.last { $0.at < time }?.value ?? initialTruth[route]!
+    }
+
+    /// Envelope limit (README): a set of VolumeKit's made on one route lands on a new one before the change is
+    /// seen, over an own volume equal to the old route's, so the change shows no KVO: the value read there may
+    /// be the route's own or that landing. True when VolumeKit reported it
+    /// (``VolumeButtonsDiagnostic/routeVolumeUncertain``) and every violating route is one where the oracle saw
+    /// such a landing (``landedAcrossRouteChange``).
+    var isUnderUncertainRouteVolume: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty && diagnostics.current.contains(.routeVolumeUncertain)
+            && routes.allSatisfy { landedAcrossRouteChange.contains($0) }
+    }
+
+    /// Envelope limit (README): a Control Center value that VolumeKit's own doing would give within rounded reads
+    /// (``VolumeStepMachine/readTolerance``, ``VolumeStepMachine/pressTolerance``, `shared/facts/envelope.md`) is
+    /// taken for it — (a) a value within a read of a set of VolumeKit's still on its way (it landed after the
+    /// change, less than `sliderLatency` later), taken for that set's landing; or (b) a value within two reads
+    /// of whole steps from a value a set of VolumeKit's left on the route since the user's last change there, a
+    /// few nudges off the user's (less than ``VolumeStepMachine/stepTolerance``), taken for presses from there, so
+    /// the user's volume comes back off by that nudge. True when every violating route had such a change as the
+    /// user's last there (later Control Center samples of the same drag, within 0.5 s, aside; no press after it)
+    /// and is off the user's volume by no more than it explains: (a) a step's nudges (1e-3), (b) that nudge,
+    /// within two reads.
+    var isUnderCoincidentControlCenter: Bool {
+        let routes = violatingRoutes()
+        let step = VolumeStepMachine.step
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                let off = abs(device.volume(on: route) - truth[route]!)
+                return controlCenterChanges.contains { change in
+                    guard change.route == route,
+                        !userPressTimes.contains(where: { $0.route == route && $0.at > change.at }),
+                        !controlCenterChanges.contains(where: { $0.route == route && $0.at > change.at + 0.5 })
+                    else { return false }
+                    let inFlight = appSets.contains { set in
+                        set.at > change.at && set.at - change.at < device.behaviour.sliderLatency
+                            && abs(set.value - change.value) < VolumeStepMachine.readTolerance
+                    }
+                    if inFlight, off < 1e-3 { return true }
+                    return change.left.contains { left in
+                        let steps = ((change.value - left) / step).rounded()
+                        let nudge = abs(left - change.before)
+                        return nudge > VolumeStepMachine.readTolerance && nudge < VolumeStepMachine.stepTolerance
+                            && steps != 0 && abs(change.value - left - steps * step) < VolumeStepMachine.pressTolerance
+                            && abs(off - nudge) < VolumeStepMachine.pressTolerance
+                    }
+                }
+            }
+    }
+
+    /// Envelope limit (README): a crashed run set its anchor again after a nudge below it and iOS refused the set
+    /// (a held down press, seed 000); on a grid-snapping device the user's press from the nudge ended on the anchor,
+    /// which the recovery takes for VolumeKit's. True when VolumeKit reported it
+    /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
+    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), and is off by that press
+    /// undone: one step, within ``VolumeStepMachine/stepTolerance``.
+    var isUnderUnconfirmedAnchor: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
+            && routes.allSatisfy { route in
+                let off = abs(device.volume(on: route) - truth[route]!)
+                return pressedOntoRefusedSet.contains(route)
+                    && abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
+            }
+    }
+}
