@@ -641,17 +641,22 @@ public final class VolumeButtonsEngine: Sendable {
         }
     }
 
-    /// Whether another component changed the session's category (a route change with reason
-    /// `.categoryChange` comes with it): if so, reports it and re-takes the session, keeping the category.
+    /// Whether another component took the session over (a route change with reason `.categoryChange` comes with
+    /// it): if it changed the category, reports it and re-takes the session, keeping the category. A
+    /// `.categoryChange` with the category as VolumeKit knew it is a component taking the session again (a
+    /// second camera start, a player after a web view of the same category): the session is re-taken too, with
+    /// nothing to report — the component's category is already the one VolumeKit keeps.
     private func sessionWasTakenOver() -> Bool {
         let current = clients.audioSession.configuration()
-        let changed = state.withLock { state -> Bool in
-            guard state.isStarted, let known = state.sessionConfiguration, known != current else { return false }
+        let retakenAgain = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
+        let changed = state.withLock { state -> Bool? in
+            guard state.isStarted, let known = state.sessionConfiguration else { return nil }
+            guard known != current else { return retakenAgain && state.isViewReady ? false : nil }
             state.sessionConfiguration = current
             return true
         }
-        guard changed else { return false }
-        onDiagnostic(.sessionTakenOver(current.category))
+        guard let changed else { return false }
+        if changed { onDiagnostic(.sessionTakenOver(current.category)) }
         retake()
         return true
     }

@@ -639,8 +639,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return [.steps(value > old ? .up : .down, count: 1)]
         }
         #endif
-        guard let (button, count) = classify(from: old, to: value) else {
-            // Off the 1/16 grid: the user's own change (Control Center slider, another app).
+        // Off the 1/16 grid, or more than one step in one change: the user's own change (Control Center's
+        // slider, another app, a Bluetooth headset's volume synchronised on connect, Headphone Safety turning the
+        // volume down: `shared/facts/envelope.md`). A press moves the volume one step, and each change is
+        // observed on its own (KVO, the private notification), so several presses never arrive as one change.
+        guard let (button, count) = classify(from: old, to: value), count == 1 else {
             userVolume = value
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
