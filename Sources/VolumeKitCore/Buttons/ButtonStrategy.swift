@@ -122,4 +122,11 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// at that pace looks the same and is reported as `repeated`. Raised at each such step; an app that acts on
     /// every step (a speaker's volume) can ignore it, one that counts taps (a shutter) should act on `repeated` too.
     case ambiguousStep
+    /// The current route has no volume control (an AirPlay or HDMI output: the volume view shows no slider,
+    /// openradar 42881405): VolumeKit cannot hold the volume there, so each press is reported as it changes the
+    /// volume — which stays the user's, as in passive mode — and the system HUD shows (the volume view hides it
+    /// only with its slider; `shared/facts/volume-hud.md`). Presses at 0 or 1 change nothing and are not seen
+    /// with ``ButtonStrategy/outputVolume``. Raised for each route without volume control VolumeKit meets;
+    /// capture resumes on the next route that has it.
+    case volumeControlUnavailable
 }

@@ -169,7 +169,9 @@ public final class VolumeButtonsEngine: Sendable {
     /// Whether VolumeKit is holding the volume still right now, so that presses are input and do not change
     /// the user's volume (capture mode, started, view ready, app active, not interrupted).
     public var isHoldingVolume: Bool {
-        state.withLock { $0.isStarted && configuration.mode == .capture && $0.steps.phase == .running }
+        state.withLock {
+            $0.isStarted && configuration.mode == .capture && $0.steps.phase == .running && $0.steps.hasVolumeControl
+        }
     }
 
     /// The user's own volume as the engine knows it (restored on stop).
@@ -441,7 +443,7 @@ public final class VolumeButtonsEngine: Sendable {
         guard configuration.strategy != .captureEvents, state.isViewReady, state.steps.phase == .idle,
             !state.isInterrupted
         else { return [] }
-        var work = [Work]()
+        var work = volumeControl(controlsVolume(), &state, at: now)
         let recovered = recoveredUserVolume(&state, route: state.route, volume: volume, at: now, work: &work)
         state.stepsStarted = true
         // In the background the anchor waits for the app to be active again (resume): setting it and the user's
@@ -451,6 +453,20 @@ public final class VolumeButtonsEngine: Sendable {
             ? state.steps.start(volume: volume, userVolume: recovered, at: now)
             : state.steps.startSuspended(volume: volume, userVolume: recovered, at: now)
         return work + translate(started, &state, at: now)
+    }
+
+    /// Whether the current route lets VolumeKit hold the volume (capture, not passive mode or capture events).
+    private func controlsVolume() -> Bool {
+        configuration.mode != .capture || configuration.strategy == .captureEvents
+            || clients.systemVolume.hasVolumeControl()
+    }
+
+    /// Tells the step machine whether the current route has volume control; reports
+    /// ``VolumeButtonsDiagnostic/volumeControlUnavailable`` on entering one without.
+    private func volumeControl(_ available: Bool, _ state: inout State, at now: Instant) -> [Work] {
+        guard available != state.steps.hasVolumeControl else { return [] }
+        let work = translate(state.steps.volumeControl(available: available, at: now), &state, at: now)
+        return available ? work : [.diagnose(.volumeControlUnavailable)] + work
     }
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
@@ -746,6 +762,9 @@ public final class VolumeButtonsEngine: Sendable {
             work.append(.diagnose(.routeVolumeUncertain))
         }
         let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
+        // A route without volume control holds nothing: leave holding before the change, take it up after it.
+        let control = controlsVolume()
+        if !control { work += volumeControl(false, &state, at: now) }
         // The new route's KVO is still to come unless the observation that showed the change was it: a landing of
         // ours on the old route observed after the switch shows the change before the route's own KVO arrives.
         let sawOwnVolume = observed.map { abs($0 - volume) <= VolumeStepMachine.readTolerance } ?? false
@@ -755,6 +774,7 @@ public final class VolumeButtonsEngine: Sendable {
                 expectsObservation: expectsObservation && !sawOwnVolume && configuration.strategy == .outputVolume,
                 at: now),
             &state, at: now)
+        if control { work += volumeControl(true, &state, at: now) }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.pressAfterRouteChange) { work += state.classifier.step(.up, at: now).map(Work.emit) }
         #endif

@@ -43,6 +43,8 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
             "VolumeKit moved the volume off \(VolumeHUDDisplay.number(Double(rail))) to the user's volume; a press toward \(VolumeHUDDisplay.number(Double(rail))) while it was there is not reported by iOS and may have been undone."
         case .ambiguousStep:
             "A volume step came where either a hold's first auto-repeat or a second tap may come (0.3–0.7 s after the press) and was reported as a repeat; a tap at that pace looks the same."
+        case .volumeControlUnavailable:
+            "The audio route has no volume control (AirPlay or HDMI), so VolumeKit cannot hold the volume there: presses are reported as they change the volume, and the system volume HUD shows."
         case .recoveredAtUnconfirmedSet:
             "The user's volume was given back after a crash from the value VolumeKit was last setting, a set it never saw land; a press the user made since, had it ended on that same value, was undone."
         }

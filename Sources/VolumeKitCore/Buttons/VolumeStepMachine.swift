@@ -127,6 +127,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// The configuration in force.
     public let configuration: Configuration
+    /// Whether the current route lets VolumeKit set the volume: AirPlay and HDMI outputs may have no volume
+    /// control, and the volume view's slider then leaves the view (openradar 42881405; decompiled `MPVolumeView`
+    /// `layoutSubviews`, `shared/facts/volume-hud.md`). Without it nothing can be held: presses are reported as
+    /// they change the volume, as in passive mode (``volumeControl(available:at:)``).
+    public private(set) var hasVolumeControl = true
+    /// The mode in effect: the configuration's, or passive on a route without volume control.
+    private var mode: ButtonCaptureMode { hasVolumeControl ? configuration.mode : .passive }
     /// Where the machine is.
     public private(set) var phase: Phase = .idle
     /// The user's own volume: restored on stop and while suspended.
@@ -284,6 +291,22 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
     public var maySetAwayFromUser: Bool { echoes.contains { abs($0.value - userVolume) > Self.sameValue } }
+
+    /// The current route has volume control (`available`), or has none: then nothing is held there — no anchor,
+    /// no set — and each press is reported as it changes the volume, which stays the user's (as in passive mode);
+    /// back on a route with control, the anchor is held again.
+    public mutating func volumeControl(available: Bool, at time: Instant) -> Actions {
+        guard available != hasVolumeControl else { return [] }
+        hasVolumeControl = available
+        if !available {
+            wanted = nil
+            settleAt = nil
+            attempts = 0
+            return []
+        }
+        guard phase == .running else { return [] }
+        return hold(anchorFor(userVolume), at: time)
+    }
 
     /// Pauses: puts the user's volume back; later changes are the user's.
     public mutating func suspend(at time: Instant) -> Actions {
@@ -511,7 +534,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // One set of this value on its way (with more, an earlier one may be landing), issued after another set
         // not yet seen to land — one of the value the volume already has may have landed without a change for KVO
         // to report (a press ended on it first), so it proves nothing.
-        guard phase == .running, configuration.mode == .capture, !echo.beforeRouteChange,
+        guard phase == .running, mode == .capture, !echo.beforeRouteChange,
             echoes.count(of: value, within: Self.sameValue) == 1,
             let earlier = echoes.entries.filter({
                 $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
@@ -652,7 +675,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             downPressFrom = lastStepDown ? max(downPressFrom, old) : old
         }
         lastStepDown = button == .down
-        guard configuration.mode == .capture else {
+        guard mode == .capture else {
             userVolume = value
             return actions + [.userVolumeChanged(value)]
         }
@@ -748,7 +771,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     // MARK: - Helpers
 
     private func anchorFor(_ volume: Float) -> Float {
-        guard configuration.mode == .capture else { return volume }
+        guard mode == .capture else { return volume }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.headroomZero) { return volume }
         #endif
@@ -768,7 +791,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
         // reporting only changes, and its echo would linger).
         let otherInFlight = echoes.contains { abs($0.value - target) > Self.sameValue }
-        guard configuration.mode == .capture || phase != .running,
+        guard mode == .capture || phase != .running,
             abs(believedVolume - target) > Self.sameValue || otherInFlight
         else {
             wanted = nil

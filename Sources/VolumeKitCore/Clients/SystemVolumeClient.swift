@@ -26,6 +26,11 @@ public struct SystemVolumeClient: Sendable {
     /// system volume HUD and is needed for ``setVolume``. `onReady` runs once the view is usable.
     /// Cancelling the returned handle removes the view.
     public var installVolumeView: @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle
+    /// Whether the current route has volume control: an AirPlay or HDMI output may have none, and then the volume
+    /// view takes its slider out (it shows "No volume available"), so ``setVolume`` does nothing and the system
+    /// HUD is no longer hidden (openradar 42881405; decompiled `MPVolumeView` `layoutSubviews`,
+    /// `shared/facts/volume-hud.md`). `true` when the client cannot tell.
+    public var hasVolumeControl: @Sendable () -> Bool
 
     /// Creates a client from its operations.
     public init(
@@ -35,13 +40,15 @@ public struct SystemVolumeClient: Sendable {
             @escaping @Sendable (_ handler: @escaping @Sendable (SystemVolumeNotification) -> Void) ->
             CancellationHandle,
         setVolume: @escaping @Sendable (Float) -> Void,
-        installVolumeView: @escaping @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle
+        installVolumeView: @escaping @Sendable (_ onReady: @escaping @Sendable () -> Void) -> CancellationHandle,
+        hasVolumeControl: @escaping @Sendable () -> Bool = { true }
     ) {
         self.outputVolume = outputVolume
         self.observeOutputVolume = observeOutputVolume
         self.observeSystemNotifications = observeSystemNotifications
         self.setVolume = setVolume
         self.installVolumeView = installVolumeView
+        self.hasVolumeControl = hasVolumeControl
     }
 }
 

@@ -77,7 +77,9 @@ private struct TraceTap: Sendable {
                     record(.volumeViewRemoved(view: view))
                     handle.cancel()
                 }
-            }
+            },
+            // Not a trace record: a replay takes every route as having volume control (docs/trace.md).
+            hasVolumeControl: client.hasVolumeControl
         )
     }
 

@@ -234,6 +234,10 @@ extension SimulatedDevice {
         return reported(isAppListening ? volumes[currentRoute]! : app.staleVolume)
     }
 
+    /// Whether the current route has volume control: AirPlay/HDMI under ``DeviceBehaviour/externalVolume``
+    /// `noSlider` has none, and the volume view shows no slider (openradar 42881405).
+    var routeHasVolumeControl: Bool { !(currentRoute == .external && behaviour.externalVolume == .noSlider) }
+
     /// The app sets the volume through the volume view's slider.
     func appSetVolume(_ value: Float) {
         guard let app, app.volumeViews.values.contains(where: { $0.ready }) else {
@@ -243,7 +247,7 @@ extension SimulatedDevice {
             return
         }
         let target = Self.clamp(value)
-        if currentRoute == .external, behaviour.externalVolume == .noSlider {
+        if !routeHasVolumeControl {
             // AirPlay/HDMI: no volume control, the slider is gone (openradar 42881405).
             record(.setIgnored(currentTime, target, reason: "route has no volume control"))
             return
@@ -261,7 +265,7 @@ extension SimulatedDevice {
         after(behaviour.sliderLatency) { [unowned self] in
             // Handed over on another route, it reaches the system after a change to AirPlay/HDMI: that route has
             // no volume control either way (openradar 42881405).
-            if self.currentRoute == .external, self.behaviour.externalVolume == .noSlider {
+            if !self.routeHasVolumeControl {
                 self.record(.setIgnored(self.currentTime, target, reason: "route has no volume control"))
                 return
             }

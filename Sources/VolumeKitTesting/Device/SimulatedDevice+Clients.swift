@@ -77,7 +77,8 @@ extension SimulatedDevice {
                     })
                 else { return .none }
                 return CancellationHandle { [unowned self] in self.removeVolumeView(id, launched) }
-            }
+            },
+            hasVolumeControl: { [unowned self] in self.locked { self.routeHasVolumeControl } }
         )
     }
 

@@ -16,9 +16,11 @@ extension SimulatedDevice {
 
     /// Whether the system HUD stays hidden on a press: a visible ready view (``hasVisibleReadyView``) while
     /// the app's session is active and not taken over by another component (SubtleVolume's README; seed 000;
-    /// SubtleVolume #25 for the take-over).
+    /// SubtleVolume #25 for the take-over), on a route with volume control (on one without, `MPVolumeView`'s
+    /// `layoutSubviews` takes the slider out of the view, which no longer hides the HUD:
+    /// `shared/facts/volume-hud.md`).
     var isHUDSuppressed: Bool {
-        guard let app, app.sessionActive, !app.sessionTakenOver else { return false }
+        guard let app, app.sessionActive, !app.sessionTakenOver, routeHasVolumeControl else { return false }
         return hasVisibleReadyView
     }
 

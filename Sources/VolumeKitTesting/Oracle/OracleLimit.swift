@@ -24,6 +24,8 @@ public struct OracleLimit: Sendable {
         /// Seconds from the user's last route change before the press concerned went down to its going down, if
         /// there was one.
         public var pressSinceRouteChange: TimeInterval?
+        /// The route the press concerned was made on (the user's last route change before it, else the speaker).
+        public var pressRoute: AudioRoute?
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -41,6 +43,9 @@ public struct OracleLimit: Sendable {
     public var diagnostic: String?
     /// The diagnostic must lie within this window around the failing event (seconds before, seconds after).
     public var window: (before: TimeInterval, after: TimeInterval)
+    /// The diagnostic names the route change the press was made after: it may lie anywhere from that change
+    /// (less ``window``'s `before`) to ``window``'s `after` past the failure.
+    public var sinceRouteChange: Bool
     /// Counted apart from the other excused failures (an ambiguous step, until calibration can tell).
     public var countedApart: Bool
     /// The predicate over the ground truth at the failing event.
@@ -49,11 +54,12 @@ public struct OracleLimit: Sendable {
     /// Creates a limit.
     public init(
         name: String, diagnostic: String?, window: (before: TimeInterval, after: TimeInterval) = (2, 1),
-        countedApart: Bool = false, explains: @escaping @Sendable (Evidence) -> Bool
+        sinceRouteChange: Bool = false, countedApart: Bool = false, explains: @escaping @Sendable (Evidence) -> Bool
     ) {
         self.name = name
         self.diagnostic = diagnostic
         self.window = window
+        self.sinceRouteChange = sinceRouteChange
         self.countedApart = countedApart
         self.explains = explains
     }
@@ -65,8 +71,25 @@ public struct OracleLimit: Sendable {
     /// under the first (the route limit, which also explains some split holds, after the holds' own).
     public static let all: [OracleLimit] = [
         headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, pressOnSetInFlight,
-        routeChangeNotNotified,
+        routeChangeNotNotified, noVolumeControl,
     ]
+
+    /// `externalVolume=noSlider` (openradar 42881405): an AirPlay or HDMI route without volume control, where the
+    /// volume view has no slider — VolumeKit cannot hold the volume, and the view hides the system HUD only with
+    /// its slider (decompiled `MPVolumeView` `layoutSubviews`, `shared/facts/volume-hud.md`). Presses there are
+    /// reported as they change the volume, as in passive mode. Only the system HUD over a press made on such a
+    /// route, or a press there toward the rail the volume sat at (no KVO), with `volumeControlUnavailable`
+    /// raised since the route change the press followed.
+    public static let noVolumeControl = OracleLimit(
+        name: "route without volume control", diagnostic: "volumeControlUnavailable", sinceRouteChange: true
+    ) { evidence in
+        guard evidence.behaviour.externalVolume == .noSlider, evidence.pressRoute == .external else { return false }
+        switch evidence.violation.kind {
+        case .systemHUD: return true
+        case .missedPress: return evidence.press?.context.atRail == true && kvoStrategies.contains(evidence.strategy)
+        default: return false
+        }
+    }
 
     /// A press whose step left exactly the value of a set of VolumeKit's then in flight, landing just after it
     /// (`sliderLatency` and `kvoLatency`, `shared/facts/envelope.md`): KVO reports one change, which is the press

@@ -86,6 +86,12 @@ extension PressOracle {
             let previous = press.flatMap { current in
                 presses.last { $0.button == current.button && $0.down < current.down }
             }
+            func routeAt(_ time: Instant) -> AudioRoute {
+                for record in truth.reversed() where record.time <= time + 1e-6 {
+                    if case .route(let route) = record.action { return route }
+                }
+                return .speaker
+            }
             func lastRouteChange(before time: Instant) -> Instant? {
                 truth.last {
                     if case .route = $0.action { return $0.time <= time + 1e-6 }
@@ -103,6 +109,7 @@ extension PressOracle {
                 pressSinceRouteChange: press.flatMap { current in
                     lastRouteChange(before: current.down).map { current.down - $0 }
                 },
+                pressRoute: press.map { current in routeAt(current.down) },
                 pressLandedOnSetInFlight: press.map { landedOnSetInFlight($0, run) } ?? false,
                 strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?
@@ -114,7 +121,10 @@ extension PressOracle {
                 }
                 // A tap read as a repeat is one link of the chain the `pressed` before it began: the diagnostic
                 // may come from any step of that chain.
-                let at = press.map { current in min(current.chainStart ?? current.down, current.down) } ?? failure.time
+                var at = press.map { current in min(current.chainStart ?? current.down, current.down) } ?? failure.time
+                if limit.sinceRouteChange, let press, let change = lastRouteChange(before: press.down) {
+                    at = min(at, change)
+                }
                 if let diagnostic = diagnostics.first(where: {
                     $0.name == name && $0.time >= at - limit.window.before
                         && $0.time <= failure.time + limit.window.after
@@ -169,6 +179,7 @@ extension VolumeButtonsDiagnostic {
         case .railPressesUnseen: "railPressesUnseen"
         case .recoveredAtUnconfirmedSet: "recoveredAtUnconfirmedSet"
         case .ambiguousStep: "ambiguousStep"
+        case .volumeControlUnavailable: "volumeControlUnavailable"
         }
     }
 }
