@@ -61,6 +61,11 @@ extension SystemVolumeClient {
                 removed.withLock { $0 = true }
                 onMain { if let installed = id.current { VolumeViewHost.shared.remove(installed) } }
             }
+        },
+        hasVolumeControl: {
+            // The engine asks on the main thread, where the clients deliver; elsewhere nothing can be told.
+            guard Thread.isMainThread else { return true }
+            return MainActor.assumeIsolated { VolumeViewHost.shared.hasVolumeControl }
         }
     )
 }

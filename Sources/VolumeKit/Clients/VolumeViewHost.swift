@@ -107,6 +107,15 @@ final class VolumeViewHost {
         }
     }
 
+    /// Whether the volume view in a window still has its slider: `MPVolumeView`'s `layoutSubviews` takes it out on
+    /// a route without volume control (AirPlay, HDMI: "No volume available"; openradar 42881405, decompiled
+    /// `MPVolumeView`, `shared/facts/volume-hud.md`). `true` while no view is in a window (nothing to tell).
+    var hasVolumeControl: Bool {
+        guard let view = hosted.values.map(\.view).first(where: { $0.window != nil }) else { return true }
+        view.layoutIfNeeded()
+        return Self.slider(in: view) != nil
+    }
+
     /// Sets the volume through a view's slider: one in a window if any, else any initialised view (windowless).
     /// A set through the windowless view before it is ready is held until it is (the latest value wins).
     func setVolume(_ value: Float) {

@@ -666,7 +666,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // slider, another app, a Bluetooth headset's volume synchronised on connect, Headphone Safety turning the
         // volume down: `shared/facts/envelope.md`). A press moves the volume one step, and each change is
         // observed on its own (KVO, the private notification), so several presses never arrive as one change.
-        guard let (button, count) = classify(from: old, to: value), count == 1 else {
+        guard let (button, count) = classify(from: old, to: value), count == 1,
+            Self.isPressLanding(from: old, to: value)
+        else {
             userVolume = value
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
@@ -845,6 +847,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase == .stopping, wanted == nil else { return [] }
         phase = .idle
         return [.restored]
+    }
+
+    /// Whether a change from `old` to `new` is where a press of the phone's buttons can land
+    /// (`shared/facts/envelope.md`, `stepQuantization`): a step from the value (exactly, or with rounded reads and
+    /// VolumeKit's nudges left in it, within ``residueTolerance``), or a point of the 1/16 grid, a rail included
+    /// (presses snapped to the grid). Anything else is the user's own volume, however close: a Bluetooth
+    /// headset's stored volume synchronised on connect (0.4 from 0.4375), Headphone Safety turning the volume
+    /// down to its limit, a headset's own buttons stepping its AVRCP absolute volume (8 of 127 levels, off the
+    /// grid) — undoing it would undo what the user or the system chose, hearing protection included.
+    static func isPressLanding(from old: Float, to new: Float) -> Bool {
+        abs(abs(new - old) - step) <= residueTolerance || RecoveryRule.isOnGrid(new)
     }
 
     private func classify(from old: Float, to new: Float) -> (VolumeButton, Int)? {

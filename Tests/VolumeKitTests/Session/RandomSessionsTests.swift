@@ -292,7 +292,20 @@ final class RandomSession {
                 unseenRailPress[route] = nil
                 landedAcrossRouteChange.remove(route)
             case .button:
-                guard !holding else { break }
+                // A Bluetooth headset's own buttons stepping its AVRCP absolute volume set the headset's volume. Where
+                // a step lands where no press of the phone's buttons can (a step from the value, within VolumeKit's
+                // nudges, or a point of the 1/16 grid: the documented rule), it is the user's volume; where it lands
+                // as a side button's would, nothing tells them apart, and it is a press, captured like theirs.
+                let absolute =
+                    route == .bluetooth && device.behaviour.headsetButtons == .absoluteVolume
+                    && device.truth.last.map { record in
+                        guard abs(record.time - at) < 1e-9, case .press(_, _, let context) = record.action else {
+                            return false
+                        }
+                        return context.source == .headset
+                    } == true
+                    && !Self.sideButtonCouldLand(from: before ?? value, to: value)
+                guard !holding || absolute else { break }
                 userPressTimes.append((at, route))
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
@@ -350,6 +363,15 @@ final class RandomSession {
                 carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
+    }
+
+    /// Whether a press of the phone's buttons could move the volume from `old` to `new` (the README's rule,
+    /// written here apart from VolumeKit's own): one step from the value, give or take VolumeKit's nudges left in
+    /// it (2/1000), or onto a point of the 1/16 grid (a press snapped there), a rail included.
+    static func sideButtonCouldLand(from old: Float, to new: Float) -> Bool {
+        let step: Float = 1.0 / 16
+        let onGrid = new <= 0 || new >= 1 || abs(new / step - (new / step).rounded()) * step < 1e-4
+        return abs(abs(new - old) - step) <= 0.002 || onGrid
     }
 
     /// Ends the window the running engine captured in (a stop or a crash).
