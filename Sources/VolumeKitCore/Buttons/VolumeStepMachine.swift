@@ -605,7 +605,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
         residue = 0
         guard phase == .running else {
             // Not capturing: every change is the user's.
-            guard abs(value - old) > Self.sameValue, phase != .idle else { return [] }
+            // A Control Center drag over a short distance may move less than a read's tolerance between samples:
+            // each sample is the same value as the one before, but the drag has moved the user's volume.
+            guard abs(value - old) > Self.sameValue || abs(value - userVolume) > Self.sameValue, phase != .idle
+            else { return [] }
             #if VOLUMEKIT_MUTANTS
             if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
             #endif

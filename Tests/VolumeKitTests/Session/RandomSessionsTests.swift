@@ -61,7 +61,7 @@ final class RandomSession {
     private var anchoredAway: [AudioRoute: Bool] = [:]
     /// When each route last became current (the session's own `route` actions).
     var routeSince: [AudioRoute: Instant] = [:]
-    /// Routes where a set of VolumeKit's landed away from the user's volume less than ``DeviceBehaviour/sliderLatency``
+    /// Routes where a set of VolumeKit's landed away from the user's volume no later than ``DeviceBehaviour/sliderLatency``
     /// after the route became current: issued on the route before, it overwrote this route's own volume before
     /// VolumeKit could have seen the change. Cleared when the user sets the route's volume by Control Center.
     private(set) var landedAcrossRouteChange: Set<AudioRoute> = []
@@ -342,7 +342,7 @@ final class RandomSession {
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     refused[route] = nil
                 }
-                if let since = routeSince[route], device.now - since < device.behaviour.sliderLatency,
+                if let since = routeSince[route], device.now - since <= device.behaviour.sliderLatency + 1e-9,
                     abs(value - truth[route]!) > VolumeStepMachine.readTolerance
                 {
                     landedAcrossRouteChange.insert(route)
