@@ -26,6 +26,9 @@ public struct OracleLimit: Sendable {
         public var pressSinceRouteChange: TimeInterval?
         /// The route the press concerned was made on (the user's last route change before it, else the speaker).
         public var pressRoute: AudioRoute?
+        /// Seconds since another source last moved the volume where a press could have
+        /// (``PressOracle/Run/otherSourceSteps``), at the failure, if one did.
+        public var sinceOtherSourceStep: TimeInterval?
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -71,8 +74,22 @@ public struct OracleLimit: Sendable {
     /// under the first (the route limit, which also explains some split holds, after the holds' own).
     public static let all: [OracleLimit] = [
         headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, pressOnSetInFlight,
-        routeChangeNotNotified, noVolumeControl,
+        routeChangeNotNotified, noVolumeControl, otherSourceStep,
     ]
+
+    /// Another source moving the volume while the app is active — a Bluetooth headset's stored volume synchronised
+    /// after it connects, Headphone Safety turning it down (`shared/facts/envelope.md`, "Added for the
+    /// honest-oracle round") — to where a press of the phone's buttons could have moved it: one step, or onto
+    /// the grid. KVO and the private notification report the change as they report a press's, so nothing tells
+    /// them apart. No app can observe it: no diagnostic, counted apart. Only a phantom press, a press of the other
+    /// button, or a second `pressed` during a hold, reported within KVO's latency (0.03 s, with room: 0.1 s) of
+    /// such a change.
+    public static let otherSourceStep = OracleLimit(
+        name: "another source moved the volume a press's step", diagnostic: nil, countedApart: true
+    ) { evidence in
+        guard let since = evidence.sinceOtherSourceStep, since >= -1e-6, since <= 0.1 else { return false }
+        return [.phantomPress, .wrongButton, .holdSplit].contains(evidence.violation.kind)
+    }
 
     /// `externalVolume=noSlider` (openradar 42881405): an AirPlay or HDMI route without volume control, where the
     /// volume view has no slider — VolumeKit cannot hold the volume, and the view hides the system HUD only with

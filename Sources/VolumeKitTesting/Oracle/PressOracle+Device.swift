@@ -1,6 +1,20 @@
 import Foundation
 import VolumeKitCore
 
+extension PressOracle {
+    /// Whether a press of the phone's buttons could move the volume from `old` to `new` — the README's rule,
+    /// written here apart from VolumeKit's own (`shared/facts/envelope.md`, `stepQuantization`): one step from the
+    /// value, give or take VolumeKit's nudges left in it (2/1000), or onto a point of the 1/16 grid a step away at
+    /// most (a press snapped there), a rail included.
+    public static func pressCouldLand(from old: Float, to new: Float) -> Bool {
+        let step: Float = 1.0 / 16
+        let moved = abs(new - old)
+        guard moved > 1e-4, moved < step + 0.01 else { return false }
+        let onGrid = new <= 0 || new >= 1 || abs(new / step - (new / step).rounded()) * step < 1e-4
+        return abs(moved - step) <= 0.002 || onGrid
+    }
+}
+
 extension PressOracle.Run {
     /// Describes a run on `device` from its log: the system HUD shown for a press while the app was active and
     /// capturing (a hold's repeats after the app left or capture stopped are the system's again), the crashes,
@@ -12,8 +26,17 @@ extension PressOracle.Run {
         var huds = [Instant]()
         var crashes = [Instant]()
         var sets = [(time: Instant, value: Float)]()
+        var steps = [Instant]()
+        var shown: [AudioRoute: Float] = [.speaker: device.configuration.volume]
         for entry in device.log {
             switch entry {
+            case .volume(let time, let route, let value, let cause):
+                if case .otherSource = cause, let before = shown[route],
+                    PressOracle.pressCouldLand(from: before, to: value)
+                {
+                    steps.append(time)
+                }
+                shown[route] = value
             case .appEnded(let time): crashes.append(time)
             case .programmaticSet(let time, let value): sets.append((time, value))
             case .appState(_, let state): active = state == .active
@@ -25,6 +48,6 @@ extension PressOracle.Run {
         }
         self.init(
             strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
-            crashes: crashes, landedSets: sets)
+            crashes: crashes, landedSets: sets, otherSourceSteps: steps)
     }
 }

@@ -127,13 +127,18 @@ public struct PressOracle: Sendable {
         public var crashes: [Instant]
         /// When each of the app's sets landed, and its value (the device's `programmaticSet` log).
         public var landedSets: [(time: Instant, value: Float)]
+        /// When another source (a Bluetooth headset's volume synchronised, Headphone Safety) moved the volume
+        /// where a press of the phone's buttons could have (``PressOracle/pressCouldLand(from:to:)``).
+        public var otherSourceSteps: [Instant]
 
         /// Creates a run description.
         public init(
             strategy: SimulatedStrategy, behaviour: DeviceBehaviour, captureWindows: [Range<Instant>],
-            systemHUDs: [Instant] = [], crashes: [Instant] = [], landedSets: [(time: Instant, value: Float)] = []
+            systemHUDs: [Instant] = [], crashes: [Instant] = [], landedSets: [(time: Instant, value: Float)] = [],
+            otherSourceSteps: [Instant] = []
         ) {
             self.landedSets = landedSets
+            self.otherSourceSteps = otherSourceSteps
             self.strategy = strategy
             self.behaviour = behaviour
             self.captureWindows = captureWindows

@@ -110,6 +110,7 @@ extension PressOracle {
                     lastRouteChange(before: current.down).map { current.down - $0 }
                 },
                 pressRoute: press.map { current in routeAt(current.down) },
+                sinceOtherSourceStep: run.otherSourceSteps.last { $0 <= failure.time + 1e-6 }.map { failure.time - $0 },
                 pressLandedOnSetInFlight: press.map { landedOnSetInFlight($0, run) } ?? false,
                 strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?

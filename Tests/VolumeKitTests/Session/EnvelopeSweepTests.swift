@@ -327,6 +327,10 @@ struct EnvelopeSweepTests {
                         // the nudge onto the anchor; VolumeKit reports `recoveredAtUnconfirmedSet` and the oracle saw
                         // that press (`RandomSession.isUnderUnconfirmedAnchor`).
                         limitFailures.append("[press onto a refused anchor after a crash] " + line)
+                    } else if session.isUnderOtherSourceStep {
+                        // Envelope limit: a headset's synchronised volume or Headphone Safety moved the volume a
+                        // press's step while VolumeKit held it; taken for a press (no app can tell).
+                        limitFailures.append("[another source moved the volume a press's step] " + line)
                     } else if session.isUnderCoincidentControlCenter {
                         // Envelope limit: a Control Center value within rounded reads of what VolumeKit's own set
                         // in flight, or presses from its last set, would give (`isUnderCoincidentControlCenter`).

@@ -44,6 +44,19 @@ extension RandomSession {
         truthHistory[route]?.last { $0.at < time }?.value ?? initialTruth[route]!
     }
 
+    /// Envelope limit (README, "another source moved the volume a press's step"): a Bluetooth headset's stored
+    /// volume synchronised, or Headphone Safety lowering the volume, moved it where a press of the phone's buttons
+    /// could have while VolumeKit held it, and VolumeKit took it for a press: the user's volume stays as it was
+    /// before. True when that change is every violating route's last change of the user's and the route ends at
+    /// the user's volume from before it. No app can observe it (no diagnostic).
+    var isUnderOtherSourceStep: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                otherSourceStep[route].map { abs(device.volume(on: route) - $0) < 1e-4 } ?? false
+            }
+    }
+
     /// Envelope limit (README): a set of VolumeKit's made on one route lands on a new one before the change is
     /// seen, over an own volume equal to the old route's, so the change shows no KVO: the value read there may
     /// be the route's own or that landing. True when VolumeKit reported it

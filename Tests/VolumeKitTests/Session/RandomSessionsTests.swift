@@ -77,6 +77,9 @@ final class RandomSession {
     private var appLeft: [AudioRoute: [Float]] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
     private var refused: [AudioRoute: Float] = [:]
+    /// Per route, the user's volume before another source moved it a press's step while VolumeKit held it (the last
+    /// change of the user's there).
+    var otherSourceStep: [AudioRoute: Float] = [:]
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
     /// set of VolumeKit's iOS had refused there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
@@ -283,6 +286,13 @@ final class RandomSession {
             shown[route] = value
             switch cause {
             case .controlCenter, .otherSource:
+                // Another source moving the volume a press's step while VolumeKit holds it is read as a press
+                // (nothing tells them apart): the limit `RandomSession.isUnderOtherSourceStep`.
+                if case .otherSource = cause, holding, let before, PressOracle.pressCouldLand(from: before, to: value) {
+                    otherSourceStep[route] = truth[route]!
+                } else {
+                    otherSourceStep[route] = nil
+                }
                 pressedOntoRefusedSet.remove(route)
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
@@ -304,8 +314,9 @@ final class RandomSession {
                         }
                         return context.source == .headset
                     } == true
-                    && !Self.sideButtonCouldLand(from: before ?? value, to: value)
+                    && !PressOracle.pressCouldLand(from: before ?? value, to: value)
                 guard !holding || absolute else { break }
+                otherSourceStep[route] = nil
                 userPressTimes.append((at, route))
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
@@ -363,15 +374,6 @@ final class RandomSession {
                 carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
-    }
-
-    /// Whether a press of the phone's buttons could move the volume from `old` to `new` (the README's rule,
-    /// written here apart from VolumeKit's own): one step from the value, give or take VolumeKit's nudges left in
-    /// it (2/1000), or onto a point of the 1/16 grid (a press snapped there), a rail included.
-    static func sideButtonCouldLand(from old: Float, to new: Float) -> Bool {
-        let step: Float = 1.0 / 16
-        let onGrid = new <= 0 || new >= 1 || abs(new / step - (new / step).rounded()) * step < 1e-4
-        return abs(abs(new - old) - step) <= 0.002 || onGrid
     }
 
     /// Ends the window the running engine captured in (a stop or a crash).
