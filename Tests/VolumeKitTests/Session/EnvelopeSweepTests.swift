@@ -331,6 +331,10 @@ struct EnvelopeSweepTests {
                         // Envelope limit: a headset's synchronised volume or Headphone Safety moved the volume a
                         // press's step while VolumeKit held it; taken for a press (no app can tell).
                         limitFailures.append("[another source moved the volume a press's step] " + line)
+                    } else if session.isUnderOverwrittenOtherSource {
+                        // Envelope limit: a set of VolumeKit's in flight as the session was interrupted landed over a
+                        // headset's synchronised volume, which the inactive session could not read.
+                        limitFailures.append("[another source's change overwritten by a set in flight] " + line)
                     } else if session.isUnderCoincidentControlCenter {
                         // Envelope limit: a Control Center value within rounded reads of what VolumeKit's own set
                         // in flight, or presses from its last set, would give (`isUnderCoincidentControlCenter`).
@@ -347,7 +351,7 @@ struct EnvelopeSweepTests {
                 "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (measured, not gated): \(kinds.isEmpty ? "none" : kinds); excused by limit: \(excusedByLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; another source a press's step; another source's change overwritten by a set in flight; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
             )
             return (failures, limitFailures)
         }

@@ -57,6 +57,23 @@ extension RandomSession {
             }
     }
 
+    /// Envelope limit (README, "another source's change overwritten by a set in flight"): VolumeKit handed iOS a
+    /// set (a restore as Siri or a call interrupts the session) and, before it landed, a Bluetooth headset's stored
+    /// volume was synchronised (iOS does so when a headset connects, `shared/facts/envelope.md`; the delay is the
+    /// rule `bluetoothSyncDelay`, 0.05–2 s, unmeasured) — so the set landed over it. The session was inactive, so
+    /// the change showed no KVO (seed 001), and once the session is live again the volume reads as the set's value:
+    /// no app can see it (no diagnostic). True when every violating route ends off the user's volume by exactly that set's value
+    /// minus the change's (within a read), the user's later presses having moved both alike.
+    var isUnderOverwrittenOtherSource: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                overwrittenOtherSource[route].map { moved in
+                    abs(device.volume(on: route) - truth[route]! - moved) <= VolumeStepMachine.readTolerance
+                } ?? false
+            }
+    }
+
     /// Envelope limit (README): a set of VolumeKit's made on one route lands on a new one before the change is
     /// seen, over an own volume equal to the old route's, so the change shows no KVO: the value read there may
     /// be the route's own or that landing. True when VolumeKit reported it

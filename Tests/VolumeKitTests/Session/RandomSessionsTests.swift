@@ -80,6 +80,12 @@ final class RandomSession {
     /// Per route, the user's volume before another source moved it a press's step while VolumeKit held it (the last
     /// change of the user's there).
     var otherSourceStep: [AudioRoute: Float] = [:]
+    /// Per route, the last change another source made (a Bluetooth headset's stored volume synchronised,
+    /// Headphone Safety), and whether the app's session was active then.
+    private var otherSourceChange: [AudioRoute: (at: Instant, value: Float, sessionActive: Bool)] = [:]
+    /// Per route, how far a set of VolumeKit's in flight moved the user's volume when it landed over another
+    /// source's change the app could not read (its session inactive): the set's value minus that change's.
+    var overwrittenOtherSource: [AudioRoute: Float] = [:]
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
     /// set of VolumeKit's iOS had refused there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
@@ -286,6 +292,12 @@ final class RandomSession {
             shown[route] = value
             switch cause {
             case .controlCenter, .otherSource:
+                if case .otherSource = cause {
+                    otherSourceChange[route] = (at, value, device.isSessionActive)
+                } else {
+                    otherSourceChange[route] = nil
+                }
+                overwrittenOtherSource[route] = nil
                 // Another source moving the volume a press's step while VolumeKit holds it is read as a press
                 // (nothing tells them apart): the limit `RandomSession.isUnderOtherSourceStep`.
                 if case .otherSource = cause, holding, let before, PressOracle.pressCouldLand(from: before, to: value) {
@@ -350,6 +362,14 @@ final class RandomSession {
                 }
             case .app:
                 appLeft[route, default: []].append(value)
+                // A set issued before another source's change (it lands less than the slider's latency after it)
+                // overwrites that change: the limit `RandomSession.isUnderOverwrittenOtherSource`.
+                if let change = otherSourceChange[route], !change.sessionActive, at >= change.at,
+                    at - change.at <= device.behaviour.sliderLatency + 1e-6,
+                    abs(value - change.value) > VolumeStepMachine.readTolerance
+                {
+                    overwrittenOtherSource[route] = value - change.value
+                }
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     refused[route] = nil
                 }
