@@ -667,7 +667,8 @@ public final class VolumeButtonsEngine: Sendable {
         let retakenAgain = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
         let changed = state.withLock { state -> Bool? in
             guard state.isStarted, let known = state.sessionConfiguration else { return nil }
-            guard known != current else { return retakenAgain && state.isViewReady ? false : nil }
+            // Before the volume view is ready too: a take-over then would keep the session inactive for good.
+            guard known != current else { return retakenAgain ? false : nil }
             state.sessionConfiguration = current
             return true
         }
@@ -831,6 +832,9 @@ public final class VolumeButtonsEngine: Sendable {
             if state.pendingRoute == nil, route != state.route { state.pendingRoute = route }
             var work = [Work]()
             if let route = state.pendingRoute {
+                // Routes changed while reads were stale and came back to one without volume control: its
+                // presses show the system HUD again, said again for this change.
+                if route == state.route, !self.controlsVolume() { work.append(.diagnose(.volumeControlUnavailable)) }
                 // Its KVO came (or not) while reads were stale: none is still to come.
                 work += self.changeRoute(to: route, volume: volume, expectsObservation: false, &state, at: now)
             }
