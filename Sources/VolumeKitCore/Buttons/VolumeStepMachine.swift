@@ -263,6 +263,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         unexplainedRead = nil
         unconfirmedFrom = nil
         assumedOrder = nil
+        // A route change seen before (while idle, against a stale believed volume) is in the fresh read: its KVO,
+        // if one comes, changes nothing — a press landing on that value is a press.
+        routeObservation = nil
     }
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
