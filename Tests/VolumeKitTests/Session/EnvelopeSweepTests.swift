@@ -187,17 +187,7 @@ struct EnvelopeSweepTests {
             let lines = Locked([session.script[0]])
             session.narrate = { line in lines.withLock { $0.append(line) } }
             session.run(length: 14)
-            let limit =
-                session.isUnderMissingRouteNotification
-                ? " (under the limit: route change without a notification)"
-                : session.isUnderUnseenRailPress
-                    ? " (under the limit: press at a rail unseen)"
-                    : session.isUnderUncertainRouteVolume
-                        ? " (under the limit: set landed across a route change)"
-                        : session.isUnderUnconfirmedAnchor
-                            ? " (under the limit: press onto a refused anchor after a crash)"
-                            : session.isUnderCoincidentControlCenter
-                                ? " (under the limit: Control Center value within a read of VolumeKit's)" : ""
+            let limit = session.finalVolumeLimit.map { " (under the limit: \($0))" } ?? ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
                 $0.append("violations: \(session.violations())\(limit)")
@@ -306,39 +296,10 @@ struct EnvelopeSweepTests {
                     let line =
                         "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
                         + session.script.joined(separator: "\n  ")
-                    // Envelope limit (README): `routeNotification=missing` — a route change seen only with the
-                    // next volume change, so presses just after it are taken for the new route's own volume: every
-                    // violating route off by no more than those presses, with `routeChangeNotNotified` raised for
-                    // that change (`RandomSession.isUnderMissingRouteNotification`).
-                    if session.isUnderMissingRouteNotification {
-                        limitFailures.append("[route change without a notification] " + line)
-                    } else if session.isUnderUnseenRailPress {
-                        // Envelope limit: an outputVolume press toward a rail while the volume sat there (VolumeKit
-                        // moving it off that rail to the user's value) is invisible; VolumeKit reports
-                        // `railPressesUnseen` and the oracle saw that press (`RandomSession.isUnderUnseenRailPress`).
-                        limitFailures.append("[press at a rail unseen] " + line)
-                    } else if session.isUnderUncertainRouteVolume {
-                        // Envelope limit: a set of VolumeKit's landed on a new route before its change was seen,
-                        // over an own volume equal to the old route's; VolumeKit reports `routeVolumeUncertain`
-                        // and the oracle saw that landing (`RandomSession.isUnderUncertainRouteVolume`).
-                        limitFailures.append("[set landed across a route change] " + line)
-                    } else if session.isUnderUnconfirmedAnchor {
-                        // Envelope limit: a crashed run's anchor set refused after its nudge, then a grid press from
-                        // the nudge onto the anchor; VolumeKit reports `recoveredAtUnconfirmedSet` and the oracle saw
-                        // that press (`RandomSession.isUnderUnconfirmedAnchor`).
-                        limitFailures.append("[press onto a refused anchor after a crash] " + line)
-                    } else if session.isUnderOtherSourceStep {
-                        // Envelope limit: a headset's synchronised volume or Headphone Safety moved the volume a
-                        // press's step while VolumeKit held it; taken for a press (no app can tell).
-                        limitFailures.append("[another source moved the volume a press's step] " + line)
-                    } else if session.isUnderOverwrittenOtherSource {
-                        // Envelope limit: a set of VolumeKit's in flight as the session was interrupted landed over a
-                        // headset's synchronised volume, which the inactive session could not read.
-                        limitFailures.append("[another source's change overwritten by a set in flight] " + line)
-                    } else if session.isUnderCoincidentControlCenter {
-                        // Envelope limit: a Control Center value within rounded reads of what VolumeKit's own set
-                        // in flight, or presses from its last set, would give (`isUnderCoincidentControlCenter`).
-                        limitFailures.append("[Control Center value within a read of VolumeKit's] " + line)
+                    // Envelope limits (README), each a predicate over the session's ground truth with the
+                    // diagnostic VolumeKit raised for it where it can see it (`RandomSession.finalVolumeLimit`).
+                    if let limit = session.finalVolumeLimit {
+                        limitFailures.append("[\(limit)] " + line)
                     } else {
                         failures.append(line)
                     }

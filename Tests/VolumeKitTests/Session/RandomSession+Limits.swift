@@ -5,6 +5,20 @@ import VolumeKitTesting
 /// The envelope limits a randomized session's final volumes may fall under (README, "Limits"), each a
 /// predicate over what the session's ground truth saw, with the diagnostic VolumeKit raised for it.
 extension RandomSession {
+    /// The first envelope limit a failing session's final volumes fall under, by name (README, "Limits"), if any.
+    var finalVolumeLimit: String? {
+        let limits: [(String, () -> Bool)] = [
+            ("route change without a notification", { self.isUnderMissingRouteNotification }),
+            ("press at a rail unseen", { self.isUnderUnseenRailPress }),
+            ("set landed across a route change", { self.isUnderUncertainRouteVolume }),
+            ("press onto a refused anchor after a crash", { self.isUnderUnconfirmedAnchor }),
+            ("another source moved the volume a press's step", { self.isUnderOtherSourceStep }),
+            ("another source's change overwritten by a set in flight", { self.isUnderOverwrittenOtherSource }),
+            ("Control Center value within a read of VolumeKit's", { self.isUnderCoincidentControlCenter }),
+        ]
+        return limits.first { $0.1() }?.0
+    }
+
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
     /// changes nothing iOS reports — with any strategy when the app was not running then (a crash), since the
     /// launch recovery reads the volume. True when every violating route's user volume is such a rail, the user
@@ -33,7 +47,7 @@ extension RandomSession {
         return !routes.isEmpty
             && routes.allSatisfy { route in
                 FinalVolumeLimit.missingRouteNotification(
-                    route: route, off: device.volume(on: route) - truth[route]!, truth: device.truth,
+                    route: route, off: endVolume(on: route) - truth[route]!, truth: device.truth,
                     diagnostics: diagnostics, behaviour: device.behaviour,
                     userVolume: { time in self.userVolume(on: route, at: time) })
             }
@@ -53,7 +67,7 @@ extension RandomSession {
         let routes = violatingRoutes()
         return !routes.isEmpty
             && routes.allSatisfy { route in
-                otherSourceStep[route].map { abs(device.volume(on: route) - $0) < 1e-4 } ?? false
+                otherSourceStep[route].map { abs(endVolume(on: route) - $0) < 1e-4 } ?? false
             }
     }
 
@@ -69,7 +83,7 @@ extension RandomSession {
         return !routes.isEmpty
             && routes.allSatisfy { route in
                 overwrittenOtherSource[route].map { moved in
-                    abs(device.volume(on: route) - truth[route]! - moved) <= VolumeStepMachine.readTolerance
+                    abs(endVolume(on: route) - truth[route]! - moved) <= VolumeStepMachine.readTolerance
                 } ?? false
             }
     }
@@ -100,7 +114,7 @@ extension RandomSession {
         let step = VolumeStepMachine.step
         return !routes.isEmpty
             && routes.allSatisfy { route in
-                let off = abs(device.volume(on: route) - truth[route]!)
+                let off = abs(endVolume(on: route) - truth[route]!)
                 return controlCenterChanges.contains { change in
                     guard change.route == route,
                         !userPressTimes.contains(where: { $0.route == route && $0.at > change.at }),
@@ -132,7 +146,7 @@ extension RandomSession {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
             && routes.allSatisfy { route in
-                let off = abs(device.volume(on: route) - truth[route]!)
+                let off = abs(endVolume(on: route) - truth[route]!)
                 return pressedOntoRefusedSet.contains(route)
                     && abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
             }

@@ -326,7 +326,7 @@ final class RandomSession {
                         }
                         return context.source == .headset
                     } == true
-                    && !PressOracle.pressCouldLand(from: before ?? value, to: value)
+                    && !PressOracle.pressCouldLand(from: read(before ?? value), to: read(value))
                 guard !holding || absolute else { break }
                 otherSourceStep[route] = nil
                 userPressTimes.append((at, route))
@@ -369,6 +369,7 @@ final class RandomSession {
                     abs(value - change.value) > VolumeStepMachine.readTolerance
                 {
                     overwrittenOtherSource[route] = value - change.value
+                    narrate?("    overwrote another source's \(change.value) by \(value - change.value)")
                 }
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     refused[route] = nil
@@ -394,6 +395,13 @@ final class RandomSession {
                 carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
+    }
+
+    /// A value as the app reads it (the documented rule applies to what it can see): rounded to 1e-4 under
+    /// `stepQuantization=rounded`, as the simulated device reports it (Apple forums thread 756484).
+    private func read(_ value: Float) -> Float {
+        guard device.behaviour.stepQuantization == .rounded else { return value }
+        return Float((Double(value) * 10_000).rounded() / 10_000)
     }
 
     /// Ends the window the running engine captured in (a stop or a crash).
@@ -425,26 +433,24 @@ final class RandomSession {
     /// stop, or its recovery at launch) holds the user's volume; any other route either holds it too or has a
     /// saved record that gives it back the next time VolumeKit runs on that route.
     func violations() -> [String] {
-        violatingRoutes().map { "\($0): volume \(device.volume(on: $0)), user's \(truth[$0]!)" }
+        violatingRoutes().map { "\($0): volume \(endVolume(on: $0)), user's \(truth[$0]!)" }
     }
 
     func violatingRoutes() -> [AudioRoute] {
-        let records = PendingRestores.load(from: device.clients.keyValueStore).byRoute
-        var problems = [AudioRoute]()
-        for route in AudioRoute.allCases {
-            let actual = device.volume(on: route)
-            let wanted = truth[route]!
-            if abs(actual - wanted) < 1e-4 { continue }
-            let reached = route == device.route && route == lastRunRoute
-            if !reached, let record = records[route],
-                case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now),
-                abs(restored - wanted) < 1e-4
-            {
-                continue
-            }
-            problems.append(route)
-        }
-        return problems
+        AudioRoute.allCases.filter { abs(endVolume(on: $0) - truth[$0]!) >= 1e-4 }
+    }
+
+    /// The volume `route` ends with for the user: the device's, or, on a route VolumeKit is not running on now,
+    /// the one a saved record gives back the next time it runs there (``RecoveryRule``). The limits measure how
+    /// far this is off the user's volume.
+    func endVolume(on route: AudioRoute) -> Float {
+        let actual = device.volume(on: route)
+        if abs(actual - truth[route]!) < 1e-4 { return actual }
+        let reached = route == device.route && route == lastRunRoute
+        guard !reached, let record = PendingRestores.load(from: device.clients.keyValueStore).byRoute[route],
+            case .restore(let restored) = RecoveryRule.decide(record, currentVolume: actual, uptime: device.now)
+        else { return actual }
+        return restored
     }
 }
 
