@@ -22,6 +22,26 @@ struct RemoteNewcomerTests {
         #expect(server.state.current.clients["kitchen"]! == (42, true), "the mute was kept")
     }
 
+    @Test("a Snapcast group set is one Client.SetVolume per client it moves once the connection knows the group")
+    func snapcastGroupOneRoundTrip() async throws {
+        let server = try FakeSnapserver(clients: [("a", 20), ("b", 40)])
+        let group = server.group()
+        #expect(try await group.volume() == 40)
+        server.state.withLock { $0.methods.removeAll() }
+        try await group.setVolume(80)
+        try await group.setVolume(60)
+        #expect(server.state.current.methods == Array(repeating: "Client.SetVolume", count: 4))
+        #expect(server.levels() == [30, 60])
+        // Another connection moves one room: the command connection hears of it by notification, and the
+        // next set takes the new levels as the shape, still without reading the group first.
+        try await server.client("a").setVolume(60)
+        try await Task.sleep(nanoseconds: 150_000_000)
+        server.state.withLock { $0.methods.removeAll() }
+        try await group.setVolume(30)
+        #expect(server.state.current.methods == ["Client.SetVolume", "Client.SetVolume"])
+        #expect(server.levels() == [30, 30])
+    }
+
     @Test("a mute made by someone else reaches the command connection by notification and is kept by the next set")
     func snapcastMuteFromElsewhere() async throws {
         let server = try FakeSnapserver(clients: [("kitchen", 30)])

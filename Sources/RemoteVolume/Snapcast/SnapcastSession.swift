@@ -18,6 +18,11 @@ final class SnapcastSession {
     /// `Client.GetStatus` first (issue 23: one round trip per set). Empty on a fresh connection: what
     /// happened while none was open is unknown.
     private(set) var known: [String: Volume] = [:]
+    /// Each group's client ids, in the server's order, as this connection last learnt them (from
+    /// `Group.GetStatus` replies and `Server.OnUpdate`, which snapserver sends whenever membership changes),
+    /// so a group set needs no `Group.GetStatus` first either. Forgotten when a client this connection
+    /// places in no group connects (it may have joined one).
+    private(set) var members: [String: [String]] = [:]
 
     typealias Volume = Snapcast.Volume
 
@@ -74,7 +79,17 @@ extension SnapcastSession {
         known[id] = volume.isInRange ? volume : nil
     }
 
-    /// Keeps ``known`` current from one notification.
+    /// Records `group`'s membership and its clients' volumes.
+    func remember(_ group: Snapcast.Group) {
+        var ids: [String] = []
+        for client in group.clients where !ids.contains(client.id) {
+            ids.append(client.id)
+            remember(client.config.volume, of: client.id)
+        }
+        members[group.id] = ids
+    }
+
+    /// Keeps ``known`` and ``members`` current from one notification.
     private func note(_ method: String, _ line: String) {
         switch method {
         case "Client.OnVolumeChanged":
@@ -88,13 +103,15 @@ extension SnapcastSession {
                 .params
             {
                 remember(change.client.config.volume, of: change.id)
+                if !members.values.contains(where: { $0.contains(change.id) }) { members = [:] }
             }
         case "Server.OnUpdate":
             if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
                 .params
             {
                 known = [:]
-                for client in server.server.groups.flatMap(\.clients) { remember(client.config.volume, of: client.id) }
+                members = [:]
+                for group in server.server.groups { remember(group) }
             }
         default:
             break
