@@ -96,7 +96,7 @@ struct RemoteNewcomerTests {
         let run = try await CLI.run(
             ["remote", "control", "mpd://127.0.0.1:\(server.port)"], input: "printf 'hello\\033[2J\\nup\\nquit\\n' |")
         #expect(run.status == 0, "\(run.error)")
-        #expect(run.error.contains("ignored 'hello?[2J'"), "\(run.error)")
+        #expect(run.error.contains(#"ignored 'hello\u{1B}[2J'"#), "\(run.error)")
         #expect(server.state.current.volume == 52)
     }
 
@@ -173,11 +173,12 @@ struct RemoteNewcomerTests {
         defer { peer.stop() }
         let status = try await SnapcastServerStatus.read(host: "127.0.0.1", port: peer.port, requestTimeout: 1)
         let group = try #require(status.groups.first)
-        #expect(group.id == "g [2J" && !group.idIsExact && group.name == "Living room" && group.muted)
+        #expect(group.id == #"g\u{1B}[2J"# && !group.idIsExact && group.name == #"Living\u{7}room"# && group.muted)
         #expect(
             group.clients == [
                 .init(
-                    id: "k", idIsExact: true, name: "vm", hostName: "vm", volume: nil, muted: true, connected: false)
+                    id: "k", idIsExact: true, name: #"vm\u{202E}"#, hostName: #"vm\u{202E}"#, volume: nil, muted: true,
+                    connected: false)
             ])
     }
 
