@@ -42,12 +42,15 @@ final class SnapcastSession {
         var skipped = 0
         while true {
             let line = try channel.readLine(deadline: deadline)
-            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+            // One parse for the usual line (issue 23: the per-request cost); a reply whose result does not
+            // decode is decoded again strictly, for the error's words.
+            let envelope = try JSONLine.decode(Snapcast.Answer<R>.self, from: line)
             if envelope.id == id {
                 if let error = envelope.error {
                     let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
                     throw SnapcastRefusal(method: method, code: error.code, message: PeerText.clean(detail))
                 }
+                if let result = envelope.result { return result }
                 return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
             }
             if envelope.id == nil, let name = envelope.method {
