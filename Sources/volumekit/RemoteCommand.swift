@@ -293,18 +293,10 @@ enum RemoteCommand: Subcommand {
         }
     }
 
-    /// Text from the command line or a device, safe to echo: control characters, line and paragraph
-    /// separators and bidirectional overrides shown as `?`, at most 80 characters.
+    /// Text from the command line or a device, safe to echo: VolumeKit's one rule (`EchoedText`), control
+    /// characters written as `\u{1B}`-style escapes, at most 80 characters, then "…".
     static func clean(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { scalar -> String in
-            switch scalar.value {
-            case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-                return "?"
-            default:
-                return String(scalar)
-            }
-        }.joined()
-        return kept.count > 80 ? String(kept.prefix(80)) + "…" : kept
+        EchoedText.clean(text, limit: 80)
     }
 
     /// What one of discovery's two searches brought.
@@ -556,7 +548,7 @@ final class RawTerminal: Sendable {
                             reported += 1
                             if reported <= Self.maxReportedLines {
                                 printError(
-                                    "volumekit remote control: ignored '\(RemoteCommand.clean(String(text.prefix(40))))\(text.count > 40 ? "…" : "")': "
+                                    "volumekit remote control: ignored '\(EchoedText.clean(text))': "
                                         + "a piped line is up, down, mute or quit, or keys such as +, -, m, q"
                                         + (reported == Self.maxReportedLines
                                             ? " (further unknown lines are ignored silently)" : ""))

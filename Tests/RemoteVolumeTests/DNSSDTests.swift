@@ -214,8 +214,8 @@ struct DNSSDBrowserTests {
         #expect(browser.absorb(try DNSMessage.parse(outside)).isEmpty)
         #expect(browser.instances.count == 1)  // "Zero", still waiting for a usable SRV.
         let found = browser.absorb(try DNSMessage.parse(Wire.response(id: 0, [good])))
-        #expect(found.map(\.name) == ["Evil [2J name"])
-        #expect(found.first?.textRecord == ["k= v"])
+        #expect(found.map(\.name) == [#"Evil\u{1B}[2J\u{A}name"#])
+        #expect(found.first?.textRecord == [#"k=\u{7}v"#])
     }
 
     @Test("at most maxServices instances are kept")

@@ -160,7 +160,7 @@ struct SnapcastLoopbackTests {
                 },
                 .failure(
                     .invalidReply(
-                        #"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"perce…"#
+                        #"unexpected JSON: {"id":1,"jsonrpc":"2.0","result":{"client":{"id":"k","config":{"volume":{"percen…"#
                     ))
             ),
             (
@@ -169,7 +169,8 @@ struct SnapcastLoopbackTests {
                         + "\n"
                 },
                 .failure(
-                    .unsupported("Snapcast refused Client.GetStatus: Internal error: [31mred (JSON-RPC error -32603)"))
+                    .unsupported(
+                        #"Snapcast refused Client.GetStatus: Internal error: \u{1B}[31mred (JSON-RPC error -32603)"#))
             ),
             // A reply to someone else's id, then ours: the other is skipped.
             (

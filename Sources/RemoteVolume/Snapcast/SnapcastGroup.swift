@@ -88,14 +88,15 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         try Self.level(of: try await status())
     }
 
-    /// Scales every client so the loudest is at `level`, keeping their proportions (see the type's notes).
+    /// Scales every client so the loudest is at `level`, keeping their proportions (see the type's notes):
+    /// one `Client.SetVolume` per client it moves, preceded by a `Group.GetStatus` only on a connection that
+    /// does not know the group yet.
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
         let id = groupID
         let memory = self.memory
         try await link.request { session, deadline in
-            let group = try Self.status(of: id, session, deadline)
-            let current = try Self.levels(of: group)
+            let (clients, current) = try Self.members(of: id, session, deadline)
             let targets = memory.withLock { state -> [String: Int] in
                 if state.shape.keys.sorted() != current.keys.sorted()
                     || (state.changedElsewhere(current) && current.values.contains { $0 > 0 })
@@ -109,17 +110,17 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             }
             let raising = level >= (current.values.max() ?? 0)
             let loudest = targets.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-            var order = group.clients.filter { $0.id != loudest }
-            if let first = group.clients.first(where: { $0.id == loudest }) {
+            var order = clients.filter { $0.id != loudest }
+            if let first = clients.first(where: { $0.id == loudest }) {
                 if raising { order.insert(first, at: 0) } else { order.append(first) }
             }
             for client in order {
-                guard let target = targets[client.id], client.config.volume.percent != target else { continue }
-                _ = try session.call(
+                guard let target = targets[client.id], client.volume.percent != target else { continue }
+                let result = try session.call(
                     "Client.SetVolume",
-                    Snapcast.SetVolumeParams(
-                        id: client.id, volume: .init(percent: target, muted: client.config.volume.muted)),
+                    Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.volume.muted)),
                     as: Snapcast.VolumeResult.self, deadline: deadline)
+                session.remember(result.volume, of: client.id)
             }
             memory.withLock { state in
                 state.lastSet = targets
@@ -239,6 +240,29 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         return levels
     }
 
+    /// The group's clients (in the server's order) with their volumes, and their percents: from what the
+    /// connection already knows (replies, notifications read without waiting), so a set is one round trip
+    /// per client it moves; a `Group.GetStatus` only when the connection does not know the group or one of
+    /// its clients (a fresh connection).
+    static func members(
+        of id: String, _ session: SnapcastSession, _ deadline: Deadline
+    ) throws -> (clients: [(id: String, volume: Snapcast.Volume)], levels: [String: Int]) {
+        try session.catchUp()
+        if let ids = session.members[id], !ids.isEmpty {
+            let clients = ids.compactMap { client in session.known[client].map { (id: client, volume: $0) } }
+            if clients.count == ids.count {
+                return (clients, Dictionary(uniqueKeysWithValues: clients.map { ($0.id, $0.volume.percent) }))
+            }
+        }
+        let group = try status(of: id, session, deadline)
+        let levels = try levels(of: group)
+        var clients: [(id: String, volume: Snapcast.Volume)] = []
+        for client in group.clients where !clients.contains(where: { $0.id == client.id }) {
+            clients.append((client.id, client.config.volume))
+        }
+        return (clients, levels)
+    }
+
     private func status() async throws -> Snapcast.Group {
         let id = groupID
         return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
@@ -254,6 +278,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                 "Snapcast answered about group \"\(PeerText.clean(group.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
             )
         }
+        session.remember(group)
         return group
     }
 }

@@ -108,6 +108,25 @@ enum Snapcast {
         private enum CodingKeys: String, CodingKey { case id, method, error }
     }
 
+    /// Any line, with the `result` decoded as `Result` when it is one (`nil` when absent or another shape):
+    /// ``Envelope`` and ``Reply`` in one parse.
+    struct Answer<Result: Decodable>: Decodable {
+        var id: Int?
+        var method: String?
+        var error: RPCError?
+        var result: Result?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? container.decode(Int.self, forKey: .id)
+            method = try? container.decode(String.self, forKey: .method)
+            error = try container.decodeIfPresent(RPCError.self, forKey: .error)
+            result = try? container.decode(Result.self, forKey: .result)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, method, error, result }
+    }
+
     struct Reply<Result: Decodable>: Decodable { var result: Result }
     struct Notification<Params: Decodable>: Decodable { var params: Params }
 

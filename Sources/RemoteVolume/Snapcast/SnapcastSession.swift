@@ -18,6 +18,11 @@ final class SnapcastSession {
     /// `Client.GetStatus` first (issue 23: one round trip per set). Empty on a fresh connection: what
     /// happened while none was open is unknown.
     private(set) var known: [String: Volume] = [:]
+    /// Each group's client ids, in the server's order, as this connection last learnt them (from
+    /// `Group.GetStatus` replies and `Server.OnUpdate`, which snapserver sends whenever membership changes),
+    /// so a group set needs no `Group.GetStatus` first either. Forgotten when a client this connection
+    /// places in no group connects (it may have joined one).
+    private(set) var members: [String: [String]] = [:]
 
     typealias Volume = Snapcast.Volume
 
@@ -37,12 +42,15 @@ final class SnapcastSession {
         var skipped = 0
         while true {
             let line = try channel.readLine(deadline: deadline)
-            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+            // One parse for the usual line (issue 23: the per-request cost); a reply whose result does not
+            // decode is decoded again strictly, for the error's words.
+            let envelope = try JSONLine.decode(Snapcast.Answer<R>.self, from: line)
             if envelope.id == id {
                 if let error = envelope.error {
                     let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
                     throw SnapcastRefusal(method: method, code: error.code, message: PeerText.clean(detail))
                 }
+                if let result = envelope.result { return result }
                 return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
             }
             if envelope.id == nil, let name = envelope.method {
@@ -74,7 +82,17 @@ extension SnapcastSession {
         known[id] = volume.isInRange ? volume : nil
     }
 
-    /// Keeps ``known`` current from one notification.
+    /// Records `group`'s membership and its clients' volumes.
+    func remember(_ group: Snapcast.Group) {
+        var ids: [String] = []
+        for client in group.clients where !ids.contains(client.id) {
+            ids.append(client.id)
+            remember(client.config.volume, of: client.id)
+        }
+        members[group.id] = ids
+    }
+
+    /// Keeps ``known`` and ``members`` current from one notification.
     private func note(_ method: String, _ line: String) {
         switch method {
         case "Client.OnVolumeChanged":
@@ -88,13 +106,15 @@ extension SnapcastSession {
                 .params
             {
                 remember(change.client.config.volume, of: change.id)
+                if !members.values.contains(where: { $0.contains(change.id) }) { members = [:] }
             }
         case "Server.OnUpdate":
             if let server = try? JSONLine.decode(Snapcast.Notification<Snapcast.ServerStatus>.self, from: line)
                 .params
             {
                 known = [:]
-                for client in server.server.groups.flatMap(\.clients) { remember(client.config.volume, of: client.id) }
+                members = [:]
+                for group in server.server.groups { remember(group) }
             }
         default:
             break

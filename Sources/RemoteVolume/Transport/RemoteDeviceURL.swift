@@ -26,7 +26,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         + "snapcast://HOST[:PORT]/CLIENT_ID or snapcast://HOST[:PORT]/group/GROUP_ID"
 
     /// `text` safe to repeat in a message: whatever stands before the last `@` (an MPD password, or any
-    /// user part) replaced by `•••`, control characters removed, at most `limit` characters.
+    /// user part) replaced by `•••`, control characters shown as escapes, at most `limit` characters.
     ///
     /// Every message that echoes a device URL uses this, so a password is never printed, even when the URL
     /// is refused before it could be parsed (issue 23 item 10).

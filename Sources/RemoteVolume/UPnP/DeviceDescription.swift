@@ -2,8 +2,9 @@ import Foundation
 
 /// What a UPnP device description says about a renderer's volume control (UDA 1.1 §2.3).
 public struct UPnPDeviceDescription: Sendable, Equatable {
-    /// The device's name for people (`friendlyName`), with control characters replaced by spaces and cut
-    /// to 256 characters (a hostile name cannot inject lines into what prints it; docs/security.md).
+    /// The device's name for people (`friendlyName`), with control characters shown as `\u{1B}`-style escapes
+    /// and cut to 256 characters, then "…" (a hostile name cannot inject lines into what prints it;
+    /// docs/security.md).
     public var friendlyName: String
     /// The device type, e.g. `urn:schemas-upnp-org:device:MediaRenderer:1`.
     public var deviceType: String

@@ -1,10 +1,12 @@
 /// Input as a message may echo it back (issue 23, item 7): cut to a few characters, with every control
 /// character shown as an escape instead of reaching the terminal.
 ///
-/// One rule for every echo of input in traces' and scripts' messages: at most ``defaultLimit`` characters,
-/// then "…"; control characters (C0, DEL, C1), line and paragraph separators, bidirectional controls and the
-/// byte-order mark are written as Swift spells them, `\u{1B}`, so a reader sees what the input held and a
-/// terminal never receives an escape sequence or a bell.
+/// One rule for every echo of input in VolumeKit — traces' and scripts' messages, the CLI's usage errors, and
+/// every text a remote peer sends (RemoteVolume's names and error details, UPnP, MPD, Snapcast, DNS-SD):
+/// at most ``defaultLimit`` characters (or the call site's limit), then "…"; control characters (C0, DEL,
+/// C1), line and paragraph separators, bidirectional controls and the byte-order mark are written as Swift
+/// spells them, `\u{1B}`, so a reader sees what the input held and a terminal never receives an escape
+/// sequence or a bell. Nothing else is changed (no trimming, no collapsing of spaces).
 package enum EchoedText {
     /// How many characters of one input a message shows before cutting it with "…".
     package static let defaultLimit = 40

@@ -1,0 +1,229 @@
+import Foundation
+import RemoteVolume
+import VolumeKitCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// VolumeKit's remote figures side by side with the peers that run here (issue 23, item 4), each peer skipped
+/// with the reason when it is not installed:
+///
+/// - MPD per request: `MPDDevice.setVolume` vs python-mpd2's `setvol` (`VOLUMEKIT_BENCH_PYTHON`, a Python
+///   with `mpd` importable; `scripts/bench.sh` makes a venv);
+/// - Snapcast per request: `SnapcastClient.setVolume` vs a raw JSON-RPC loop on one socket (the floor);
+/// - whole process, median of 10: `volumekit remote set mpd://…` vs Debian's `mpc volume`, and each
+///   program's start alone (`volumekit --version`, `mpc help`). No peak memory: Linux hands a spawned child the
+///   high-water mark of the (large) bench process, so `ru_maxrss` would not be the child's.
+enum PeerBenchmark {
+    static let requests = 500
+
+    static func run() {
+        let environment = ProcessInfo.processInfo.environment
+        if let text = environment["VOLUMEKIT_MPD_URL"], let url = try? RemoteDeviceURL.parse(text),
+            case .mpd(let host, let port, let password) = url
+        {
+            blocking { try await mpd(url, host: host, port: port, password: password, python: environment) }
+            wholeProcess(mpdURL: text, host: host, port: port, password: password)
+        } else {
+            print("peers MPD: skipped (set VOLUMEKIT_MPD_URL; see scripts/bench.sh)")
+        }
+        if let text = environment["VOLUMEKIT_SNAPCAST_URL"], let url = try? RemoteDeviceURL.parse(text),
+            case .snapcastClient(let host, let port, let clientID) = url
+        {
+            blocking { try await snapcast(url, host: host, port: port, clientID: clientID) }
+        } else {
+            print("peers Snapcast: skipped (set VOLUMEKIT_SNAPCAST_URL to a client's URL; see scripts/bench.sh)")
+        }
+    }
+
+    static func blocking(_ work: @escaping @Sendable () async throws -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await work() } catch { print("peers: failed: \(error)") }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// p50 of `requests` sets, in seconds, after 20 unmeasured ones.
+    static func perRequest(_ set: (Int) async throws -> Void) async throws -> Double {
+        for index in 0..<20 { try await set(30 + index % 40) }
+        var times: [Double] = []
+        for index in 0..<requests {
+            let start = Measure.nanoseconds()
+            try await set(30 + index % 40)
+            times.append(Double(Measure.nanoseconds() - start) / 1e9)
+        }
+        return RemoteBenchmark.percentile(times, 0.5)
+    }
+
+    static func mpd(
+        _ url: RemoteDeviceURL, host: String, port: UInt16, password: String?, python environment: [String: String]
+    ) async throws {
+        let device = try await url.connect()
+        let ours = try await perRequest { try await device.setVolume($0) }
+        var line = "peers MPD set, per request p50: VolumeKit \(us(ours))"
+        if let python = environment["VOLUMEKIT_BENCH_PYTHON"] {
+            let script = """
+                import mpd, statistics, sys, time
+                c = mpd.MPDClient(); c.connect(sys.argv[1], int(sys.argv[2]))
+                if sys.argv[3]: c.password(sys.argv[3])
+                for i in range(20): c.setvol(30 + i % 40)
+                t = []
+                for i in range(\(requests)):
+                    s = time.perf_counter(); c.setvol(30 + i % 40); t.append(time.perf_counter() - s)
+                print(statistics.median(t))
+                """
+            if let output = capture(python, ["-c", script, host, String(port), password ?? ""]),
+                let theirs = Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                line += " vs python-mpd2 \(us(theirs)) (\(ratio(ours, theirs)); target ≤ 1.00×)"
+            } else {
+                line += " vs python-mpd2: failed to run \(python)"
+            }
+        } else {
+            line += " vs python-mpd2: skipped (set VOLUMEKIT_BENCH_PYTHON; scripts/bench.sh makes a venv)"
+        }
+        print(line)
+    }
+
+    static func snapcast(_ url: RemoteDeviceURL, host: String, port: UInt16, clientID: String) async throws {
+        let device = try await url.connect()
+        let ours = try await perRequest { try await device.setVolume($0) }
+        let floor = try RawLineSocket(host: host, port: port)
+        defer { floor.close() }
+        let id = String(decoding: try JSONSerialization.data(withJSONObject: [clientID]), as: UTF8.self).dropFirst()
+            .dropLast()
+        let theirs = try await perRequest { level in
+            try floor.roundTrip(
+                #"{"id":\#(level),"jsonrpc":"2.0","method":"Client.SetVolume","params":{"id":\#(id),"volume":{"percent":\#(level),"muted":false}}}"#,
+                awaiting: #""id":\#(level),"#)
+        }
+        print(
+            "peers Snapcast set, per request p50: VolumeKit \(us(ours)) vs raw JSON-RPC loop \(us(theirs)) (\(ratio(ours, theirs)); target ≤ 1.20×)"
+        )
+    }
+
+    /// `volumekit remote set` vs `mpc volume` as whole processes, and each one's start (`--version`).
+    static func wholeProcess(mpdURL: String, host: String, port: UInt16, password: String?) {
+        let volumekit = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("volumekit").path
+        guard FileManager.default.isExecutableFile(atPath: volumekit) else {
+            print("peers whole process: skipped (no \(volumekit); build it: swift build -c release)")
+            return
+        }
+        let mpc = ["/usr/bin/mpc", "/usr/local/bin/mpc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let mpcHost = password.map { "\($0)@\(host)" } ?? host
+        let rows: [(String, String, [String], String?, [String])] = [
+            (
+                "remote set mpd://… 40", volumekit, ["remote", "set", mpdURL, "40"], mpc,
+                ["-q", "-h", mpcHost, "-p", String(port), "volume", "40"]
+            ),
+            ("start (--version / mpc help)", volumekit, ["--version"], mpc, ["help"]),
+        ]
+        for (label, ours, arguments, peer, peerArguments) in rows {
+            guard let us = spawnMedian(ours, arguments) else {
+                print("peers whole process \(label): volumekit failed")
+                continue
+            }
+            var line = "peers whole process, median of 10, \(label): volumekit \(ms(us))"
+            if let peer, let them = spawnMedian(peer, peerArguments) {
+                line += " vs mpc \(ms(them)) (\(ratio(us, them))"
+                line += label.hasPrefix("remote") ? "; target ≤ 2.00×)" : ")"
+            } else {
+                line += " vs mpc: skipped (apt-get install mpc)"
+            }
+            print(line)
+        }
+    }
+
+    /// The median wall time of 10 runs (after one unmeasured), or `nil` when a run fails.
+    static func spawnMedian(_ path: String, _ arguments: [String]) -> Double? {
+        var times: [Double] = []
+        for run in 0..<11 {
+            guard let seconds = spawn(path, arguments) else { return nil }
+            if run > 0 { times.append(seconds) }
+        }
+        return RemoteBenchmark.percentile(times, 0.5)
+    }
+
+    /// Runs `path` with output to /dev/null; its wall time, or `nil` when it fails.
+    static func spawn(_ path: String, _ arguments: [String]) -> Double? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = Measure.nanoseconds()
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid else { return nil }
+        let seconds = Double(Measure.nanoseconds() - start) / 1e9
+        return status == 0 ? seconds : nil
+    }
+
+    /// `path arguments`'s standard output, or `nil` when it fails.
+    static func capture(_ path: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    static func us(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+    static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+    static func ratio(_ ours: Double, _ theirs: Double) -> String { String(format: "%.2f×", ours / theirs) }
+}
+
+/// A plain TCP socket sending a line and reading lines until one holds a marker: the floor a JSON-RPC
+/// client cannot beat.
+final class RawLineSocket: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(host: String, port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard connected == 0 else { throw RemoteVolumeError.unreachable("raw socket to \(host):\(port)") }
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    /// Sends `line` and reads lines until one contains `marker`.
+    func roundTrip(_ line: String, awaiting marker: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            throw RemoteVolumeError.unreachable("raw socket send")
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let found = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                if found.contains(marker) { return }
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw RemoteVolumeError.unreachable("raw socket closed") }
+            buffer += chunk[..<count]
+        }
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# volumekit-bench with the remote peers side by side, in one run (issue 23, item 4): brings up Debian's mpd
+# and snapserver on loopback (scripts/mpd-peer.sh, scripts/snapcast-peer.sh), a Python venv with
+# python-mpd2 for MPD's peer figure, builds everything in release (volumekit too: the whole-process rows
+# spawn it next to mpc; and soxi for the sound files) and runs the bench with the peers' URLs. UPnP runs when VOLUMEKIT_UPNP_LOCATION is
+# set (scripts/upnp-peer.sh needs a network namespace).
+#
+# usage: scripts/bench.sh            needs: mpd mpc snapserver snapclient sox libsox-fmt-all python3-venv
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=${VOLUMEKIT_BENCH_VENV:-/tmp/volumekit-bench-venv}
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mpd' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet python-mpd2
+fi
+trap 'scripts/mpd-peer.sh down || true; scripts/snapcast-peer.sh down || true' EXIT
+scripts/mpd-peer.sh up >/dev/null
+scripts/snapcast-peer.sh up >/dev/null
+# Statically linked Swift runtime and Foundation, as a shipped CLI would be: a plain `swift build -c release`
+# starts `volumekit --version` in ~15 ms here, this in ~8 ms. (Package.swift cannot ask for it without
+# unsafeFlags, which would stop the package being used as a dependency, so it is a build option.)
+swift build -c release --static-swift-stdlib >/dev/null
+VOLUMEKIT_MPD_URL=mpd://vk-secret@127.0.0.1:16600 \
+  VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:17705/vk-client-1 \
+  VOLUMEKIT_BENCH_PYTHON="$venv/bin/python" \
+  .build/release/volumekit-bench "$@"
