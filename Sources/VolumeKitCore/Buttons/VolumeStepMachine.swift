@@ -894,11 +894,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func readBack(_ volume: Float, at time: Instant) -> Actions {
         var actions = Actions()
         let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        // The value last seen is no change made while observations stopped (every step to it was judged as it
+        // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =
-            setInFlight
-            && ([believedVolume] + (unconfirmedFrom.map { [$0] } ?? []) + echoes.entries.map(\.value)).contains {
-                abs($0 - volume) <= Self.sameValue
-            }
+            abs(believedVolume - volume) <= Self.sameValue
+            || setInFlight
+                && ((unconfirmedFrom.map { [$0] } ?? []) + echoes.entries.map(\.value)).contains {
+                    abs($0 - volume) <= Self.sameValue
+                }
         unconfirmedFrom = nil
         assumedOrder = nil
         if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
