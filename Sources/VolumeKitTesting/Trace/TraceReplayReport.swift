@@ -365,7 +365,8 @@ public struct TraceReplayReport: Sendable, Equatable {
                 return Self.pad(recorded.time)
                     + "! diagnostic \(Self.shown(recorded.diagnostic)) recorded, not raised now"
             case .diagnostic(.extra(let now)):
-                return Self.pad(now.time) + "! diagnostic \(Self.shown(now.diagnostic)) raised now, not in the recording"
+                return Self.pad(now.time)
+                    + "! diagnostic \(Self.shown(now.diagnostic)) raised now, not in the recording"
             }
         }
         out.append("")

@@ -49,7 +49,8 @@ struct TraceFormatTests {
         .gesture(.press(.down)), .gesture(.hold(.up, seconds: 3)), .gesture(.other("headphones in")),
         .app(feature: "buttons", call: "start"), .buttonEvent(.up, .repeated),
         .routeDetails(reason: "newDeviceAvailable", ports: [TracePort(type: "Headphones", uid: "Wired Headphones")]),
-    ] + everyDiagnostic.map(TraceEvent.diagnostic)
+        .diagnostic(.headroomExhausted),
+    ]
 
     /// Every diagnostic case, each payload kind (format 2's `diagnostic` record).
     static let everyDiagnostic: [VolumeButtonsDiagnostic] = [
@@ -66,7 +67,7 @@ struct TraceFormatTests {
 
     @Test("Every record survives writing and strict reading, floats bit for bit")
     func roundTrip() throws {
-        let records = Self.everyEvent.enumerated().map {
+        let records = (Self.everyEvent + Self.everyDiagnostic.map(TraceEvent.diagnostic)).enumerated().map {
             TraceRecord(
                 time: Double($0.offset) * 0.0137, event: $0.element, feature: $0.offset % 2 == 0 ? "buttons" : nil)
         }
