@@ -195,6 +195,56 @@ struct TraceDiagnosticTests {
         }
     }
 
+    /// Runs the `volumekit` executable `swift test` built beside the test bundle; its exit status and output.
+    static func volumekit(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = SimulateTracePathTests.executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(
+        "The command line: simulate --trace writes the diagnostics it prints; trace replay --json reports a dropped one"
+    )
+    func commandLine() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path),
+            "build volumekit first")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../scenarios/burst-at-zero.txt").standardized
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vk-diagnostics-\(UUID()).jsonl")
+        let edited = file.deletingPathExtension().appendingPathExtension("edited.jsonl")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: edited)
+        }
+        let run = try Self.volumekit([
+            "simulate", "--profile", "sample:106", "--json", "--trace", file.path, script.path,
+        ])
+        #expect(run.status == 0)
+        let printed = run.output.split(separator: "\n").filter { $0.contains(#""type":"diagnostic""#) }
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let written = lines.filter { $0.contains(#""type":"diagnostic""#) }
+        #expect(!printed.isEmpty)
+        #expect(written.count == printed.count)
+        #expect(written.allSatisfy { $0.contains(#""name":"headroomExhausted""#) })
+        let same = try Self.volumekit(["trace", "replay", "--json", file.path])
+        #expect(same.status == 0)
+        #expect(same.output.contains(#""diagnosticDifferences":0"#))
+        try Data((lines.filter { !$0.contains(#""type":"diagnostic""#) }.joined(separator: "\n") + "\n").utf8)
+            .write(to: edited)
+        let dropped = try Self.volumekit(["trace", "replay", "--json", edited.path])
+        #expect(dropped.status == 0)
+        #expect(dropped.output.contains(#""type":"diagnosticExtra", "name":"headroomExhausted""#))
+        #expect(dropped.output.contains(#""diagnosticDifferences":\#(written.count)"#))
+    }
+
     @Test("The trace's diagnostic names are the ones simulate --json and the verdict print")
     func namesAgree() {
         for event in TraceFormatTests.everyDiagnostic {
