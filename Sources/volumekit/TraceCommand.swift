@@ -17,9 +17,11 @@ enum TraceCommand: Subcommand {
 
         replay  feeds the trace's recorded inputs (KVO, notifications, lifecycle, view readiness, …) to the
                 same engine an iPhone runs, in virtual time, and prints the button events it produces now,
-                flagging (!) every place where its sets differ from the recorded ones.
+                flagging (!) every place where its sets, or the diagnostics it raises, differ from the
+                recorded ones (a difference is reported, not a failure).
                 --json: each button event as `volumekit simulate --json` prints it,
-                {"t":…, "type":"setChanged"|"setMissing"|"setExtra", …}, then {"type":"summary", …}.
+                {"t":…, "type":"setChanged"|"setMissing"|"setExtra", …},
+                {"t":…, "type":"diagnosticMissing"|"diagnosticExtra", "name":…, …}, then {"type":"summary", …}.
         fit     estimates the device-behaviour rules from the trace alone (step and quantization, set → KVO
                 latency, KVO delay, slider latency, view-ready delay, hold rhythm, route/KVO order,
                 dropped sets, tap length) and prints each beside the envelope's range: inside, outside or

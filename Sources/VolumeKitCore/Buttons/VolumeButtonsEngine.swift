@@ -114,7 +114,10 @@ public final class VolumeButtonsEngine: Sendable {
     public let configuration: VolumeButtonsConfiguration
     private let clients: VolumeKitClients
     private let onEvent: @Sendable (VolumeButtonEvent) -> Void
+    /// The app's `onDiagnostic`, after the clients' ``VolumeKitClients/diagnosticObserver`` (a trace's recorder).
     private let onDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
+    /// The app's `onDiagnostic` alone, for a recovery run on the same clients (its own engine tells the observer).
+    private let appOnDiagnostic: @Sendable (VolumeButtonsDiagnostic) -> Void
     private let onUserVolume: @Sendable (Float) -> Void
     /// Tells a HUD on the same clients that capture holds the volume, and the user's level meanwhile
     /// (``VolumeHoldBoard``): started with capture, ready with the view, each user change, stopped at teardown.
@@ -135,7 +138,12 @@ public final class VolumeButtonsEngine: Sendable {
         self.clients = clients
         self.onEvent = onEvent
         self.onUserVolume = onUserVolume
-        self.onDiagnostic = onDiagnostic
+        let observer = clients.diagnosticObserver
+        self.onDiagnostic = { diagnostic in
+            observer(diagnostic)
+            onDiagnostic(diagnostic)
+        }
+        appOnDiagnostic = onDiagnostic
         holdReporter = VolumeHoldReporter(configuration: configuration, clients: clients)
         state = Locked(
             State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)))
@@ -1097,7 +1105,7 @@ public final class VolumeButtonsEngine: Sendable {
         holdReporter.stopped()
         // Records this run left for routes it could not set (the route changed while it held the volume) wait
         // for their route; the process's watch judges them as soon as it is current (VolumeRecovery).
-        if usesSession { VolumeRecovery.watchWaitingRoutes(clients, onDiagnostic: onDiagnostic) }
+        if usesSession { VolumeRecovery.watchWaitingRoutes(clients, onDiagnostic: appOnDiagnostic) }
         leftovers.stopped?()
     }
 }

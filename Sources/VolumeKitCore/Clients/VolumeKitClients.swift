@@ -99,6 +99,11 @@ public struct VolumeKitClients: Sendable {
     /// Where button capture tells the HUD it holds the volume (one per app process, like the lease): a
     /// ``VolumeButtonsEngine`` and a ``VolumeHUDEngine`` made from the same clients share it.
     public var holdBoard: VolumeHoldBoard
+    /// Told of every diagnostic a ``VolumeButtonsEngine`` on these clients raises, just before the engine's own
+    /// `onDiagnostic` (the app's) is called: nothing by default. ``recording(to:feature:)`` records each one in
+    /// the trace (a `diagnostic` record, `docs/trace.md`), so a device and the simulator trace diagnostics
+    /// through the same path, with no code in the app.
+    public var diagnosticObserver: @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in }
 
     /// Creates the bundle with a hold board of its own: features on it meet only if they share this bundle.
     public init(

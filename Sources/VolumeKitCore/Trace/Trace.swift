@@ -9,11 +9,21 @@ public struct Trace: Sendable, Equatable {
     public var header: TraceHeader
     /// Every record after it, times never decreasing.
     public var records: [TraceRecord]
+    /// The format version the trace was read as: its header's `version` when read from a file, else the
+    /// version this VolumeKit writes (``TraceHeader/formatVersion``). A trace of version 1 has no `diagnostic`
+    /// records, so a replay compares no diagnostics for it. ``jsonLines`` always writes the newest version
+    /// (each is a superset of the one before).
+    public var formatVersion: Int
 
     /// Creates a trace.
     public init(header: TraceHeader, records: [TraceRecord] = []) {
+        self.init(header: header, records: records, formatVersion: TraceHeader.formatVersion)
+    }
+
+    init(header: TraceHeader, records: [TraceRecord], formatVersion: Int) {
         self.header = header
         self.records = records
+        self.formatVersion = formatVersion
     }
 
     /// The largest clock time a trace may reach, in seconds: the header's `clockOrigin`, each record's `t`
@@ -128,6 +138,7 @@ public struct Trace: Sendable, Equatable {
             throw TraceError(line: nil, .fileTooLarge(bytes: data.count, limit: limits.maxFileBytes))
         }
         var header: TraceHeader?
+        var version = TraceHeader.formatVersion
         var records: [TraceRecord] = []
         var previousTime = 0.0
         var lineNumber = 0
@@ -155,12 +166,14 @@ public struct Trace: Sendable, Equatable {
             }
             if header == nil {
                 header = try TraceHeader(json: json, line: lineNumber)
+                // Checked by the header: one of the readable versions. Records newer than it are refused.
+                if case .number(let number)? = json["version"] { version = Int(number) }
                 continue
             }
             guard records.count < limits.maxRecords else {
                 throw TraceError(line: lineNumber, .tooManyRecords(limit: limits.maxRecords))
             }
-            let record = try TraceRecord(json: json, line: lineNumber)
+            let record = try TraceRecord(json: json, line: lineNumber, version: version)
             if let problem = Self.timeProblem(origin: header!.clockOrigin, time: record.time) {
                 throw TraceError(line: lineNumber, problem)
             }
@@ -171,6 +184,6 @@ public struct Trace: Sendable, Equatable {
             records.append(record)
         }
         guard let header else { throw TraceError(line: nil, .empty) }
-        self.init(header: header, records: records)
+        self.init(header: header, records: records, formatVersion: version)
     }
 }

@@ -27,7 +27,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case notAnObject(found: String)
         /// The first line is not a VolumeKit trace header (its `format` is shown, if any).
         case notATrace(format: String?)
-        /// The header's version is not one this decoder reads.
+        /// The header's version is not one this decoder reads; `supported` is the newest it reads (it reads 1 through it).
         case unsupportedVersion(String, supported: Int)
         /// A required field is absent.
         case missingField(String)
@@ -72,6 +72,15 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         EchoedText.clean(text, limit: limit)
     }
 
+    /// The versions a reader of versions 1 through `newest` reads, in words.
+    private static func versions(upTo newest: Int) -> String {
+        switch newest {
+        case ...1: "version \(newest)"
+        case 2: "versions 1 and 2"
+        default: "versions 1 to \(newest)"
+        }
+    }
+
     private var explanation: String {
         switch problem {
         case .empty:
@@ -105,7 +114,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
                 "the first line has no \"format\" field; this is not a VolumeKit trace (its first line must be the header)."
         case .unsupportedVersion(let version, let supported):
             return
-                "the trace is format version \(Self.echo(version)), but this VolumeKit reads version \(supported); use a VolumeKit that knows that version."
+                "the trace is format version \(Self.echo(version)), but this VolumeKit reads \(Self.versions(upTo: supported)); use a VolumeKit that knows that version."
         case .missingField(let field):
             return "the required field \"\(Self.echo(field))\" is missing."
         case .wrongType(let field, let expected, let found):
@@ -114,7 +123,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
             return "the field \"\(Self.echo(field))\" is \(Self.echo(value)), but it should be \(expected)."
         case .unknownRecordType(let type):
             return
-                "\"\(Self.echo(type, limit: EchoedText.defaultLimit))\" is not a record type of trace format \(TraceHeader.formatVersion) (see docs/trace.md)."
+                "\"\(Self.echo(type, limit: EchoedText.defaultLimit))\" is not a record type of trace format \(TraceHeader.formatVersion) or older (see docs/trace.md)."
         case .timeWentBackwards(let time, let previous):
             return
                 "the record's time \(time) s is earlier than the previous record's \(previous) s; times in a trace never go backwards."

@@ -135,4 +135,7 @@ public enum TraceEvent: Sendable, Equatable {
     /// The details of the last route change that the live layer knows and the client does not carry:
     /// `AVAudioSession.RouteChangeReason` and the new route's output ports.
     case routeDetails(reason: String, ports: [TracePort])
+    /// A diagnostic a ``VolumeButtonsEngine`` raised, as it reached the app (through
+    /// ``VolumeKitClients/diagnosticObserver``; trace format 2).
+    case diagnostic(VolumeButtonsDiagnostic)
 }

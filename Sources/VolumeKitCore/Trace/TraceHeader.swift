@@ -15,8 +15,10 @@ public enum TraceSource: String, Sendable, Equatable, CaseIterable {
 public struct TraceHeader: Sendable, Equatable {
     /// The `format` every VolumeKit trace header carries.
     public static let formatName = "volumekit-trace"
-    /// The format version this VolumeKit writes and reads.
-    public static let formatVersion = 1
+    /// The format version this VolumeKit writes: the newest it reads (``readableVersions``).
+    public static let formatVersion = 2
+    /// Every format version this VolumeKit reads: 1 (the first), 2 (adds `diagnostic` records).
+    public static let readableVersions = 1...formatVersion
 
     /// Simulator or device.
     public var source: TraceSource
@@ -128,7 +130,7 @@ public struct TraceHeader: Sendable, Equatable {
         guard case .number(let version) = versionValue else {
             throw fields.wrongType("version", "a whole number", versionValue)
         }
-        guard version == Double(Self.formatVersion) else {
+        guard version == version.rounded(), Self.readableVersions.contains(Int(exactly: version) ?? -1) else {
             let text = version == version.rounded() && abs(version) < 1e15 ? String(Int64(version)) : "\(version)"
             throw TraceError(line: line, .unsupportedVersion(text, supported: Self.formatVersion))
         }

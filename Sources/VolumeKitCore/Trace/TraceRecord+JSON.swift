@@ -9,15 +9,21 @@ extension TraceRecord {
         return .object(members)
     }
 
-    /// Reads a record from line `line`'s JSON, strictly.
+    /// Reads a record from line `line`'s JSON, strictly, as a record of the newest format version
+    /// (``TraceHeader/formatVersion``).
     public init(json: TraceJSON, line: Int) throws {
+        try self.init(json: json, line: line, version: TraceHeader.formatVersion)
+    }
+
+    /// Reads a record of a trace of format `version`: a record type newer than that version is refused.
+    init(json: TraceJSON, line: Int, version: Int) throws {
         let fields = try TraceFields(json, line: line)
         time = try fields.number("t")
         guard time.isFinite, time >= 0 else {
             throw fields.invalid("t", "\(time)", expected: "a number of seconds ≥ 0")
         }
         let type = try fields.string("type")
-        event = try TraceEvent(type: type, fields)
+        event = try TraceEvent(type: type, fields, version: version)
         feature = try fields.optionalString("by")
     }
 }
@@ -28,7 +34,7 @@ extension TraceEvent {
         "kvo", "notification", "lifecycle", "capture", "viewReady", "soundCompleted",
         "subscribe", "unsubscribe", "set", "viewInstall", "viewRemove", "category", "activate", "prime",
         "soundCreate", "soundStart", "soundUI", "soundDispose", "storeWrite",
-        "read", "mark", "gesture", "app", "button", "routeDetails",
+        "read", "mark", "gesture", "app", "button", "routeDetails", "diagnostic",
     ]
 
     /// The record's `type`.
@@ -59,6 +65,7 @@ extension TraceEvent {
         case .app: "app"
         case .buttonEvent: "button"
         case .routeDetails: "routeDetails"
+        case .diagnostic: "diagnostic"
         }
     }
 
@@ -188,10 +195,12 @@ extension TraceEvent {
                             .object([.init("type", .string($0.type)), .init("uid", .string($0.uid))])
                         })),
             ]
+        case .diagnostic(let diagnostic):
+            return Self.fields(of: diagnostic)
         }
     }
 
-    private static func payload(_ value: PayloadValue) -> TraceJSON {
+    static func payload(_ value: PayloadValue) -> TraceJSON {
         switch value {
         case .string(let text): .string(text)
         case .number(let number): .number(number)
@@ -201,7 +210,7 @@ extension TraceEvent {
 
     // MARK: - Reading
 
-    init(type: String, _ fields: TraceFields) throws {
+    init(type: String, _ fields: TraceFields, version: Int) throws {
         switch type {
         case "kvo":
             self = .outputVolume(try fields.float("value"), observer: try fields.integer("observer"))
@@ -315,12 +324,22 @@ extension TraceEvent {
                 ports.append(TracePort(type: try portFields.string("type"), uid: try portFields.string("uid")))
             }
             self = .routeDetails(reason: try fields.string("reason"), ports: ports)
+        case "diagnostic":
+            // A trace that says it is of an older format cannot hold one: its reader would not know the record.
+            guard version >= Self.diagnosticVersion else {
+                throw fields.invalid(
+                    "type", "\"diagnostic\"",
+                    expected:
+                        "a record type of trace format \(version) (diagnostic records came with format \(Self.diagnosticVersion))"
+                )
+            }
+            self = .diagnostic(try Self.diagnostic(fields))
         default:
             throw TraceError(line: fields.line, .unknownRecordType(type))
         }
     }
 
-    private static func payload(_ value: TraceJSON, key: String, _ info: TraceFields) throws -> PayloadValue {
+    static func payload(_ value: TraceJSON, key: String, _ info: TraceFields) throws -> PayloadValue {
         switch value {
         case .string(let text): return .string(text)
         case .number(let number): return .number(number)

@@ -3,8 +3,9 @@ import Foundation
 extension VolumeKitClients {
     /// The same clients, recording everything that passes through them to `recorder`: every value the
     /// system delivers (KVO, notifications, lifecycle, capture events, view readiness, sound completions),
-    /// every request the app makes (sets and through which view, sessions, sounds, store writes) and every
-    /// read with its answer. Features need no code of their own: give them these clients.
+    /// every request the app makes (sets and through which view, sessions, sounds, store writes), every
+    /// read with its answer, and every diagnostic a button engine on them raises
+    /// (``VolumeKitClients/diagnosticObserver``). Features need no code of their own: give them these clients.
     ///
     /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
     /// when several share a trace. The clock and the session lease pass through unrecorded. Port UIDs are
@@ -19,6 +20,13 @@ extension VolumeKitClients {
         clients.systemSounds = tap.wrap(systemSounds)
         clients.keyValueStore = tap.wrap(keyValueStore)
         clients.captureEvents = tap.wrap(captureEvents)
+        // Not a client of the system, but what crossed from VolumeKit to the app: each diagnostic an engine on
+        // these clients raises, recorded before the app hears of it (on a device and in the simulator alike).
+        let observer = diagnosticObserver
+        clients.diagnosticObserver = { diagnostic in
+            tap.record(.diagnostic(diagnostic))
+            observer(diagnostic)
+        }
         return clients
     }
 }

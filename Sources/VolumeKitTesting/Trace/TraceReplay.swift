@@ -43,7 +43,7 @@ public enum TraceReplay {
         let strategy = ButtonStrategy(rawValue: header.strategy)
         guard strategy != nil || hasMute else { throw TraceReplayError.unsupportedStrategy(header.strategy) }
         let diagnostics = Locked([String]())
-        var buttons = ButtonsReplay(events: [], sets: [], undelivered: 0, inferred: false)
+        var buttons = ButtonsReplay(events: [], sets: [], diagnostics: [], undelivered: 0, inferred: false)
         let hasButtons = !hasMute || trace.records.contains { $0.feature == "buttons" }
         if let strategy, hasButtons {
             buttons = replayButtons(trace, strategy: strategy, settle: settle, diagnostics: diagnostics)
@@ -63,6 +63,17 @@ public enum TraceReplay {
             return nil
         }
         let hasRecordedEvents = mine.contains { if case .buttonEvent = $0.event { true } else { false } }
+        // Format 1 had no diagnostic records: nothing to compare with. A recovery at launch (`recovery`) is not
+        // replayed, so only the button engine's diagnostics are compared.
+        let recordedDiagnostics: [TraceReplayReport.TimedDiagnostic]? =
+            trace.formatVersion < 2 || strategy == nil
+            ? nil
+            : mine.compactMap {
+                if case .diagnostic(let diagnostic) = $0.event {
+                    return .init(time: origin + $0.time, diagnostic: diagnostic)
+                }
+                return nil
+            }
         var report = TraceReplayReport(
             source: header.source,
             events: buttons.events,
@@ -74,12 +85,14 @@ public enum TraceReplay {
             diagnostics: diagnostics.current
         )
         report.muteChanges = mute.changes
+        report.compareDiagnostics(now: buttons.diagnostics, recorded: recordedDiagnostics)
         return report
     }
 
     private struct ButtonsReplay {
         var events: [VolumeButtonEvent]
         var sets: [TraceReplayReport.TimedSet]
+        var diagnostics: [TraceReplayReport.TimedDiagnostic]
         var undelivered: Int
         var inferred: Bool
     }
@@ -95,11 +108,15 @@ public enum TraceReplay {
         let feature = "buttons"
         let world = TraceReplayWorld(trace: trace, feature: feature)
         let events = Locked([VolumeButtonEvent]())
+        let raised = Locked([TraceReplayReport.TimedDiagnostic]())
         let engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: world.makeClients(),
             onEvent: { event in events.withLock { $0.append(event) } },
-            onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(String(describing: diagnostic)) } }
+            onDiagnostic: { [unowned world] diagnostic in
+                diagnostics.withLock { $0.append(String(describing: diagnostic)) }
+                raised.withLock { $0.append(.init(time: world.now, diagnostic: diagnostic)) }
+            }
         )
         var calls = appCalls(trace, feature)
         let inferred = calls.isEmpty
@@ -127,7 +144,7 @@ public enum TraceReplay {
         world.run(until: world.endTime + settle)
         return ButtonsReplay(
             events: events.current, sets: world.sets.map { .init(time: $0.time, value: $0.value) },
-            undelivered: world.undelivered, inferred: inferred)
+            diagnostics: raised.current, undelivered: world.undelivered, inferred: inferred)
     }
 
     private static func replayMute(_ trace: Trace, settle: TimeInterval) -> (

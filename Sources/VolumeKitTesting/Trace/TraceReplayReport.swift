@@ -34,6 +34,35 @@ public struct TraceReplayReport: Sendable, Equatable {
         }
     }
 
+    /// A diagnostic raised at a clock time: recorded in the trace (a `diagnostic` record), or raised by the replay.
+    public struct TimedDiagnostic: Sendable, Equatable {
+        /// When (clock time).
+        public var time: Instant
+        /// The diagnostic.
+        public var diagnostic: VolumeButtonsDiagnostic
+        /// Creates a timed diagnostic.
+        public init(time: Instant, diagnostic: VolumeButtonsDiagnostic) {
+            self.time = time
+            self.diagnostic = diagnostic
+        }
+    }
+
+    /// A place where the diagnostics the engine raises now differ from the recorded ones.
+    public enum DiagnosticDifference: Sendable, Equatable {
+        /// The recording has a diagnostic the engine no longer raises there.
+        case missing(recorded: TimedDiagnostic)
+        /// The engine now raises a diagnostic the recording does not have there.
+        case extra(now: TimedDiagnostic)
+
+        /// When.
+        public var time: Instant {
+            switch self {
+            case .missing(let recorded): recorded.time
+            case .extra(let now): now.time
+            }
+        }
+    }
+
     /// A Ring/Silent state the mute engine reported in the replay.
     public struct MuteChange: Sendable, Equatable {
         /// When (clock time).
@@ -68,6 +97,15 @@ public struct TraceReplayReport: Sendable, Equatable {
     public var muteChanges: [MuteChange] = []
     /// Every difference between the sets made now and the recorded ones, in time order.
     public let setDifferences: [SetDifference]
+    /// The diagnostics the button engine raised in the replay, with their clock times.
+    public private(set) var diagnosticsNow: [TimedDiagnostic] = []
+    /// The button engine's diagnostics the trace recorded (its `diagnostic` records of feature `buttons`, and
+    /// untagged ones), `nil` when it cannot have recorded any (trace format 1, or no button engine replayed).
+    public private(set) var recordedDiagnostics: [TimedDiagnostic]?
+    /// Every difference between ``diagnosticsNow`` and ``recordedDiagnostics``, in time order (none when
+    /// nothing was recorded to compare with). Reported, never a reason to refuse the replay: like a set
+    /// difference, it says the engine behaves differently now on the same inputs.
+    public private(set) var diagnosticDifferences: [DiagnosticDifference] = []
 
     /// Two sets are the same when their values are equal and their times within this (seconds).
     public static let timeTolerance: TimeInterval = 0.002
@@ -99,6 +137,48 @@ public struct TraceReplayReport: Sendable, Equatable {
     }
 
     // MARK: - Comparing
+
+    /// Sets ``diagnosticsNow`` and ``recordedDiagnostics`` and compares them: a recorded diagnostic and one
+    /// raised now are the same when they are the same case with the same payload (a failed activation's
+    /// reason aside: it is the system's message, which a replay words differently) and their times lie within
+    /// ``timeTolerance``; each is paired at most once, earliest first.
+    mutating func compareDiagnostics(now: [TimedDiagnostic], recorded: [TimedDiagnostic]?) {
+        diagnosticsNow = now
+        recordedDiagnostics = recorded
+        guard let recorded else {
+            diagnosticDifferences = []
+            return
+        }
+        diagnosticDifferences = Self.compare(recorded: recorded, now: now)
+    }
+
+    static func compare(recorded: [TimedDiagnostic], now: [TimedDiagnostic]) -> [DiagnosticDifference] {
+        func same(_ a: VolumeButtonsDiagnostic, _ b: VolumeButtonsDiagnostic) -> Bool {
+            if case .sessionActivationFailed = a, case .sessionActivationFailed = b { return true }
+            return a == b
+        }
+        let now = now.sorted { $0.time < $1.time }
+        var used = [Bool](repeating: false, count: now.count)
+        var differences: [DiagnosticDifference] = []
+        // Both in time order: the window of candidates for each recorded one only moves forward.
+        var low = 0
+        for entry in recorded {
+            while low < now.count, now[low].time < entry.time - timeTolerance { low += 1 }
+            var index = low
+            var match: Int?
+            while index < now.count, now[index].time <= entry.time + timeTolerance {
+                if !used[index], same(now[index].diagnostic, entry.diagnostic) {
+                    match = index
+                    break
+                }
+                index += 1
+            }
+            if let match { used[match] = true } else { differences.append(.missing(recorded: entry)) }
+        }
+        for (index, entry) in now.enumerated() where !used[index] { differences.append(.extra(now: entry)) }
+        return differences.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+    }
 
     /// Aligns the two sequences of sets (longest common subsequence of equal sets), then pairs a missing
     /// set with an extra one made within 50 ms as a changed value.
@@ -200,21 +280,37 @@ public struct TraceReplayReport: Sendable, Equatable {
         case event(VolumeButtonEvent)
         case difference(SetDifference)
         case mute(MuteChange)
+        case diagnostic(DiagnosticDifference)
         var time: Instant {
             switch self {
             case .event(let event): event.time
             case .difference(let difference): difference.time
             case .mute(let change): change.time
+            case .diagnostic(let difference): difference.time
             }
         }
     }
 
     private var lines: [Line] {
-        let all = events.map(Line.event) + setDifferences.map(Line.difference) + muteChanges.map(Line.mute)
+        let all =
+            events.map(Line.event) + setDifferences.map(Line.difference) + muteChanges.map(Line.mute)
+            + diagnosticDifferences.map(Line.diagnostic)
         return all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     private static func value(_ value: Float) -> String { TraceJSON.number(Double(value)).text }
+
+    /// `"name":…` and the payload, as the trace's `diagnostic` record writes them.
+    private static func fields(_ diagnostic: VolumeButtonsDiagnostic) -> String {
+        TraceEvent.fields(of: diagnostic).map { "\(TraceJSON.string($0.key).text):\($0.value.text)" }
+            .joined(separator: ", ")
+    }
+
+    /// The diagnostic for people: its name and payload (`railPressesUnseen rail 0`), clean of control characters.
+    private static func shown(_ diagnostic: VolumeButtonsDiagnostic) -> String {
+        let payload = TraceEvent.fields(of: diagnostic).dropFirst().map { "\($0.key) \($0.value.text)" }
+        return EchoedText.clean(([diagnostic.traceName] + payload).joined(separator: " "), limit: 200)
+    }
 
     /// One JSON object a line: each button event (and Ring/Silent state) exactly as `volumekit simulate --json`
     /// prints it, each set
@@ -235,11 +331,17 @@ public struct TraceReplayReport: Sendable, Equatable {
             case .difference(.extra(let now)):
                 return
                     "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"setExtra\", \"now\":\(Self.value(now.value))}"
+            case .diagnostic(.missing(let recorded)):
+                return
+                    "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"diagnosticMissing\", \(Self.fields(recorded.diagnostic))}"
+            case .diagnostic(.extra(let now)):
+                return
+                    "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"diagnosticExtra\", \(Self.fields(now.diagnostic))}"
             }
         }
         let match = eventsMatchRecording.map { "\($0)" } ?? "null"
         out.append(
-            "{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"muteChanges\":\(muteChanges.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred)}"
+            "{\"type\":\"summary\", \"source\":\"\(source.rawValue)\", \"events\":\(events.count), \"recordedEvents\":\(recordedEvents.map { "\($0.count)" } ?? "null"), \"eventsMatchRecording\":\(match), \"sets\":\(sets.count), \"recordedSets\":\(recordedSets.count), \"setDifferences\":\(setDifferences.count), \"muteChanges\":\(muteChanges.count), \"undeliveredInputs\":\(undeliveredInputs), \"startInferred\":\(startInferred), \"diagnostics\":\(diagnosticsNow.count), \"recordedDiagnostics\":\(recordedDiagnostics.map { "\($0.count)" } ?? "null"), \"diagnosticDifferences\":\(diagnosticDifferences.count)}"
         )
         return out
     }
@@ -259,6 +361,12 @@ public struct TraceReplayReport: Sendable, Equatable {
                 return Self.pad(recorded.time) + "! set \(Self.value(recorded.value)) recorded, not made now"
             case .difference(.extra(let now)):
                 return Self.pad(now.time) + "! set \(Self.value(now.value)) made now, not in the recording"
+            case .diagnostic(.missing(let recorded)):
+                return Self.pad(recorded.time)
+                    + "! diagnostic \(Self.shown(recorded.diagnostic)) recorded, not raised now"
+            case .diagnostic(.extra(let now)):
+                return Self.pad(now.time)
+                    + "! diagnostic \(Self.shown(now.diagnostic)) raised now, not in the recording"
             }
         }
         out.append("")
@@ -270,6 +378,13 @@ public struct TraceReplayReport: Sendable, Equatable {
         out.append(
             "\(sets.count) sets now, \(recordedSets.count) recorded: "
                 + (setDifferences.isEmpty ? "the same" : "\(setDifferences.count) differences (marked !)"))
+        out.append(
+            "\(diagnosticsNow.count) \(diagnosticsNow.count == 1 ? "diagnostic" : "diagnostics") now"
+                + (recordedDiagnostics.map {
+                    ", \($0.count) recorded: "
+                        + (diagnosticDifferences.isEmpty
+                            ? "the same" : "\(diagnosticDifferences.count) differences (marked !)")
+                } ?? " (none recorded to compare with: a trace of format 1, or no button engine replayed)"))
         if undeliveredInputs > 0 {
             out.append(
                 "\(undeliveredInputs) recorded inputs found no subscriber now (VolumeKit subscribes differently)")

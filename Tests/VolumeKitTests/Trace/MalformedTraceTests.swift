@@ -109,11 +109,12 @@ struct MalformedTraceTests {
     }
 
     @Test(
-        "Versions other than 1 are refused at line 1 with the version named",
-        arguments: ["0", "2", "-1", "1.5", "1e400", "null"])
+        "Versions other than 1 and 2 are refused at line 1 with the version named",
+        arguments: ["0", "3", "-1", "1.5", "1e400", "null"])
     func unknownVersions(version: String) {
         guard let header = Self.lines.first else { return }
-        let changed = header.replacingOccurrences(of: #""version":1"#, with: #""version":\#(version)"#)
+        let changed = header.replacingOccurrences(of: #""version":2"#, with: #""version":\#(version)"#)
+        #expect(changed != header)
         do {
             _ = try Trace(jsonLines: Data(([changed] + Self.lines.dropFirst()).joined(separator: "\n").utf8))
             Issue.record("version \(version) accepted")
@@ -122,11 +123,11 @@ struct MalformedTraceTests {
             if version == "null" {
                 #expect(error.problem == .missingField("version"))
             } else {
-                guard case .unsupportedVersion(_, supported: 1) = error.problem else {
+                guard case .unsupportedVersion(_, supported: 2) = error.problem else {
                     Issue.record("\(error)")
                     return
                 }
-                #expect(error.description.contains("this VolumeKit reads version 1"))
+                #expect(error.description.contains("this VolumeKit reads versions 1 and 2"))
             }
         } catch {
             Issue.record("untyped error \(error)")

@@ -49,11 +49,25 @@ struct TraceFormatTests {
         .gesture(.press(.down)), .gesture(.hold(.up, seconds: 3)), .gesture(.other("headphones in")),
         .app(feature: "buttons", call: "start"), .buttonEvent(.up, .repeated),
         .routeDetails(reason: "newDeviceAvailable", ports: [TracePort(type: "Headphones", uid: "Wired Headphones")]),
+        .diagnostic(.headroomExhausted),
+    ]
+
+    /// Every diagnostic case, each payload kind (format 2's `diagnostic` record).
+    static let everyDiagnostic: [VolumeButtonsDiagnostic] = [
+        .unreadableNotification(.unknownName("SomethingElse")),
+        .unreadableNotification(.missingValue(key: "Volume")),
+        .unreadableNotification(.wrongType(key: "Volume", found: .string("loud"))),
+        .unreadableNotification(.wrongType(key: "Reason", found: .other("<NSData 4 bytes>"))),
+        .unreadableNotification(.volumeOutOfRange(1.5)), .unreadableNotification(.volumeOutOfRange(.infinity)),
+        .volumeSetFailed(0.30000001192092896), .sessionActivationFailed("insufficientPriority \"call\""),
+        .sessionTakenOver(.playAndRecord), .captureEventsNotDelivered, .headroomExhausted, .routeChangeNotNotified,
+        .routeVolumeUncertain, .railPressesUnseen(0), .railPressesUnseen(1), .recoveredAtUnconfirmedSet,
+        .ambiguousStep, .volumeControlUnavailable,
     ]
 
     @Test("Every record survives writing and strict reading, floats bit for bit")
     func roundTrip() throws {
-        let records = Self.everyEvent.enumerated().map {
+        let records = (Self.everyEvent + Self.everyDiagnostic.map(TraceEvent.diagnostic)).enumerated().map {
             TraceRecord(
                 time: Double($0.offset) * 0.0137, event: $0.element, feature: $0.offset % 2 == 0 ? "buttons" : nil)
         }
@@ -181,9 +195,9 @@ struct TraceFormatTests {
 
     @Test("An unknown version or another format is refused at line 1")
     func versions() {
-        let v2 = Self.headerLine.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
-        Self.expectError([v2], line: 1, .unsupportedVersion("2", supported: 1))
-        let textVersion = Self.headerLine.replacingOccurrences(of: "\"version\":1", with: "\"version\":\"1\"")
+        let v3 = Self.headerLine.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
+        Self.expectError([v3], line: 1, .unsupportedVersion("3", supported: 2))
+        let textVersion = Self.headerLine.replacingOccurrences(of: "\"version\":2", with: "\"version\":\"1\"")
         Self.expectError(
             [textVersion], line: 1, .wrongType(field: "version", expected: "a whole number", found: "a string (\"1\")"))
         Self.expectError([#"{"format":"other-trace","version":1}"#], line: 1, .notATrace(format: "other-trace"))

@@ -105,7 +105,7 @@ final class FieldCheckModel: ObservableObject {
             self?.received(event)
         }
         buttons.onUserVolumeChange = { [weak self] volume in self?.userVolume = volume }
-        buttons.onDiagnostic = { diagnostic in recorder.mark("VolumeKit diagnostic: \(diagnostic)") }
+        // Its diagnostics need no code here: the recording clients write each one as a `diagnostic` record.
         buttons.onNotReady = { [weak self] seconds in
             recorder.mark("capture not ready after \(seconds) s")
             self?.problem = "Capture is not ready after \(Int(seconds)) s: no window could host the volume view yet."
@@ -218,7 +218,7 @@ final class FieldCheckModel: ObservableObject {
             clients: VolumeKitClients.live(captureView: view).recording(to: recorder, feature: "camera"))
         // Shown, not recorded as button events: the trace's button events are the `buttons` feature's.
         buttons.onEvent { [weak self] event in self?.received(event) }
-        buttons.onDiagnostic = { diagnostic in recorder.mark("VolumeKit camera diagnostic: \(diagnostic)") }
+        // Its diagnostics are recorded by the recording clients (`diagnostic` records of feature `camera`).
         do {
             try buttons.start()
             eventButtons = buttons
