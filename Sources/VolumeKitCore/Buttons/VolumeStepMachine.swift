@@ -195,6 +195,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     private var residue: Float = 0
+    /// Whether ``believedVolume`` came from a live read (a start, a read after observations stopped) rather than an
+    /// observation: an observation of that same value is the read's own change arriving late, no new one.
+    private var believedFromRead = false
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     private var unconfirmedFrom: Float?
@@ -263,6 +266,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         unexplainedRead = nil
         unconfirmedFrom = nil
         assumedOrder = nil
+        believedFromRead = true
         // A route change seen before (while idle, against a stale believed volume) is in the fresh read: its KVO,
         // if one comes, changes nothing — a press landing on that value is a press.
         routeObservation = nil
@@ -338,6 +342,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue && !snapped ? fraction : 0
             unconfirmedFrom = believedVolume
             believedVolume = target
+            believedFromRead = false
             assumedOrder = echoes.newest(target, within: Self.sameValue)?.order
         }
         wanted = nil
@@ -390,6 +395,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             expectsObservation && abs(volume - believedVolume) > Self.sameValue
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
+        believedFromRead = true
         echoes.markBeforeRouteChange()
         spareEcho = nil
         suspect = nil
@@ -583,7 +589,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
         // change stays what the machine believes (the set made then lands after it and confirms).
-        if !landedBeforeRouteChange, !superseded { believedVolume = value }
+        if !landedBeforeRouteChange, !superseded {
+            believedVolume = value
+            believedFromRead = false
+        }
         // Not capturing, the last of the sets of ours issued before the user's change (Control Center while a
         // restore was on its way) landed after it, over their value: put it back.
         let over =
@@ -602,6 +611,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func observeChange(_ value: Float, at time: Instant) -> Actions {
         let old = believedVolume
         believedVolume = value
+        let fromRead = believedFromRead
+        believedFromRead = false
         // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
         // believed; an observation is the real volume again.
         let leftover = residue
@@ -610,7 +621,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // Not capturing: every change is the user's.
             // A Control Center drag over a short distance may move less than a read's tolerance between samples:
             // each sample is the same value as the one before, but the drag has moved the user's volume.
-            guard abs(value - old) > Self.sameValue || abs(value - userVolume) > Self.sameValue, phase != .idle
+            // (Not so for the value a live read just gave: its own change, observed late.)
+            guard abs(value - old) > Self.sameValue || !fromRead && abs(value - userVolume) > Self.sameValue,
+                phase != .idle
             else { return [] }
             #if VOLUMEKIT_MUTANTS
             if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
@@ -759,6 +772,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         {
             echoes.removeAll { abs($0.value - target) <= Self.sameValue }
             believedVolume = volume
+            believedFromRead = true
         }
         if abs(believedVolume - target) <= Self.sameValue {
             return confirmIfWanted(at: time)
@@ -912,6 +926,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             }
         }
         believedVolume = volume
+        believedFromRead = true
         residue = 0
         return actions
     }

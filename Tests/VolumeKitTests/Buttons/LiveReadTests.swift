@@ -25,3 +25,17 @@ struct ResyncReadTests {
         #expect(machine.userVolume == 0.0625)
     }
 }
+
+/// A live read's own change observed late is no new change.
+@Suite("A read's own change, observed late")
+struct LateObservationOfReadTests {
+    @Test("A recovery gives 0.51 back from a read of 0.5073; that 0.5073's KVO arriving afterwards keeps 0.51")
+    func lateObservationOfTheRead() {
+        var machine = VolumeStepMachine()
+        let restore = Array(machine.restore(volume: 0.5073, userVolume: 0.51, at: 0))
+        #expect(restore.contains(.setVolume(0.51)), "\(restore)")
+        let late = Array(machine.observe(0.5073, at: 0.01))
+        #expect(!late.contains { if case .userVolumeChanged = $0 { true } else { false } }, "\(late)")
+        #expect(machine.userVolume == 0.51)
+    }
+}
