@@ -674,7 +674,10 @@ public final class VolumeButtonsEngine: Sendable {
         let current = clients.audioSession.configuration()
         let retakenAgain = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
         let changed = state.withLock { state -> Bool? in
-            guard state.isStarted, let known = state.sessionConfiguration else { return nil }
+            // A stopping engine too: its restore would be set again blind, over presses it cannot observe.
+            guard state.isStarted || state.steps.phase == .stopping, let known = state.sessionConfiguration else {
+                return nil
+            }
             // Before the volume view is ready too: a take-over then would keep the session inactive for good.
             guard known != current else { return retakenAgain ? false : nil }
             state.sessionConfiguration = current
