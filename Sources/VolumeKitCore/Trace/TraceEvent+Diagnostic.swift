@@ -2,7 +2,7 @@ import Foundation
 
 extension VolumeButtonsDiagnostic {
     /// The case's stable name, as a trace's `diagnostic` record and `volumekit simulate --json` write it
-    /// (`headroomExhausted`); the same as VolumeKitTesting's `name` (tested).
+    /// (`headroomExhausted`); VolumeKitTesting's public `name`.
     package var traceName: String {
         switch self {
         case .unreadableNotification: "unreadableNotification"

@@ -166,21 +166,7 @@ extension PressOracle {
 }
 
 extension VolumeButtonsDiagnostic {
-    /// The case's name, as traces, `simulate --json` and the oracle's limits name it (e.g. `headroomExhausted`).
-    public var name: String {
-        switch self {
-        case .unreadableNotification: "unreadableNotification"
-        case .volumeSetFailed: "volumeSetFailed"
-        case .sessionActivationFailed: "sessionActivationFailed"
-        case .sessionTakenOver: "sessionTakenOver"
-        case .captureEventsNotDelivered: "captureEventsNotDelivered"
-        case .headroomExhausted: "headroomExhausted"
-        case .routeChangeNotNotified: "routeChangeNotNotified"
-        case .routeVolumeUncertain: "routeVolumeUncertain"
-        case .railPressesUnseen: "railPressesUnseen"
-        case .recoveredAtUnconfirmedSet: "recoveredAtUnconfirmedSet"
-        case .ambiguousStep: "ambiguousStep"
-        case .volumeControlUnavailable: "volumeControlUnavailable"
-        }
-    }
+    /// The case's name, as traces, `simulate --json` and the oracle's limits name it (e.g. `headroomExhausted`):
+    /// the trace format's own name for it, so the two cannot drift apart.
+    public var name: String { traceName }
 }
