@@ -173,7 +173,7 @@ extension SimulatedDevice {
 
     /// A value as the app reads it: rounded to 1e-4 under ``DeviceBehaviour/StepQuantization/rounded``
     /// (Apple forums thread 756484).
-    func reported(_ value: Float) -> Float {
+    public func reported(_ value: Float) -> Float {
         guard behaviour.stepQuantization == .rounded else { return value }
         return Float((Double(value) * 10_000).rounded() / 10_000)
     }

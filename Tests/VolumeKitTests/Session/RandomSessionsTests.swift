@@ -316,8 +316,9 @@ final class RandomSession {
             case .button:
                 // A Bluetooth headset's own buttons stepping its AVRCP absolute volume set the headset's volume. Where
                 // a step lands where no press of the phone's buttons can (a step from the value, within VolumeKit's
-                // nudges, or a point of the 1/16 grid: the documented rule), it is the user's volume; where it lands
-                // as a side button's would, nothing tells them apart, and it is a press, captured like theirs.
+                // nudges, or a point of the 1/16 grid: the documented rule, judged on the values the app reads), it is
+                // the user's volume; where it lands as a side button's would, nothing tells them apart, and it is a
+                // press, captured like theirs.
                 let absolute =
                     route == .bluetooth && device.behaviour.headsetButtons == .absoluteVolume
                     && device.truth.last.map { record in
@@ -326,7 +327,8 @@ final class RandomSession {
                         }
                         return context.source == .headset
                     } == true
-                    && !PressOracle.pressCouldLand(from: read(before ?? value), to: read(value))
+                    && !PressOracle.pressCouldLand(
+                        from: device.reported(before ?? value), to: device.reported(value))
                 guard !holding || absolute else { break }
                 otherSourceStep[route] = nil
                 userPressTimes.append((at, route))
@@ -395,13 +397,6 @@ final class RandomSession {
                 carried[route] = abs(off) > VolumeStepMachine.readTolerance && nudges ? off : nil
             }
         }
-    }
-
-    /// A value as the app reads it (the documented rule applies to what it can see): rounded to 1e-4 under
-    /// `stepQuantization=rounded`, as the simulated device reports it (Apple forums thread 756484).
-    private func read(_ value: Float) -> Float {
-        guard device.behaviour.stepQuantization == .rounded else { return value }
-        return Float((Double(value) * 10_000).rounded() / 10_000)
     }
 
     /// Ends the window the running engine captured in (a stop or a crash).
