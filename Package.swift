@@ -32,10 +32,14 @@ let package = Package(
             dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume", "BenchSupport"]),
         // Allocation counting for the benchmark (Linux).
         .target(name: "BenchSupport"),
+        // What both test targets share: blocking work kept off the concurrency pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
-            name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit"],
+            name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit", "TestSupport"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "RemoteVolumeTests", dependencies: ["RemoteVolume", "VolumeKitCore", "VolumeKitTesting"]),
+        .testTarget(
+            name: "RemoteVolumeTests",
+            dependencies: ["RemoteVolume", "VolumeKitCore", "VolumeKitTesting", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

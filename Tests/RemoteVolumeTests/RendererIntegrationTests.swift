@@ -1,5 +1,6 @@
 import Foundation
 import RemoteVolume
+import TestSupport
 import Testing
 import VolumeKitCore
 
@@ -33,9 +34,11 @@ enum UPnPPeer {
 /// Runs `/bin/bash arguments…` and returns its exit status.
 ///
 /// posix_spawn + waitpid rather than Foundation's Process, whose exit monitoring never fires on a thread
-/// without a run loop (seen here: the child stays a zombie and `isRunning` stays true).
+/// without a run loop (seen here: the child stays a zombie and `isRunning` stays true). The wait is on a
+/// thread of its own (``onOwnThread(_:)``), never on the concurrency pool, which a 2-core machine gives two
+/// threads.
 func bash(_ arguments: [String]) async throws -> Int32 {
-    try await Task.detached {
+    try await onOwnThread {
         var pid: pid_t = 0
         let words = ["/bin/bash"] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
@@ -45,7 +48,7 @@ func bash(_ arguments: [String]) async throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status >> 8) & 0xFF
-    }.value
+    }
 }
 
 /// The first element of `stream` that satisfies `predicate`, or `nil` after `seconds`.

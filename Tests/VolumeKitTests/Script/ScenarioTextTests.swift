@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 import VolumeKitTesting
@@ -38,29 +39,20 @@ struct ScenarioTextTests {
     }
 
     @Test("The human output starts with a one-line legend and the starting volume; --json has neither")
-    func legendAndStartingVolume() throws {
+    func legendAndStartingVolume() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("legend-\(UUID()).txt")
         defer { try? FileManager.default.removeItem(at: script) }
         try Data("volume 0.25\nstart\npress up\nstop\n".utf8).write(to: script)
-        func output(_ arguments: [String]) throws -> [String] {
-            let process = Process()
-            process.executableURL = SimulateTracePathTests.executable
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        func output(_ arguments: [String]) async throws -> [String] {
+            try await runChildProcess(volumekitExecutable, arguments).output.split(separator: "\n").map(String.init)
         }
-        let human = try output(["simulate", script.path])
+        let human = try await output(["simulate", script.path])
         #expect(human.first?.hasPrefix("# seconds · '>' a line of your script") == true, "\(human.prefix(3))")
         #expect(human.dropFirst().first == "start    volume 0.25", "\(human.prefix(3))")
         #expect(human.contains { $0.hasPrefix("verdict") }, "\(human)")
         #expect(human.last?.hasPrefix("end      volume ") == true)
-        let json = try output(["simulate", "--json", script.path])
+        let json = try await output(["simulate", "--json", script.path])
         #expect(json.allSatisfy { $0.hasPrefix("{") }, "\(json.prefix(3))")
     }
 }

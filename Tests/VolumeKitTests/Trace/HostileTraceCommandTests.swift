@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `volumekit trace replay|fit` against hostile files, as a person runs it (issue 23, items 1 and 6, and
@@ -10,26 +11,9 @@ struct HostileTraceCommandTests {
 
     /// Runs `volumekit` with `arguments` until it exits or the deadline passes (then it is killed):
     /// whether it exited in time, its status and its standard error.
-    static func run(_ arguments: [String]) throws -> (exited: Bool, status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = SimulateTracePathTests.executable
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
-        let exited = ended.wait(timeout: .now() + deadline) == .success
-        if !exited {
-            // SIGKILL: a child of `Process` starts with SIGTERM blocked, so `terminate()` would not end it.
-            kill(process.processIdentifier, SIGKILL)
-            ended.wait()
-        }
-        try errors.fileHandleForWriting.close()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        return (exited, process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (exited: Bool, status: Int32, error: String) {
+        let outcome = try await runChildProcess(volumekitExecutable, arguments, deadline: deadline)
+        return (outcome.exited, outcome.status, outcome.error)
     }
 
     /// A fresh folder for one test's files.
@@ -40,7 +24,7 @@ struct HostileTraceCommandTests {
     }
 
     @Test("Times at 2^53 s (a clock origin of 1e16, or records shifted by 1e16) are refused, not replayed forever")
-    func hugeTimesEnd() throws {
+    func hugeTimesEnd() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,7 +34,7 @@ struct HostileTraceCommandTests {
         ] {
             let url = folder.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
-            let result = try Self.run(["trace", "replay", url.path])
+            let result = try await Self.run(["trace", "replay", url.path])
             #expect(result.exited, "\(name): still running after \(Self.deadline) s")
             #expect(result.status == 1, "\(name)")
             #expect(result.error.contains(": line \(line): the field"), "\(name): \(result.error)")
@@ -59,14 +43,14 @@ struct HostileTraceCommandTests {
     }
 
     @Test("A FIFO is refused by its type for replay and fit, without waiting for a writer")
-    func fifoIsRefused() throws {
+    func fifoIsRefused() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("trace.jsonl")
         try #require(mkfifo(fifo.path, 0o600) == 0)
         for action in ["replay", "fit"] {
-            let result = try Self.run(["trace", action, fifo.path])
+            let result = try await Self.run(["trace", action, fifo.path])
             #expect(result.exited, "\(action): still blocked after \(Self.deadline) s")
             #expect(result.status == 1)
             #expect(
@@ -77,28 +61,28 @@ struct HostileTraceCommandTests {
     }
 
     @Test("simulate refuses a FIFO script by its type, and echoes a path's control characters cleaned")
-    func simulateFIFOIsRefused() throws {
+    func simulateFIFOIsRefused() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("script.txt")
         try #require(mkfifo(fifo.path, 0o600) == 0)
-        let result = try Self.run(["simulate", fifo.path])
+        let result = try await Self.run(["simulate", fifo.path])
         #expect(result.exited, "still blocked after \(Self.deadline) s")
         #expect(result.status != 0)
         #expect(result.error.contains("not a regular file but a FIFO"), "\(result.error)")
-        let hostile = try Self.run(["simulate", folder.appendingPathComponent("a\u{1B}[2Jb").path])
+        let hostile = try await Self.run(["simulate", folder.appendingPathComponent("a\u{1B}[2Jb").path])
         #expect(!hostile.error.contains("\u{1B}"), "\(hostile.error)")
         #expect(hostile.error.contains("there is no file at this path"), "\(hostile.error)")
     }
 
     @Test("A missing file is said in a sentence, not in Foundation's words")
-    func missingFile() throws {
+    func missingFile() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing.jsonl").path
-        let result = try Self.run(["trace", "fit", missing])
+        let result = try await Self.run(["trace", "fit", missing])
         #expect(result.status == 1)
         #expect(
             result.error
@@ -107,10 +91,10 @@ struct HostileTraceCommandTests {
     }
 
     @Test("The path is echoed cut and cleaned of control characters")
-    func pathIsCleaned() throws {
+    func pathIsCleaned() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
         let path = "/nonexistent/\u{1B}]0;owned\u{7}" + String(repeating: "p", count: 5000)
-        let result = try Self.run(["trace", "replay", path])
+        let result = try await Self.run(["trace", "replay", path])
         #expect(result.status == 1)
         #expect(result.error.contains(#"\u{1B}]0;owned\u{7}"#), "\(result.error.prefix(200))")
         #expect(!result.error.dropLast().unicodeScalars.contains { $0.value < 0x20 }, "\(result.error.prefix(200))")

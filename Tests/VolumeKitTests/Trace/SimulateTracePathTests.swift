@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `volumekit simulate --trace FILE SCRIPT` refuses a trace file that is the script itself (review item 7):
@@ -6,27 +7,16 @@ import Testing
 @Suite("simulate --trace onto the script")
 struct SimulateTracePathTests {
     /// The `volumekit` executable `swift test` built beside the test bundle.
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            .deletingLastPathComponent().appendingPathComponent("volumekit")
-    }
+    static var executable: URL { volumekitExecutable }
 
     /// Runs `volumekit` with `arguments`; its exit status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, error: String) {
+        let outcome = try await runChildProcess(volumekitExecutable, arguments)
+        return (outcome.status, outcome.error)
     }
 
     @Test("A trace path naming the script (the same path, another spelling, a link) exits 2 and leaves the script")
-    func refusesTheScript() throws {
+    func refusesTheScript() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build volumekit first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-trace-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -38,14 +28,14 @@ struct SimulateTracePathTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: script)
         let spellings = [script.path, folder.path + "/./s.txt", link.path]
         for trace in spellings {
-            let result = try Self.run(["simulate", "--trace", trace, script.path])
+            let result = try await Self.run(["simulate", "--trace", trace, script.path])
             #expect(result.status == 2, "\(trace)")
             #expect(result.error.contains("is the script itself"), "\(result.error)")
             #expect(try String(contentsOf: script, encoding: .utf8) == text, "\(trace)")
         }
         // Another file is fine.
         let trace = folder.appendingPathComponent("t.jsonl")
-        #expect(try Self.run(["simulate", "--trace", trace.path, script.path]).status == 0)
+        #expect(try await Self.run(["simulate", "--trace", trace.path, script.path]).status == 0)
         #expect(FileManager.default.fileExists(atPath: trace.path))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 import VolumeKitTesting
@@ -196,23 +197,15 @@ struct TraceDiagnosticTests {
     }
 
     /// Runs the `volumekit` executable `swift test` built beside the test bundle; its exit status and output.
-    static func volumekit(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = SimulateTracePathTests.executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func volumekit(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let outcome = try await runChildProcess(volumekitExecutable, arguments)
+        return (outcome.status, outcome.output)
     }
 
     @Test(
         "The command line: simulate --trace writes the diagnostics it prints; trace replay --json reports a dropped one"
     )
-    func commandLine() throws {
+    func commandLine() async throws {
         try #require(
             FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path),
             "build volumekit first")
@@ -224,7 +217,7 @@ struct TraceDiagnosticTests {
             try? FileManager.default.removeItem(at: file)
             try? FileManager.default.removeItem(at: edited)
         }
-        let run = try Self.volumekit([
+        let run = try await Self.volumekit([
             "simulate", "--profile", "sample:106", "--json", "--trace", file.path, script.path,
         ])
         #expect(run.status == 0)
@@ -234,12 +227,12 @@ struct TraceDiagnosticTests {
         #expect(!printed.isEmpty)
         #expect(written.count == printed.count)
         #expect(written.allSatisfy { $0.contains(#""name":"headroomExhausted""#) })
-        let same = try Self.volumekit(["trace", "replay", "--json", file.path])
+        let same = try await Self.volumekit(["trace", "replay", "--json", file.path])
         #expect(same.status == 0)
         #expect(same.output.contains(#""diagnosticDifferences":0"#))
         try Data((lines.filter { !$0.contains(#""type":"diagnostic""#) }.joined(separator: "\n") + "\n").utf8)
             .write(to: edited)
-        let dropped = try Self.volumekit(["trace", "replay", "--json", edited.path])
+        let dropped = try await Self.volumekit(["trace", "replay", "--json", edited.path])
         #expect(dropped.status == 0)
         #expect(dropped.output.contains(#""type":"diagnosticExtra", "name":"headroomExhausted""#))
         #expect(dropped.output.contains(#""diagnosticDifferences":\#(written.count)"#))

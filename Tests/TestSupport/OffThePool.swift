@@ -8,8 +8,9 @@ import Foundation
 /// The thread also runs at the lowest priority: the sweeps' results do not depend on how fast they run, the
 /// loopback tests' 1–5 s windows do (seen: with the sweeps at normal priority, SSDP and MPD loopback tests
 /// missed their windows on 2 cores). On Linux `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's
-/// nice value alone (threads are tasks there).
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+/// nice value alone (threads are tasks there). Work that only waits — for a process, a socket — uses
+/// ``onOwnThread(_:)`` instead: a child spawned from here would inherit the low priority.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread {
             #if os(Linux)
