@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 
@@ -308,25 +309,24 @@ struct RemoteHostilePeerTests {
     }
 }
 
-/// The `volumekit` executable built beside the test bundle, run through bash with a hard time limit.
+/// The `volumekit` executable built beside the test bundle (``volumekitExecutable``), run through bash with a
+/// hard time limit.
 enum CLI {
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            .deletingLastPathComponent().appendingPathComponent("volumekit")
-    }
 
     /// Runs `volumekit arguments…` with `input` (a shell redirection such as `< /dev/zero`, or a `printf` pipe
     /// written as `printf '…' |`), killed after `seconds`; its exit status, output, errors and duration.
     static func run(
         _ arguments: [String], input: String = "< /dev/null", environment: String = "", seconds: Double = 5
     ) async throws -> (status: Int32, output: String, error: String, seconds: Double) {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build volumekit first")
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path), "build volumekit first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vk-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path
         let err = folder.appendingPathComponent("err").path
-        let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let quoted = ([volumekitExecutable.path] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
         let command: String
         if input.hasSuffix("|") {
             command =

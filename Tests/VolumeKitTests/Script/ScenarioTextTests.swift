@@ -40,7 +40,7 @@ struct ScenarioTextTests {
 
     @Test("The human output starts with a one-line legend and the starting volume; --json has neither")
     func legendAndStartingVolume() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("legend-\(UUID()).txt")
         defer { try? FileManager.default.removeItem(at: script) }
         try Data("volume 0.25\nstart\npress up\nstop\n".utf8).write(to: script)

@@ -25,7 +25,7 @@ struct HostileTraceCommandTests {
 
     @Test("Times at 2^53 s (a clock origin of 1e16, or records shifted by 1e16) are refused, not replayed forever")
     func hugeTimesEnd() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, text, line) in [
@@ -44,7 +44,7 @@ struct HostileTraceCommandTests {
 
     @Test("A FIFO is refused by its type for replay and fit, without waiting for a writer")
     func fifoIsRefused() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("trace.jsonl")
@@ -62,7 +62,7 @@ struct HostileTraceCommandTests {
 
     @Test("simulate refuses a FIFO script by its type, and echoes a path's control characters cleaned")
     func simulateFIFOIsRefused() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("script.txt")
@@ -78,7 +78,7 @@ struct HostileTraceCommandTests {
 
     @Test("A missing file is said in a sentence, not in Foundation's words")
     func missingFile() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = folder.appendingPathComponent("missing.jsonl").path
@@ -92,7 +92,7 @@ struct HostileTraceCommandTests {
 
     @Test("The path is echoed cut and cleaned of control characters")
     func pathIsCleaned() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path))
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
         let path = "/nonexistent/\u{1B}]0;owned\u{7}" + String(repeating: "p", count: 5000)
         let result = try await Self.run(["trace", "replay", path])
         #expect(result.status == 1)

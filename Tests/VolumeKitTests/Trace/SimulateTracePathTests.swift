@@ -6,9 +6,6 @@ import Testing
 /// writing the trace there would destroy the script.
 @Suite("simulate --trace onto the script")
 struct SimulateTracePathTests {
-    /// The `volumekit` executable `swift test` built beside the test bundle.
-    static var executable: URL { volumekitExecutable }
-
     /// Runs `volumekit` with `arguments`; its exit status and standard error.
     static func run(_ arguments: [String]) async throws -> (status: Int32, error: String) {
         let outcome = try await runChildProcess(volumekitExecutable, arguments)
@@ -17,7 +14,7 @@ struct SimulateTracePathTests {
 
     @Test("A trace path naming the script (the same path, another spelling, a link) exits 2 and leaves the script")
     func refusesTheScript() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build volumekit first")
+        try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path), "build volumekit first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simulate-trace-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

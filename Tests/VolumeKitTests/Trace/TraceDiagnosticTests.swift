@@ -207,7 +207,7 @@ struct TraceDiagnosticTests {
     )
     func commandLine() async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: SimulateTracePathTests.executable.path),
+            FileManager.default.isExecutableFile(atPath: volumekitExecutable.path),
             "build volumekit first")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../scenarios/burst-at-zero.txt").standardized
