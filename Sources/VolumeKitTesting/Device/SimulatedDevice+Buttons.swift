@@ -63,7 +63,7 @@ extension SimulatedDevice {
 
     private func autoRepeat(_ button: VolumeButton) {
         guard let held = heldButton, held.button == button else { return }
-        if !callInProgress { stepVolume(button) }
+        if !callInProgress, stepVolume(button), let index = held.truthIndex { recordWarnedRepeat(index) }
         heldButton?.repeatTimer = after(behaviour.repeatInterval) { [unowned self] in self.autoRepeat(button) }
     }
 

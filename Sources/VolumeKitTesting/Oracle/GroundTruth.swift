@@ -66,6 +66,10 @@ public struct PressContext: Sendable, Equatable {
     /// The EU headphone warning took the press's first step: it moved nothing
     /// (``DeviceBehaviour/HeadphoneLimit/euWarning``), and nothing reached the app.
     public var volumeLimitWarning = false
+    /// When the EU headphone warning took one of the hold's auto-repeats instead (its first step above the
+    /// limit came while held): that repeat moved nothing, so the hold's steps show a gap of two. `nil` when it
+    /// took none.
+    public var warnedRepeat: Instant?
 
     /// Which buttons a press was made with.
     public enum PressSource: String, Sendable, Equatable {
@@ -99,7 +103,9 @@ extension TruthRecord {
             let length = duration.map { ScenarioRecord.format($0) } ?? "null"
             // Side-button presses print as before; a headset's and a warned press say so.
             let source = context.source == .sideButton ? "" : ", \"source\":\"\(context.source.rawValue)\""
-            let warning = context.volumeLimitWarning ? ", \"warning\":true" : ""
+            let warning =
+                (context.volumeLimitWarning ? ", \"warning\":true" : "")
+                + (context.warnedRepeat.map { ", \"warnedRepeat\":\(ScenarioRecord.format($0))" } ?? "")
             return
                 "{\(t), \"type\":\"truth\", \"action\":\"press\", \"button\":\"\(button.rawValue)\", \"duration\":\(length), \"seen\":\"\(context.visibility.rawValue)\"\(source)\(warning)}"
         case .volume(let value, let by):
@@ -123,7 +129,11 @@ extension TruthRecord {
             case .unseen: note = ", the app not in front"
             }
             let headset = context.source == .headset ? " on the headset" : ""
-            let warning = context.volumeLimitWarning ? ", taken by the high-volume warning" : ""
+            let warning =
+                (context.volumeLimitWarning ? ", taken by the high-volume warning" : "")
+                + (context.warnedRepeat.map {
+                    ", its repeat at \(ScenarioRecord.format($0)) taken by the high-volume warning"
+                } ?? "")
             return "\(t) you pressed \(button.rawValue)\(headset)\(length)\(note)\(warning)"
         case .volume(let value, let by):
             let level = ScenarioRecord.format(Double(value))
@@ -189,6 +199,15 @@ extension SimulatedDevice {
             case .press(let button, let duration, var context) = truthLog[index].action
         else { return }
         context.volumeLimitWarning = true
+        truthLog[index].action = .press(button, duration: duration, context: context)
+    }
+
+    /// Records that the EU warning took an auto-repeat of the hold at `index` now.
+    func recordWarnedRepeat(_ index: Int) {
+        guard truthLog.indices.contains(index),
+            case .press(let button, let duration, var context) = truthLog[index].action
+        else { return }
+        context.warnedRepeat = currentTime
         truthLog[index].action = .press(button, duration: duration, context: context)
     }
 

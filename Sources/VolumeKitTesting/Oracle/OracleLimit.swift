@@ -73,9 +73,24 @@ public struct OracleLimit: Sendable {
     /// Every limit the oracle knows, in the order they are tried: a failure that several explain is counted
     /// under the first (the route limit, which also explains some split holds, after the holds' own).
     public static let all: [OracleLimit] = [
-        headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, pressOnSetInFlight,
-        routeChangeNotNotified, noVolumeControl, otherSourceStep,
+        headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, warningTookRepeat,
+        pressOnSetInFlight, routeChangeNotNotified, noVolumeControl, otherSourceStep,
     ]
+
+    /// `headphoneLimit=euWarning` (SO 29193657: the first click above the EU headphone limit shows a warning and
+    /// moves nothing, `shared/facts/envelope.md`): when that click is an auto-repeat of a hold, the hold's steps
+    /// show a gap of two — up to a first repeat (0.7 s) and an interval (0.2 s), longer than a first repeat may
+    /// come — so VolumeKit infers the release, and the repeats after it come faster than taps can be told from and
+    /// read as presses. No API tells an app the warning showed: no diagnostic, counted apart. Only a split hold
+    /// whose repeat the warning took before the split (``PressContext/warnedRepeat``).
+    public static let warningTookRepeat = OracleLimit(
+        name: "high-volume warning took a hold's repeat", diagnostic: nil, countedApart: true
+    ) { evidence in
+        guard evidence.violation.kind == .holdSplit, let warned = evidence.press?.context.warnedRepeat else {
+            return false
+        }
+        return warned <= evidence.violation.time + 1e-6
+    }
 
     /// Another source moving the volume while the app is active — a Bluetooth headset's stored volume synchronised
     /// after it connects, Headphone Safety turning it down (`shared/facts/envelope.md`, "Added for the

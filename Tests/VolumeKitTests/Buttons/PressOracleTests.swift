@@ -89,6 +89,25 @@ struct PressOracleTests {
         #expect(stray.violations.map(\.kind).contains(.repeatOutsideHold))
     }
 
+    @Test("A hold split after the EU warning took one of its repeats is excused, and only then")
+    func warnedRepeat() {
+        var warned = Self.settled
+        warned.warnedRepeat = 1.7
+        let events = [
+            Self.event(.up, .pressed, at: 1.01), Self.event(.up, .released, at: 1.76),
+            Self.event(.up, .pressed, at: 1.91), Self.event(.up, .released, at: 2.6),
+        ]
+        let excused = Self.judge([Self.press(.up, at: 1, duration: 1.5, context: warned)], events, strategy: .passive)
+        #expect(excused.ok && excused.excused.map(\.limit) == [OracleLimit.warningTookRepeat.name])
+        #expect(excused.excused.first?.countedApart == true && excused.excused.first?.diagnostic == nil)
+        let plain = Self.judge([Self.press(.up, at: 1, duration: 1.5)], events, strategy: .passive)
+        #expect(plain.violations.map(\.kind) == [.holdSplit])
+        // A warning after the split explains nothing.
+        warned.warnedRepeat = 2.2
+        let later = Self.judge([Self.press(.up, at: 1, duration: 1.5, context: warned)], events, strategy: .passive)
+        #expect(later.violations.map(\.kind) == [.holdSplit])
+    }
+
     @Test("A press left open by a crash needs no release; one left open otherwise is wrong")
     func crashes() {
         let truth = [Self.press(.up, at: 1)]

@@ -50,4 +50,39 @@ struct OtherSourceScriptTests {
         #expect(records[1].hasSuffix(#""seen":"inFront", "warning":true}"#))
         #expect(!records[2].contains("warning"))
     }
+
+    @Test(
+        "A hold whose repeat the EU warning took says when; the split it causes is excused by that limit alone",
+        arguments: [SimulatedStrategy.outputVolume, .systemNotification, .passive])
+    func warnedRepeat(strategy: SimulatedStrategy) throws {
+        var behaviour = DeviceBehaviour()
+        behaviour.headphoneLimit = .euWarning
+        behaviour.headphoneLimitLevel = 0.74
+        behaviour.bluetoothSyncDelay = 2
+        // A first repeat and an interval late in their ranges: the taken repeat leaves a gap longer than a first
+        // repeat may come.
+        behaviour.firstRepeatDelay = 0.65
+        behaviour.repeatInterval = 0.2
+        // The headset's own volume, synchronised during the hold, puts the hold's next repeat above the limit.
+        let script = "volume 0.5\nstart\nbluetooth connect 0.74\nwait 1.6\nhold up 1.6\nwait 2"
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+        let records = runner.run().compactMap { record in
+            if case .truth = record.kind { record.json } else { nil }
+        }
+        #expect(
+            records.contains(
+                #"{"t":1.71, "type":"truth", "action":"press", "button":"up", "duration":1.6, "seen":"inFront", "warnedRepeat":2.36}"#
+            ), "\(records)")
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
+        #expect(
+            !verdict.excused.isEmpty && verdict.excused.allSatisfy { $0.limit == OracleLimit.warningTookRepeat.name })
+        // Without that limit the same events are split holds.
+        var oracle = PressOracle()
+        oracle.limits.removeAll { $0.name == OracleLimit.warningTookRepeat.name }
+        let plain = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+        plain.oracle = oracle
+        plain.run()
+        #expect(plain.verdict?.violations.map(\.kind).contains(.holdSplit) == true)
+    }
 }
