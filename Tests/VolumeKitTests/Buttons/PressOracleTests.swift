@@ -108,6 +108,25 @@ struct PressOracleTests {
         #expect(later.violations.map(\.kind) == [.holdSplit])
     }
 
+    @Test("A headset's sync a press's step from the route's starting volume counts as another source's step")
+    func firstChangeOnARoute() {
+        var behaviour = DeviceBehaviour()
+        behaviour.bluetoothSyncDelay = 0.5
+        let device = SimulatedDevice(
+            .init(osVersion: OSVersion(17, 4), volume: 0.5, headphonesVolume: 0.9375, behaviour: behaviour))
+        // The Bluetooth route starts at 0.9375; its first change, the sync to 1, is where an up press would land.
+        device.connectBluetooth(syncingTo: 1)
+        device.advance(by: 1)
+        let run = PressOracle.Run(observing: device, strategy: .passive, captureWindows: [0..<2])
+        #expect(run.otherSourceSteps.count == 1 && abs(run.otherSourceSteps[0] - 0.5) < 0.01, "\(run.otherSourceSteps)")
+        // A sync far from the route's volume is no press's step.
+        let far = SimulatedDevice(
+            .init(osVersion: OSVersion(17, 4), volume: 0.5, headphonesVolume: 0.25, behaviour: behaviour))
+        far.connectBluetooth(syncingTo: 1)
+        far.advance(by: 1)
+        #expect(PressOracle.Run(observing: far, strategy: .passive, captureWindows: [0..<2]).otherSourceSteps.isEmpty)
+    }
+
     @Test("A press left open by a crash needs no release; one left open otherwise is wrong")
     func crashes() {
         let truth = [Self.press(.up, at: 1)]
