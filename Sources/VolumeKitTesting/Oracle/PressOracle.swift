@@ -217,7 +217,8 @@ public struct PressOracle: Sendable {
                                 detail:
                                     "\(event.button.rawValue) pressed again during the hold made at \(format(hold.down))",
                                 press: hold.index))
-                        open = (nil, event.button, event.time)
+                        // Still that hold: its later repeats are inside it, its release judged against its end.
+                        open = (presses.firstIndex { $0.index == hold.index }, event.button, event.time)
                         chainUp = -.infinity
                         continue
                     }

@@ -80,6 +80,15 @@ struct PressOracleTests {
                 Self.event(.down, .pressed, at: 1.66), Self.event(.down, .released, at: 2.8),
             ])
         #expect(split.violations.map(\.kind) == [.holdSplit])
+        // A repeat after the split is still inside the hold: the split is the one wrong.
+        let splitThenRepeat = Self.judge(
+            [hold],
+            [
+                Self.event(.down, .pressed, at: 1.01), Self.event(.down, .released, at: 1.6),
+                Self.event(.down, .pressed, at: 1.66), Self.event(.down, .repeated, at: 1.86),
+                Self.event(.down, .released, at: 2.8),
+            ])
+        #expect(splitThenRepeat.violations.map(\.kind) == [.holdSplit])
         let stray = Self.judge(
             [Self.press(.down, at: 1)],
             [
