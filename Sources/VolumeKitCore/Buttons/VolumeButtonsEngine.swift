@@ -839,8 +839,10 @@ public final class VolumeButtonsEngine: Sendable {
         run { state in
             state.isSessionLive = true
             state.reportedActivationFailure = false
-            // A route change with no notification while reads were stale is seen here.
-            if state.pendingRoute == nil, route != state.route { state.pendingRoute = route }
+            // The route read now is the one in force: a route change with no notification while reads were stale
+            // is seen here, and so is a later one whose notification came with a take-over (the route noted from
+            // an earlier notification is stale then).
+            if state.pendingRoute != nil || route != state.route { state.pendingRoute = route }
             var work = [Work]()
             if let route = state.pendingRoute {
                 // Routes changed while reads were stale and came back to one without volume control: its
