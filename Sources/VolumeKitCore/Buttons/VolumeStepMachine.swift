@@ -198,6 +198,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether ``believedVolume`` came from a live read (a start, a read after observations stopped) rather than an
     /// observation: an observation of that same value is the read's own change arriving late, no new one.
     private var believedFromRead = false
+    /// The change a live read last saw (its value, and when): that change's own observation may still arrive, up
+    /// to ``ButtonTiming/observationLatency`` later. At a rail, where the private notification reports presses
+    /// that move nothing, it would read as a press (a Bluetooth headset's volume synchronised to 1 while the app
+    /// was inactive, read on its return: `shared/facts/envelope.md`).
+    private var readChange: Reading?
+    /// A value read, and when.
+    private struct Reading: Equatable, Sendable {
+        var value: Float
+        var at: Instant
+    }
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     private var unconfirmedFrom: Float?
@@ -672,9 +682,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return [.userVolumeChanged(users)]
         }
         let atRail = value <= 0 || value >= 1
-        if abs(value - old) <= Self.sameValue, !(configuration.reportsPressesAtRails && atRail) {
-            // Nothing moved (a route's KVO after the machine already read the new route's volume).
-            return []
+        let seen = readChange
+        readChange = nil
+        if abs(value - old) <= Self.sameValue {
+            // Nothing moved (a route's KVO after the machine already read the new route's volume); at a rail, a
+            // press that moves nothing — unless it is the late observation of the change a live read just saw.
+            let readsOwnChange =
+                fromRead
+                && seen.map {
+                    abs($0.value - value) <= Self.sameValue && time - $0.at <= ButtonTiming.observationLatency
+                } == true
+            if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
         }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.offGridPress), classify(from: old, to: value) == nil {
@@ -918,6 +936,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 }
         unconfirmedFrom = nil
         assumedOrder = nil
+        readChange = abs(believedVolume - volume) > Self.sameValue ? Reading(value: volume, at: time) : nil
         if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
             let users = usersValue(volume)
             if abs(users - userVolume) > Self.sameValue {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VolumeKitCore
 import VolumeKitTesting
@@ -34,6 +35,21 @@ struct RailPressRegressionTests {
                 if case .leavesRailUnobserved = $0 { true } else { false }
             })
         #expect(!restoreLandingAfterPress(user: 0, rails: true).contains(.leavesRailUnobserved(0)))
+    }
+
+    @Test("A change to a rail read live on return is no press when its own late notification arrives; a press is")
+    func readChangeAtRail() {
+        func afterReturn(observedAt delay: TimeInterval) -> [VolumeStepMachine.Action] {
+            var machine = VolumeStepMachine(configuration: .init(reportsPressesAtRails: true))
+            _ = machine.start(volume: 0.5, at: 0)
+            _ = machine.suspend(at: 1)
+            // A Bluetooth headset's volume synchronised to 1 while the app was inactive, read on its return.
+            let resumed = machine.resume(volume: 1, at: 2)
+            #expect(resumed.contains(.userVolumeChanged(1)))
+            return Array(machine.observe(1, at: 2 + delay))
+        }
+        #expect(!afterReturn(observedAt: 0.01).contains(.steps(.up, count: 1)), "the read's own change, observed late")
+        #expect(afterReturn(observedAt: 0.5).contains(.steps(.up, count: 1)), "later: a press at the top rail")
     }
 
     @Test(
