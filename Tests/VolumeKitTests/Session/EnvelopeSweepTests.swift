@@ -270,9 +270,10 @@ struct EnvelopeSweepTests {
             var failures = [String]()
             var limitFailures = [String]()
             var eventExcused = 0
-            // Event-level violations of the random sessions are measured, not yet gated (README: "Every press
-            // checked"): the corpus is gated on them; these sessions are gated on final volumes.
+            // Every event against the ground truth, and each route's final volume: a violation fails the test
+            // unless it is a known one (``KnownSessionViolations``, listed in README with how to replay it).
             var eventFailures = [String]()
+            var knownRuns = 0
             var eventKinds = [String: Int]()
             var excusedByLimit = [String: Int]()
             for k in SweepSize.first..<(SweepSize.first + SweepSize.samples) {
@@ -286,14 +287,18 @@ struct EnvelopeSweepTests {
                     let verdict = session.eventVerdict()
                     eventExcused += verdict.excused.count
                     for item in verdict.excused { excusedByLimit[item.limit, default: 0] += 1 }
+                    let key = KnownSessionViolations.key(strategy, sample: k, seed: seed)
+                    let problems = session.violations()
+                    let knownEvents = KnownSessionViolations.isKnown(key, events: verdict.violations)
+                    let knownVolumes = KnownSessionViolations.isKnown(key, finalVolumes: problems)
+                    if knownEvents || knownVolumes { knownRuns += 1 }
                     for violation in verdict.violations { eventKinds[violation.kind.rawValue, default: 0] += 1 }
-                    if !verdict.ok {
+                    if !verdict.ok, !knownEvents {
                         eventFailures.append(
                             "sample:\(k) seed \(seed): \(verdict.violations.map(\.summary).joined(separator: "; "))\n  "
                                 + session.script.joined(separator: "\n  "))
                     }
-                    let problems = session.violations()
-                    guard !problems.isEmpty else { continue }
+                    guard !problems.isEmpty, !knownVolumes else { continue }
                     let line =
                         "sample:\(k) seed \(seed): \(problems.joined(separator: "; "))\n  "
                         + session.script.joined(separator: "\n  ")
@@ -310,12 +315,15 @@ struct EnvelopeSweepTests {
             SweepSize.report(eventFailures, "session-events-\(strategy.rawValue)")
             let kinds = eventKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
-                "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (measured, not gated): \(kinds.isEmpty ? "none" : kinds); excused by limit: \(excusedByLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+                "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (every event checked), with known violations \(knownRuns) (events or final volumes); violations by kind, known included: \(kinds.isEmpty ? "none" : kinds); excused by limit: \(excusedByLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             print(
                 "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; another source a press's step; another source's change overwritten by a set in flight; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
             )
-            return (failures, limitFailures)
+            // README's bound for known violations: at most 0.1 % of runs.
+            let overCap =
+                knownRuns * 1000 > runs ? ["\(knownRuns) sessions with known violations in \(runs), over 0.1 %"] : []
+            return (failures + eventFailures + overCap, limitFailures)
         }
         #expect(failures.isEmpty, "\(failures.count) violations, e.g.\n\(failures.prefix(2).joined(separator: "\n"))")
     }

@@ -1,0 +1,65 @@
+import Foundation
+import VolumeKitTesting
+
+/// The randomized sessions' known violations (README, "Known violations"): defects not fixed yet, each matched
+/// exactly — the session (strategy, sample, seed) and what it shows (each event violation's kind and time, or
+/// each final volume off) — so that nothing else hides under one, and each replayable with
+/// `VOLUMEKIT_SESSION="STRATEGY SAMPLE SEED" swift test --filter narratedSessions`, which prints the session's
+/// script, timeline and verdict. A change that alters one shows it as a violation again; one that fixes it
+/// leaves its entry unused (the sweep prints how many were seen).
+enum KnownSessionViolations {
+    /// Event violations, by session: "kind at time; …" as ``PressOracle/Violation/summary`` begins.
+    static let events: [String: String] = [
+        // An up press read as a down at the end of a fast burst, once a nudge-and-anchor pair of VolumeKit's sets
+        // has landed (the two KVO strategies alike; cause in VolumeStepMachine's echo matching, not fixed yet).
+        "outputVolume 241 1908479": "wrongButton at 0.7239",
+        "outputVolume 668 5289892": "wrongButton at 2.0932",
+        "systemNotification 668 5289892": "wrongButton at 2.0932",
+        "systemNotification 2711 21468409": "wrongButton at 3.2295",
+        "systemNotification 4110 32547091": "wrongButton at 4.6387",
+        // A Bluetooth headset's synchronised volume, read as an up press (not found yet why; the sync is not
+        // a press's step, so the other-source limit does not cover it).
+        "systemNotification 1611 12757509": "phantomPress at 11.0351",
+        // Not analysed yet.
+        "outputVolume 3058 24216303": "phantomPress at 9.0557; tapReadAsRepeat at 9.3376",
+        "outputVolume 3596 28476725": "phantomPress at 4.145",
+        "outputVolume 3814 30203066": "holdSplit at 4.6839",
+        "systemNotification 542 4292099": "holdSplit at 1.2926",
+        "systemNotification 1102 8726738": "unseenPressReported at 6.3246",
+        "systemNotification 1128 8932632": "holdSplit at 4.3703",
+        "systemNotification 1368 10833193": "phantomPress at 2.9635",
+        "systemNotification 1585 12551615": "holdSplit at 7.9067",
+        "passive 405 3207196": "missedPress at 7.12",
+        "passive 1396 11054924": "missedPress at 11.1666",
+        "passive 3044 24105436":
+            "holdSplit at 2.1276; holdSplit at 2.1876; holdSplit at 2.2476; holdSplit at 2.3076; holdSplit at 2.3676; holdSplit at 2.4276",
+        "passive 3068 24295492": "missedPress at 2.0885",
+        "passive 4001 31683919": "missedPress at 3.1869",
+    ]
+
+    /// Final volumes off the user's, by session: the problems as the sessions list them.
+    static let finalVolumes: [String: String] = [
+        // A never-suspended app's launch recovery following presses made in the background faster than its sets
+        // land.
+        "outputVolume 3042 24089598": "speaker: volume 0.25, user's 0.125",
+        // A Bluetooth sync during a hold overwritten by a set of VolumeKit's in flight.
+        "outputVolume 3943 31224618": "bluetooth: volume 0.125, user's 0.25",
+    ]
+
+    /// The key of a session: "outputVolume 241 1908479".
+    static func key(_ strategy: SimulatedStrategy, sample: Int, seed: UInt64) -> String {
+        "\(strategy.rawValue) \(sample) \(seed)"
+    }
+
+    /// Whether `violations` are exactly the known event violations of the session `key`.
+    static func isKnown(_ key: String, events violations: [PressOracle.Violation]) -> Bool {
+        guard let known = events[key], !violations.isEmpty else { return false }
+        return violations.map { $0.summary.components(separatedBy: ":").first ?? "" }.joined(separator: "; ") == known
+    }
+
+    /// Whether `problems` are exactly the known final-volume problems of the session `key`.
+    static func isKnown(_ key: String, finalVolumes problems: [String]) -> Bool {
+        guard let known = finalVolumes[key], !problems.isEmpty else { return false }
+        return problems.joined(separator: "; ") == known
+    }
+}
