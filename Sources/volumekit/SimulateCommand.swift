@@ -49,9 +49,10 @@ enum SimulateCommand: Subcommand {
                            {"t":…, "type":"error", "message":M}   (capture could not start, or a limit)
                            {"t":…, "type":"diagnostic", "name":N, "sentence":S}   (VolumeKit's diagnostics)
                            {"t":…, "type":"truth", "action":"press", "button":B, "duration":D, "seen":W
-                                [, "source":"headset"][, "warning":true]}
+                                [, "source":"headset"][, "warning":true][, "warnedRepeat":T]}
                                 (each physical press, in order, W: inFront | interrupted | unseen; a headset's
-                                buttons say so, and a press the EU high-volume warning took, which moved nothing)
+                                buttons say so, and a press the EU high-volume warning took, which moved nothing;
+                                warnedRepeat: when the warning took one of a hold's auto-repeats instead)
                            {"t":…, "type":"truth", "action":"volume", "value":V, "by":S}
                                 (the user's volume from then on, S: controlCenter | bluetoothSync | headphoneSafety)
                            {"t":…, "type":"truth", "action":"route", "route":R}
