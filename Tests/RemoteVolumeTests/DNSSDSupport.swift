@@ -106,7 +106,12 @@ final class MDNSTestResponder: Sendable {
         }
         let stopped = self.stopped
         let queries = self.queries
+        // The thread owns the socket: it is closed only once the thread has stopped reading it. Closed at the
+        // responder's end instead, its number could be reused by the next test's socket while this thread still
+        // polls it, and this responder's answers reached that test ("a silent network" found Kitchen MPD).
+        let owned = socket
         Thread {
+            defer { owned.close() }
             var buffer = [UInt8](repeating: 0, count: 9001)
             while !stopped.current {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
