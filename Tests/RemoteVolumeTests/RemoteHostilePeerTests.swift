@@ -324,6 +324,11 @@ enum CLI {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path
         let err = folder.appendingPathComponent("err").path
+        // A cache folder of the run's own unless the test names one: what one run remembers (MPD mute levels,
+        // by HOST:PORT) must not reach another run whose fake server got the same port.
+        let environment =
+            environment.contains("XDG_CACHE_HOME=")
+            ? environment : "XDG_CACHE_HOME='\(folder.appendingPathComponent("cache").path)' \(environment)"
         let quoted = ([volumekitExecutable.path] + arguments).map {
             "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }
