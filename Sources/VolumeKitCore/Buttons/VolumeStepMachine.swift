@@ -198,16 +198,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether ``believedVolume`` came from a live read (a start, a read after observations stopped) rather than an
     /// observation: an observation of that same value is the read's own change arriving late, no new one.
     private var believedFromRead = false
-    /// The change a live read last saw (its value, and when): that change's own observation may still arrive, up
-    /// to ``ButtonTiming/observationLatency`` later. At a rail, where the private notification reports presses
+    /// The change a live read last saw, until its own observation may still arrive
+    /// (``ButtonTiming/observationLatency`` later). At a rail, where the private notification reports presses
     /// that move nothing, it would read as a press (a Bluetooth headset's volume synchronised to 1 while the app
     /// was inactive, read on its return: `shared/facts/envelope.md`).
-    private var readChange: Reading?
-    /// A value read, and when.
-    private struct Reading: Equatable, Sendable {
-        var value: Float
-        var at: Instant
-    }
+    private var readChange: Expected?
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     private var unconfirmedFrom: Float?
@@ -689,9 +684,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // press that moves nothing — unless it is the late observation of the change a live read just saw.
             let readsOwnChange =
                 fromRead
-                && seen.map {
-                    abs($0.value - value) <= Self.sameValue && time - $0.at <= ButtonTiming.observationLatency
-                } == true
+                && seen.map { abs($0.value - value) <= Self.sameValue && time <= $0.until } == true
             if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
         }
         #if VOLUMEKIT_MUTANTS
@@ -936,7 +929,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 }
         unconfirmedFrom = nil
         assumedOrder = nil
-        readChange = abs(believedVolume - volume) > Self.sameValue ? Reading(value: volume, at: time) : nil
+        readChange =
+            abs(believedVolume - volume) > Self.sameValue
+            ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
         if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
             let users = usersValue(volume)
             if abs(users - userVolume) > Self.sameValue {

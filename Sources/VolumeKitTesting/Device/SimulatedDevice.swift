@@ -54,6 +54,12 @@ public final class SimulatedDevice: @unchecked Sendable {
         public var volumeViewReadyDelay: TimeInterval { behaviour.volumeViewReadyDelay }
         /// How long a button is held for a single press (``DeviceBehaviour/tapLength``).
         public var tapLength: TimeInterval { behaviour.tapLength }
+
+        /// The volume `route` has as the device starts: ``volume`` on the speaker, ``headphonesVolume`` on every
+        /// other route, each clamped to 0…1.
+        public func startingVolume(on route: AudioRoute) -> Float {
+            SimulatedDevice.clamp(route == .speaker ? volume : headphonesVolume)
+        }
     }
 
     /// One volume step: 1/16 (seed 002: "每次变化量都是 6.25%，连续按16次"; `shared/facts/volume-buttons.md` §7).
@@ -180,8 +186,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
         var volumes: [AudioRoute: Float] = [:]
-        for route in AudioRoute.allCases { volumes[route] = Self.clamp(configuration.headphonesVolume) }
-        volumes[.speaker] = Self.clamp(configuration.volume)
+        for route in AudioRoute.allCases { volumes[route] = configuration.startingVolume(on: route) }
         self.volumes = volumes
         sliderCache = volumes[.speaker]!
         launch()

@@ -195,28 +195,27 @@ extension SimulatedDevice {
 
     /// Records that the EU warning took the first step of the press at `index`.
     func recordWarning(_ index: Int) {
-        guard truthLog.indices.contains(index),
-            case .press(let button, let duration, var context) = truthLog[index].action
-        else { return }
-        context.volumeLimitWarning = true
-        truthLog[index].action = .press(button, duration: duration, context: context)
+        updatePress(index) { $0.volumeLimitWarning = true }
     }
 
     /// Records that the EU warning took an auto-repeat of the hold at `index` now.
     func recordWarnedRepeat(_ index: Int) {
-        guard truthLog.indices.contains(index),
-            case .press(let button, let duration, var context) = truthLog[index].action
-        else { return }
-        context.warnedRepeat = currentTime
-        truthLog[index].action = .press(button, duration: duration, context: context)
+        let now = currentTime
+        updatePress(index) { $0.warnedRepeat = now }
     }
 
     /// Records the volume the press at `index` left with its first step.
     func recordStep(_ index: Int) {
+        let landed = volumes[currentRoute]
+        updatePress(index) { $0.landedOn = landed }
+    }
+
+    /// Changes the context of the press at `index` (nothing when it is no press record).
+    private func updatePress(_ index: Int, _ change: (inout PressContext) -> Void) {
         guard truthLog.indices.contains(index),
             case .press(let button, let duration, var context) = truthLog[index].action
         else { return }
-        context.landedOn = volumes[currentRoute]
+        change(&context)
         truthLog[index].action = .press(button, duration: duration, context: context)
     }
 

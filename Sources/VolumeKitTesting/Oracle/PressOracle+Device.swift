@@ -30,10 +30,7 @@ extension PressOracle.Run {
         // Each route's volume as the device starts: the speaker's, and the headphones' on every other route (a
         // route's first change may be another source's, e.g. a Bluetooth headset's sync on its first connect).
         var shown = [AudioRoute: Float]()
-        for route in AudioRoute.allCases {
-            let start = route == .speaker ? device.configuration.volume : device.configuration.headphonesVolume
-            shown[route] = min(max(start, 0), 1)
-        }
+        for route in AudioRoute.allCases { shown[route] = device.configuration.startingVolume(on: route) }
         for entry in device.log {
             switch entry {
             case .volume(let time, let route, let value, let cause):
