@@ -91,7 +91,7 @@ public actor RemoteVolumeController {
         let level = try await device.volume()
         apply(machine.volumeRead(level, at: clock.now()))
         if mutesByVolume {
-            noteMuted(level == 0)
+            noteMutedByLevel()
         } else if let muted = try? await device.isMuted() {
             noteMuted(muted)
         }
@@ -189,7 +189,7 @@ public actor RemoteVolumeController {
                 Task { [weak self] in
                     do {
                         try await device.setVolume(level)
-                        await self?.requestFinished(request, error: nil, level: level)
+                        await self?.requestFinished(request, error: nil)
                     } catch {
                         await self?.requestFinished(request, error: error.asRemoteVolumeError)
                     }
@@ -221,15 +221,13 @@ public actor RemoteVolumeController {
         }
     }
 
-    private func requestFinished(_ request: Int, error: RemoteVolumeError?, level: Int? = nil) {
+    private func requestFinished(_ request: Int, error: RemoteVolumeError?) {
         let now = clock.now()
         if let error {
             apply(machine.requestFailed(request, error: error, at: now))
         } else {
-            // A device whose mute is volume 0 (MPD) is unmuted by any level above 0 that landed: without this,
-            // `up` from 0 ended "volume 2, muted" when the device's own report came after stop (issue 23).
-            if mutesByVolume, let level { noteMuted(level == 0) }
             apply(machine.requestSucceeded(request, at: now))
+            noteMutedByLevel()
         }
     }
 
@@ -238,8 +236,8 @@ public actor RemoteVolumeController {
     }
 
     private func volumeRead(_ level: Int) {
-        if mutesByVolume { noteMuted(level == 0) }
         apply(machine.volumeRead(level, at: clock.now()))
+        noteMutedByLevel()
     }
 
     /// Whether the device's mute is its volume at 0 (``MPDDevice``), so every level read or set says it.
@@ -249,7 +247,19 @@ public actor RemoteVolumeController {
         if let level = change.volume {
             apply(machine.deviceReported(level, at: clock.now(), isInitialState: change.isInitialState))
         }
-        if let muted = change.muted { noteMuted(muted) }
+        if mutesByVolume {
+            noteMutedByLevel()
+        } else if let muted = change.muted {
+            noteMuted(muted)
+        }
+    }
+
+    /// For a device whose mute is its volume at 0, the mute state follows the level the machine believes,
+    /// not the raw report: a watcher's read from before our set, delivered after the set landed, is held for
+    /// a read by the machine, and taking its `muted` at face value ended `up` from 0 as "volume 2, muted".
+    private func noteMutedByLevel() {
+        guard mutesByVolume, let level = machine.confirmedLevel else { return }
+        noteMuted(level == 0)
     }
 
     private func tick() {
