@@ -129,8 +129,12 @@ struct SnapcastIntegrationTests {
         #expect(try await group.volume() == 60)
         try await group.setMuted(false)
         #expect(try await group.isMuted() == false)
-        // Someone moves one room elsewhere: that becomes the new proportion.
+        // Someone moves one room elsewhere: that becomes the new proportion. The group's connection learns
+        // it from the server's notification, which may still be on its way when the next line runs (a set is
+        // one round trip from what the connection knows); reading the group first, as a HUD does, makes the
+        // change known without waiting on that race.
         try await second.setVolume(90)
+        #expect(try await group.volume() == 90)
         try await group.setVolume(45)
         #expect(try await [first.volume(), second.volume()] == [30, 45])
     }

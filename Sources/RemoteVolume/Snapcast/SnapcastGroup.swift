@@ -90,7 +90,9 @@ public final class SnapcastGroup: RemoteVolumeDevice {
 
     /// Scales every client so the loudest is at `level`, keeping their proportions (see the type's notes):
     /// one `Client.SetVolume` per client it moves, preceded by a `Group.GetStatus` only on a connection that
-    /// does not know the group yet.
+    /// does not know the group yet. A level changed elsewhere whose notification has not reached this
+    /// connection yet (a few milliseconds on a LAN) is not part of the shape: the set overwrites it, as any
+    /// set after it would.
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
         let id = groupID
