@@ -158,6 +158,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// own landing, later, is ours too (issue 11, ov-11626). Kept until that echo would have expired or a set issued
     /// after it lands; one at most.
     private var spareEcho: Echo?
+    /// The last sets issued (at most ``recentSetLimit``), each until its echo would expire, whether or not an
+    /// observation has since been taken for it: a landing whose echo an earlier observation took is still known
+    /// as ours (``lateLanding(_:at:)``).
+    private var recentSets = SmallList<Echo>()
+    private static let recentSetLimit = 6
 
     /// An observation taken for the landing of a set of ours while a set issued before it had not yet been seen
     /// to land. Sets land in the order issued, so unless that earlier set was dropped, the observation was a press
@@ -522,6 +527,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             let proven = judgeSuspect(landing: landing, value: value, at: time)
             return proven + observeLanding(value, landing: landing, spareOrder: spareOrder, at: time)
         }
+        if let late = lateLanding(value, at: time) { return late }
         return observeChange(value, at: time)
     }
 
@@ -610,6 +616,26 @@ public struct VolumeStepMachine: Sendable, Equatable {
             ? [.leavesRailUnobserved(value <= 0 ? 0 : 1)] : []
         if over, echoes.isEmpty { return unseen + hold(userVolume, at: time) }
         return unseen + confirmIfWanted(at: time)
+    }
+
+    /// A landing of ours whose echo an earlier observation took (a press landing on the value of a set in flight,
+    /// then that set's own landing read as a later set's): a value no press and no user gives — one of
+    /// VolumeKit's nudges (off the 1/16 grid, 1/4096 from the anchor) set within an echo's lifetime, or the anchor
+    /// set after it, seen right after that nudge — is ours, not the user's change nor a press from it. A press
+    /// lands a step from where it starts, on the grid where the phone snaps presses (`stepQuantization`,
+    /// `shared/facts/envelope.md`); a Control Center value within a read of a nudge is a chance this rule takes.
+    private mutating func lateLanding(_ value: Float, at time: Instant) -> Actions? {
+        guard phase == .running else { return nil }
+        recentSets.removeAll { $0.expires <= time }
+        guard let set = recentSets.last(where: { abs($0.value - value) < Self.sameValue }) else { return nil }
+        let nudge = !RecoveryRule.isOnGrid(value) && abs(abs(value - anchor) - Self.nudge) < Self.sameValue
+        let anchorAfterNudge =
+            abs(value - anchor) < Self.sameValue && !RecoveryRule.isOnGrid(believedVolume)
+            && recentSets.contains { abs($0.value - believedVolume) < Self.sameValue && $0.order < set.order }
+        guard nudge || anchorAfterNudge else { return nil }
+        believedVolume = value
+        believedFromRead = false
+        return confirmIfWanted(at: time)
     }
 
     /// An observation that is no landing of ours: a press, or the user's own change.
@@ -855,8 +881,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
         // another set on its way.
         lastOrder += 1
-        echoes.issue(
-            Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder), replacing: !again)
+        let echo = Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder)
+        echoes.issue(echo, replacing: !again)
+        recentSets.removeAll { $0.expires <= time }
+        if recentSets.count >= Self.recentSetLimit { recentSets.removeFirst(1) }
+        recentSets.append(echo)
         lastSetTime = time
         if abs(value - anchor) <= Self.sameValue {
             if nudgedSinceAnchorSet { anchorSetAfterNudge = true }

@@ -24,6 +24,31 @@ struct EchoTheftTests {
         #expect(machine.userVolume == 0.0625, "the reset's landing is VolumeKit's, not the user's 0.125")
     }
 
+    @Test("Up taps faster than the slider after a press took the anchor's echo: no user's change, no down press")
+    func lateNudgeAndAnchor() {
+        // Grid device, slider 0.118 s, KVO 0.018 s (sweep outputVolume sample 241): capture starts at the user's
+        // 0.1 with the anchor 0.125 on its way; three up taps 0.084 s apart. The first lands on 0.125 and takes
+        // the anchor's echo (no app can tell), the anchor's own landing then takes the echo of the first reset's
+        // anchor, and the last reset's nudge and anchor land with no echo left for them. Each is VolumeKit's:
+        // neither the user's volume nor a down press from the nudge onto the anchor.
+        var machine = VolumeStepMachine()
+        #expect(machine.start(volume: 0.1, userVolume: 0.1, at: 0.3825) == [.setVolume(0.125)])
+        var actions = machine.observe(0.125, at: 0.4184)
+        actions += machine.observe(0.1875, at: 0.5028)
+        actions += machine.observe(0.125, at: 0.5193)
+        actions += machine.observe(0.1875, at: 0.5871)
+        for time in [0.6396, 0.7239] {
+            actions += machine.observe(0.12524414, at: time)
+            actions += machine.observe(0.125, at: time)
+        }
+        #expect(
+            actions.filter { if case .steps = $0 { true } else { false } } == [
+                .steps(.up, count: 1), .steps(.up, count: 1),
+            ])
+        #expect(!actions.contains { if case .userVolumeChanged = $0 { true } else { false } })
+        #expect(machine.userVolume == 0.1)
+    }
+
     @Test("A set's own landing first, then the user's value given back and a press onto the set's value: the user's")
     func landingThenPressBack() {
         // The anchor's set lands on its own (a fast slider: its observation was no press); the app leaves and the
