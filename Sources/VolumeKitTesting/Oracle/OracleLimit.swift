@@ -26,6 +26,10 @@ public struct OracleLimit: Sendable {
         public var pressSinceRouteChange: TimeInterval?
         /// The route the press concerned was made on (the user's last route change before it, else the speaker).
         public var pressRoute: AudioRoute?
+        /// Whether the press concerned made the first volume change KVO could report since the user's last route
+        /// change before it: that change left the volume where it was (both routes at one value) and nothing
+        /// moved the new route's volume until the press.
+        public var pressFirstChangeSinceRouteChange: Bool = false
         /// Seconds since another source last moved the volume where a press could have
         /// (``PressOracle/Run/otherSourceSteps``), at the failure, if one did.
         public var sinceOtherSourceStep: TimeInterval?
@@ -174,7 +178,10 @@ public struct OracleLimit: Sendable {
 
     /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156): a route change is seen only with a
     /// later volume change, so a press made just after it may be taken for the new route's own volume. Only a
-    /// missed or misread press made within 1.5 s after a route change the user made — or a hold split whose
+    /// missed or misread press made within 1.5 s after a route change the user made, or at any time after one
+    /// that left the volume where it was when the press made the first change since (no KVO came with the
+    /// route's change, so nothing tells when it happened: the press's change or the route's own volume read
+    /// the same) — or a hold split whose
     /// button went down within 1.5 s after it (its first step taken for the route's volume, it is seen from its
     /// repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s
     /// before the press to 1 s after the failure.
@@ -187,7 +194,7 @@ public struct OracleLimit: Sendable {
         }
         guard let since = evidence.sinceRouteChange else { return false }
         let kinds: Set<PressOracle.Violation.Kind> = [.missedPress, .phantomPress, .wrongButton]
-        return kinds.contains(evidence.violation.kind) && since <= 1.5
+        return kinds.contains(evidence.violation.kind) && (since <= 1.5 || evidence.pressFirstChangeSinceRouteChange)
     }
 
     /// The first auto-repeat may come anywhere in 0.3–0.7 s (`shared/facts/envelope.md`: `firstRepeatDelay`):

@@ -27,10 +27,12 @@ extension PressOracle.Run {
         var crashes = [Instant]()
         var sets = [(time: Instant, value: Float)]()
         var steps = [Instant]()
+        var changes = [(time: Instant, route: AudioRoute, value: Float)]()
         // Each route's volume as the device starts: the speaker's, and the headphones' on every other route (a
         // route's first change may be another source's, e.g. a Bluetooth headset's sync on its first connect).
         var shown = [AudioRoute: Float]()
         for route in AudioRoute.allCases { shown[route] = device.configuration.startingVolume(on: route) }
+        let starting = shown
         for entry in device.log {
             switch entry {
             case .volume(let time, let route, let value, let cause):
@@ -40,6 +42,7 @@ extension PressOracle.Run {
                     steps.append(time)
                 }
                 shown[route] = value
+                changes.append((time, route, value))
             case .appEnded(let time): crashes.append(time)
             case .programmaticSet(let time, let value): sets.append((time, value))
             case .appState(_, let state): active = state == .active
@@ -51,6 +54,23 @@ extension PressOracle.Run {
         }
         self.init(
             strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
-            crashes: crashes, landedSets: sets, otherSourceSteps: steps)
+            crashes: crashes, landedSets: sets, otherSourceSteps: steps, volumes: (starting, changes))
+    }
+
+    /// `route`'s volume just before `time` (its last change before it, else its starting volume), if known.
+    func volume(on route: AudioRoute, before time: Instant) -> Float? {
+        volumes.changes.last { $0.route == route && $0.time < time - 1e-9 }?.value ?? volumes.starting[route]
+    }
+
+    /// Whether the route change at `change`, from `old` to `new`, left the output volume where it was (no KVO
+    /// of its own) and nothing changed the new route's volume from then until `time`: the first change KVO
+    /// reports after it comes at or after `time`.
+    func quietSinceRouteChange(at change: Instant, from old: AudioRoute, to new: AudioRoute, until time: Instant)
+        -> Bool
+    {
+        guard let before = volume(on: old, before: change), let after = volume(on: new, before: change),
+            abs(before - after) <= 1e-4
+        else { return false }
+        return !volumes.changes.contains { $0.route == new && $0.time >= change - 1e-9 && $0.time < time - 1e-9 }
     }
 }

@@ -130,15 +130,22 @@ public struct PressOracle: Sendable {
         /// When another source (a Bluetooth headset's volume synchronised, Headphone Safety) moved the volume
         /// where a press of the phone's buttons could have (``PressOracle/pressCouldLand(from:to:)``).
         public var otherSourceSteps: [Instant]
+        /// Each route's volume as the device started, and every change of a route's volume since, in order (the
+        /// device's `volume` log, whatever moved it): what KVO could have reported, route by route.
+        public var volumes: (starting: [AudioRoute: Float], changes: [(time: Instant, route: AudioRoute, value: Float)])
 
         /// Creates a run description.
         public init(
             strategy: SimulatedStrategy, behaviour: DeviceBehaviour, captureWindows: [Range<Instant>],
             systemHUDs: [Instant] = [], crashes: [Instant] = [], landedSets: [(time: Instant, value: Float)] = [],
-            otherSourceSteps: [Instant] = []
+            otherSourceSteps: [Instant] = [],
+            volumes: (starting: [AudioRoute: Float], changes: [(time: Instant, route: AudioRoute, value: Float)]) = (
+                [:], []
+            )
         ) {
             self.landedSets = landedSets
             self.otherSourceSteps = otherSourceSteps
+            self.volumes = volumes
             self.strategy = strategy
             self.behaviour = behaviour
             self.captureWindows = captureWindows

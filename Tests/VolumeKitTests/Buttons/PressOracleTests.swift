@@ -202,6 +202,51 @@ struct PressOracleTests {
         #expect(said.excused.allSatisfy { $0.countedApart })
     }
 
+    @Test(
+        "A press making the first change after a silent route change with no notification is the route limit's, however late"
+    )
+    func pressAfterSilentRouteChange() throws {
+        // Both routes at 0.5: the switch to AirPlay changes nothing KVO reports, and no notification says it
+        // happened; the press 3 s later is the first change seen on the new route, which reads exactly as the
+        // route's own volume would.
+        let script = "volume 0.5\nstart\nwait 2\nroute airplay\nwait 3\npress down\nwait 1\nstop\n"
+        var behaviour = DeviceBehaviour.default
+        behaviour.routeNotification = .missing
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: .passive, behaviour: behaviour)
+        runner.run()
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.ok, "\(verdict.violations)")
+        #expect(verdict.excused.map(\.limit) == [OracleLimit.routeChangeNotNotified.name])
+        #expect(verdict.excused.first?.diagnostic?.name == "routeChangeNotNotified")
+
+        // The same missed press 3 s after a route change, judged with and without a change of the new route's
+        // volume in between (then KVO reported the route's volume, and the press is a second change): only the
+        // silent switch excuses it, and only with the diagnostic.
+        let truth = [TruthRecord(time: 2, action: .route(.external)), Self.press(.down, at: 5)]
+        let proof = [PressOracle.Diagnostic(.routeChangeNotNotified, at: 5.05)]
+        func judged(
+            _ changes: [(time: Instant, route: AudioRoute, value: Float)], _ diagnostics: [PressOracle.Diagnostic]
+        )
+            -> Verdict
+        {
+            PressOracle().judge(
+                truth: truth, events: [], diagnostics: diagnostics,
+                run: PressOracle.Run(
+                    strategy: .passive, behaviour: behaviour, captureWindows: [0..<100],
+                    volumes: ([.speaker: 0.5, .external: 0.5], changes)))
+        }
+        #expect(judged([], proof).ok)
+        #expect(!judged([], []).ok)
+        #expect(!judged([(3, .external, 0.4375)], proof).ok)
+        // A switch that moved the volume (the routes at different values) was seen by KVO: no excuse later.
+        let moved = PressOracle().judge(
+            truth: truth, events: [], diagnostics: proof,
+            run: PressOracle.Run(
+                strategy: .passive, behaviour: behaviour, captureWindows: [0..<100],
+                volumes: ([.speaker: 0.5, .external: 0.75], [])))
+        #expect(!moved.ok)
+    }
+
     @Test("simulate's verdict: the alternating taps reproducer is right under its slow-slider sample")
     func alternatingTapsReproducer() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
