@@ -23,11 +23,8 @@ enum KnownSessionViolations {
         "systemNotification 1128 8932632": "holdSplit at 4.3703",
         "systemNotification 1368 10833193": "phantomPress at 2.9635",
         "systemNotification 1585 12551615": "holdSplit at 7.9067",
-        "passive 405 3207196": "missedPress at 7.12",
-        "passive 1396 11054924": "missedPress at 11.1666",
         "passive 3044 24105436":
             "holdSplit at 2.1276; holdSplit at 2.1876; holdSplit at 2.2476; holdSplit at 2.3076; holdSplit at 2.3676; holdSplit at 2.4276",
-        "passive 3068 24295492": "missedPress at 2.0885",
         "passive 4001 31683919": "missedPress at 3.1869",
     ]
 
@@ -43,6 +40,19 @@ enum KnownSessionViolations {
     /// The key of a session: "outputVolume 241 1908479".
     static func key(_ strategy: SimulatedStrategy, sample: Int, seed: UInt64) -> String {
         "\(strategy.rawValue) \(sample) \(seed)"
+    }
+
+    /// The known sessions of `strategy` that a sweep of `samples` × `sessions` runs (events or final volumes):
+    /// sample K's sessions have the seeds K × 7919 + 0, 1, ….
+    static func keys(_ strategy: SimulatedStrategy, samples: Range<Int>, sessions: Int) -> Set<String> {
+        Set(events.keys).union(finalVolumes.keys).filter { key in
+            let words = key.split(separator: " ")
+            guard words.count == 3, words[0] == strategy.rawValue, let sample = Int(words[1]),
+                let seed = UInt64(words[2]), samples.contains(sample)
+            else { return false }
+            let index = seed &- UInt64(sample) &* 7919
+            return index < UInt64(sessions)
+        }
     }
 
     /// Whether `violations` are exactly the known event violations of the session `key`.
