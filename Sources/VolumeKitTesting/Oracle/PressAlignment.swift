@@ -6,7 +6,7 @@ extension PressOracle {
     /// most presses, with the shortest delays, then presses the app had to see before others — so that
     /// a lost press early in a burst is not blamed on the last one (a greedy "earliest press" match shifts every
     /// report by one). Returns event index (into `events`, time-sorted) → press index (into `presses`), and the
-    /// buttons aligned so: a `pressed` of one of them left out reports no press. A run with more than
+    /// buttons aligned so: a `pressed` of one of them left out reports no press the app could see. A run with more than
     /// ``maximumAlignmentCells`` pairs for one button falls back to the greedy match for that button.
     func alignPressed(
         _ events: [VolumeButtonEvent], _ presses: [Press], strategy: SimulatedStrategy
@@ -26,6 +26,12 @@ extension PressOracle {
                 guard press.down <= time + 1e-6,
                     time - press.down <= bounds.pressLatency || time <= press.up + bounds.observationLatency
                 else { return nil }
+                // A press no app could see is never a report's first reading: its report is a violation whichever
+                // way it is read, so it must not outweigh a later press the report follows closely (a report 30 ms
+                // after a hold began, taken for a press made in the background 0.4 s before, would leave the hold
+                // to its own second `pressed` and call its repeats outside any hold). `judge` reads a report no
+                // press explains as one of these, if one is near.
+                guard press.context.visibility != .unseen else { return nil }
                 let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
                 // The most matches first; then the shortest delays (0.1 s of delay outweighs the kind of press):
                 // a report 3 ms after one press reports that press, not one the app had to see 0.48 s before.

@@ -211,7 +211,7 @@ public struct PressOracle: Sendable {
                 }
                 guard
                     let index = aligned.buttons.contains(event.button)
-                        ? aligned.assignment[position]
+                        ? aligned.assignment[position] ?? unseenPress(for: event, in: presses)
                         : candidate(for: event, in: presses, strategy: run.strategy)
                 else {
                     if let hold = presses.last(where: {
@@ -345,6 +345,15 @@ public struct PressOracle: Sendable {
     /// it within the latency bound (or are still held then: a hold that began before capture is seen from its
     /// repeats), the earliest one the app had to see, else the earliest one the strategy could see (in front,
     /// and not at a rail where KVO is silent), else the earliest.
+    /// The earliest unmatched press of `event`'s button that no app could see, made at most
+    /// ``Bounds/pressLatency`` before it: what a report no visible press explains reports.
+    private func unseenPress(for event: VolumeButtonEvent, in presses: [Press]) -> Int? {
+        presses.indices.first {
+            !presses[$0].matched && presses[$0].button == event.button && presses[$0].context.visibility == .unseen
+                && presses[$0].down <= event.time + 1e-6 && event.time - presses[$0].down <= bounds.pressLatency
+        }
+    }
+
     private func candidate(
         for event: VolumeButtonEvent, in presses: [Press], strategy: SimulatedStrategy, nearest: Bool = false
     ) -> Int? {

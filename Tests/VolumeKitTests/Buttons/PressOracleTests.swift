@@ -98,6 +98,27 @@ struct PressOracleTests {
         #expect(stray.violations.map(\.kind).contains(.repeatOutsideHold))
     }
 
+    @Test("A report just after a hold began is the hold's, not a press made in the background before it")
+    func holdAfterUnseenPress() {
+        // Down in the background at 1.0 (no app could see it), back in front, a hold down from 1.4 to 2.9 whose
+        // steps are reported from 1.43; another source's change splits it at 2.2.
+        let truth = [
+            Self.press(.down, at: 1, context: PressContext(visibility: .unseen, sinceDisturbance: 5)),
+            Self.press(.down, at: 1.4, duration: 1.5),
+        ]
+        var events = [Self.event(.down, .pressed, at: 1.43)]
+        events += stride(from: 1.9, through: 2.15, by: 0.06).map { Self.event(.down, .repeated, at: $0) }
+        events += [Self.event(.down, .released, at: 2.2), Self.event(.down, .pressed, at: 2.25)]
+        events += stride(from: 2.4, through: 2.85, by: 0.06).map { Self.event(.down, .repeated, at: $0) }
+        events.append(Self.event(.down, .released, at: 3.1))
+        let verdict = Self.judge(truth, events)
+        // One split hold, nothing else: not a press no app could see reported, with the hold's repeats outside it.
+        #expect(verdict.violations.map(\.kind) == [.holdSplit], "\(verdict.violations)")
+        // A report with only the background press near it still reports that press.
+        let alone = Self.judge([truth[0]], [Self.event(.down, .pressed, at: 1.3), Self.event(.down, .released, at: 2)])
+        #expect(alone.violations.map(\.kind) == [.unseenPressReported])
+    }
+
     @Test("A hold split after the EU warning took one of its repeats is excused, and only then")
     func warnedRepeat() {
         var warned = Self.settled
