@@ -776,8 +776,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 actions += set(nudged, at: time, again: true)
                 actions += set(anchor, at: time, again: true)
             } else {
-                // At the top rail: no value above the anchor.
-                actions += set(anchor, at: time)
+                // At the top rail: no value above the anchor. A set of it still on its way (the settled anchor's,
+                // made before this press) lands too: both landings are ours, as after a down step — the private
+                // notification reports each one at the rail, where an unexpected one reads as a press.
+                let inFlight = echoes.contains(anchor, within: Self.sameValue, where: { !$0.beforeRouteChange })
+                actions += set(anchor, at: time, again: inFlight)
             }
         }
         settleAt = time + configuration.settleDelay
