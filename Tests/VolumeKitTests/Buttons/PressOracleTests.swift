@@ -117,6 +117,17 @@ struct PressOracleTests {
         // A report with only the background press near it still reports that press.
         let alone = Self.judge([truth[0]], [Self.event(.down, .pressed, at: 1.3), Self.event(.down, .released, at: 2)])
         #expect(alone.violations.map(\.kind) == [.unseenPressReported])
+        // The same report 10 ms after a Bluetooth headset's sync moved the volume a press's step (9185-72736015):
+        // it reads that change, as it would read a press; counted apart, and only that close to it.
+        for (step, excused) in [(1.29, true), (1.1, false)] {
+            let synced = PressOracle().judge(
+                truth: [truth[0]], events: [Self.event(.down, .pressed, at: 1.3), Self.event(.down, .released, at: 2)],
+                diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: .outputVolume, behaviour: .default, captureWindows: [0..<100], otherSourceSteps: [step]))
+            #expect(synced.ok == excused, "\(step): \(synced.violations)")
+            #expect(synced.excused.map(\.limit) == (excused ? [OracleLimit.otherSourceStep.name] : []))
+        }
     }
 
     @Test("A hold split after the EU warning took one of its repeats is excused, and only then")
