@@ -776,11 +776,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 actions += set(nudged, at: time, again: true)
                 actions += set(anchor, at: time, again: true)
             } else {
-                // At the top rail: no value above the anchor. A set of it still on its way (the settled anchor's,
-                // made before this press) lands too: both landings are ours, as after a down step — the private
-                // notification reports each one at the rail, where an unexpected one reads as a press.
+                // At the top rail: no value above the anchor. With a set of it still on its way (the settled
+                // anchor's, made before this press) another is no use — the press already left the volume there —
+                // and its echo would be wrong either way: the private notification reports each landing at the
+                // rail, a second one unexpected reads as a press, and a second set dropped as equal to the
+                // slider's cache leaves an echo that swallows the next press.
                 let inFlight = echoes.contains(anchor, within: Self.sameValue, where: { !$0.beforeRouteChange })
-                actions += set(anchor, at: time, again: inFlight)
+                if !inFlight { actions += set(anchor, at: time) }
             }
         }
         settleAt = time + configuration.settleDelay

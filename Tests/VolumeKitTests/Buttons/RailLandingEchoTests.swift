@@ -25,4 +25,21 @@ struct RailLandingEchoTests {
         let verdict = try #require(runner.verdict)
         #expect(verdict.ok, "\(verdict.violations)")
     }
+
+    @Test(
+        "The same on iOS 18.2, where a second set of 1 is dropped as equal to the slider's cache: the next press is seen"
+    )
+    func nextPressAfterDroppedSet() throws {
+        // A second set of 1 made for the press would be dropped (the cache already holds 1) while its echo was
+        // expected: the next up press's notification, 0.1 s later, was taken for that echo (4467-35374173,
+        // 4894-38755587).
+        let script = "volume 1\nstart\nwait 1\npress down\nwait 0.205\npress up x2 every 0.1\nwait 1\nstop\n"
+        var behaviour = try DeviceBehaviour(profile: "ios18")
+        try behaviour.set("kvoLatency=0.015")
+        let runner = ScenarioRunner(
+            scenario: try Scenario(parsing: script), strategy: .systemNotification, behaviour: behaviour)
+        runner.run()
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.ok, "\(verdict.violations)")
+    }
 }
