@@ -132,11 +132,14 @@ public struct OracleLimit: Sendable {
         }
     }
 
-    /// A press whose step left exactly the value of a set of VolumeKit's then in flight, landing just after it
-    /// (`sliderLatency` and `kvoLatency`, `shared/facts/envelope.md`): KVO reports one change, which is the press
-    /// or the set's landing, and with no earlier set of VolumeKit's still to land nothing tells them apart (with
-    /// one, the order of landings proves the press: see `VolumeStepMachine`). No app can observe it: no
-    /// diagnostic, counted apart. Only a missed press, or a split hold whose own first step was so swallowed.
+    /// A press whose step left exactly the value of a set of VolumeKit's then in flight, reaching the system just
+    /// after it (`sliderLatency` and `kvoLatency`, `shared/facts/envelope.md`) — landing, or dropped there as
+    /// equal to the slider's cache (decompiled iOS 18.2) or refused during a down press (seed 000): KVO reports
+    /// one change of that value, which is the press's or the set's, and with no earlier set of VolumeKit's still
+    /// to land nothing tells them apart (with one, the order of landings proves the press: see
+    /// `VolumeStepMachine`). No app can observe it: no diagnostic, counted apart. Only a missed press, or a split
+    /// hold whose own first step, or one of its last two steps before the split (the repeat so swallowed leaves a
+    /// gap no repeat rhythm has), was so swallowed.
     public static let pressOnSetInFlight = OracleLimit(
         name: "press landing on a set in flight", diagnostic: nil, countedApart: true
     ) { evidence in
@@ -170,11 +173,12 @@ public struct OracleLimit: Sendable {
 
     /// `sliderLatency` + `kvoLatency` against the presses' rhythm (`shared/facts/envelope.md`): with
     /// `outputVolume` capturing, presses faster than the slider's round trip use the headroom up, and a press
-    /// made while the volume sits at 0 or 1 changes nothing KVO reports. Only a missed press, made at the rail,
-    /// with `headroomExhausted` raised from 2 s before it to 1 s after.
+    /// made while the volume sits at 0 or 1 changes nothing KVO reports. Only a press made at the rail, missed —
+    /// or, when held, seen from its first repeat on, which come faster than taps can be told from and read as
+    /// presses (a split hold) — with `headroomExhausted` raised from 2 s before it to 1 s after.
     public static let headroomExhausted = OracleLimit(name: "headroom used up", diagnostic: "headroomExhausted") {
         evidence in
-        evidence.strategy == .outputVolume && evidence.violation.kind == .missedPress
+        evidence.strategy == .outputVolume && [.missedPress, .holdSplit].contains(evidence.violation.kind)
             && evidence.press?.context.atRail == true
     }
 

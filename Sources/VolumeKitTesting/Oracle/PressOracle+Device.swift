@@ -26,6 +26,8 @@ extension PressOracle.Run {
         var huds = [Instant]()
         var crashes = [Instant]()
         var sets = [(time: Instant, value: Float)]()
+        var dropped = [(time: Instant, value: Float)]()
+        var buttonSteps = [(time: Instant, value: Float)]()
         var steps = [Instant]()
         var changes = [(time: Instant, route: AudioRoute, value: Float)]()
         // Each route's volume as the device starts: the speaker's, and the headphones' on every other route (a
@@ -41,10 +43,12 @@ extension PressOracle.Run {
                 {
                     steps.append(time)
                 }
+                if case .button = cause { buttonSteps.append((time, value)) }
                 shown[route] = value
                 changes.append((time, route, value))
             case .appEnded(let time): crashes.append(time)
             case .programmaticSet(let time, let value): sets.append((time, value))
+            case .setRefused(let time, let value): dropped.append((time, value))
             case .appState(_, let state): active = state == .active
             case .appLaunched: active = true
             case .systemHUD(let time, _) where active && windows.contains(where: { $0.contains(time) }):
@@ -55,6 +59,8 @@ extension PressOracle.Run {
         self.init(
             strategy: strategy, behaviour: device.behaviour, captureWindows: windows, systemHUDs: huds,
             crashes: crashes, landedSets: sets, otherSourceSteps: steps, volumes: (starting, changes))
+        self.droppedSets = dropped
+        self.buttonSteps = buttonSteps
     }
 
     /// `route`'s volume just before `time` (its last change before it, else its starting volume), if known.

@@ -133,6 +133,12 @@ public struct PressOracle: Sendable {
         /// Each route's volume as the device started, and every change of a route's volume since, in order (the
         /// device's `volume` log, whatever moved it): what KVO could have reported, route by route.
         public var volumes: (starting: [AudioRoute: Float], changes: [(time: Instant, route: AudioRoute, value: Float)])
+        /// Each set of the app's that reached the system and was dropped there — refused during a down press, or
+        /// equal to the slider's cached value — with when and its value: it changed nothing, and its echo was
+        /// expected all the same.
+        public var droppedSets: [(time: Instant, value: Float)] = []
+        /// Each step a button press or auto-repeat made, with the value it left, in order.
+        public var buttonSteps: [(time: Instant, value: Float)] = []
 
         /// Creates a run description.
         public init(

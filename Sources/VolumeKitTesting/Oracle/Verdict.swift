@@ -116,7 +116,13 @@ extension PressOracle {
                         at: change, from: routeAt(change - 0.001), to: routeAt(change), until: current.down)
                 } ?? false,
                 sinceOtherSourceStep: run.otherSourceSteps.last { $0 <= failure.time + 1e-6 }.map { failure.time - $0 },
-                pressLandedOnSetInFlight: press.map { landedOnSetInFlight($0, run) } ?? false,
+                pressLandedOnSetInFlight: press.map { current in
+                    // A hold's later splits follow from its first (its repeats then come faster than taps can be
+                    // told from): the cause is judged at the first.
+                    let firstSplit = failures.first { $0.kind == .holdSplit && $0.press == failure.press }?.time
+                    let at = failure.kind == .holdSplit ? min(firstSplit ?? failure.time, failure.time) : failure.time
+                    return landedOnSetInFlight(current, before: at, run)
+                } ?? false,
                 strategy: run.strategy, behaviour: run.behaviour)
             var proof: Verdict.Excused?
             for limit in limits where limit.explains(evidence) {
@@ -147,13 +153,23 @@ extension PressOracle {
 }
 
 extension PressOracle {
-    /// Whether a set of the app's landed on the value `press`'s step left, within the slider's latency after it.
-    func landedOnSetInFlight(_ press: Press, _ run: Run) -> Bool {
-        guard let value = press.context.landedOn else { return false }
+    /// Whether a set of the app's reached the system on exactly the value one of `press`'s steps left, within the
+    /// slider's latency after that step — landing (a change KVO reports once, the step's or the set's) or dropped
+    /// there (refused during a down press, or equal to the slider's cache), its echo expected all the same: one
+    /// KVO of that value, either the step's or the set's. The step is the press's first, or for a hold one of the
+    /// last two before `failure` (the one so swallowed, then the one that read as a new press).
+    func landedOnSetInFlight(_ press: Press, before failure: Instant, _ run: Run) -> Bool {
         let window = run.behaviour.sliderLatency + 1e-6
-        return run.landedSets.contains {
-            $0.time >= press.down && $0.time - press.down <= window && abs($0.value - value) <= 1e-4
+        func swallowed(_ time: Instant, _ value: Float) -> Bool {
+            (run.landedSets + run.droppedSets).contains {
+                $0.time >= time && $0.time - time <= window && abs($0.value - value) <= 1e-4
+            }
         }
+        if let value = press.context.landedOn, swallowed(press.down, value) { return true }
+        let repeats = run.buttonSteps.filter {
+            $0.time > press.down + 1e-6 && $0.time <= min(press.up, failure) + 1e-6
+        }
+        return repeats.suffix(2).contains { swallowed($0.time, $0.value) }
     }
 
     /// When `press` last stepped the volume before `time`: its going down, then its auto-repeats while held

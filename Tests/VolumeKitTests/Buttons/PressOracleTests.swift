@@ -130,6 +130,33 @@ struct PressOracleTests {
         }
     }
 
+    @Test("A hold split after a repeat landed on the value of a set of ours dropped as it arrived is counted apart")
+    func repeatOnDroppedSet() {
+        // A hold up from 1.0: repeats from 1.5 every 0.06; the repeat at 1.56 left 0.6875, exactly a set of ours
+        // that reached the system 5 ms later and was dropped as equal to the slider's cache (5630-44583970): one
+        // KVO of 0.6875, the repeat's or the set's. The next repeat reads as a new press.
+        let steps: [(time: Instant, value: Float)] = [(1, 0.5625), (1.5, 0.625), (1.56, 0.6875), (1.62, 0.75)]
+        let events = [
+            Self.event(.up, .pressed, at: 1.01), Self.event(.up, .repeated, at: 1.51),
+            Self.event(.up, .released, at: 1.6), Self.event(.up, .pressed, at: 1.63),
+            Self.event(.up, .released, at: 2.6),
+        ]
+        func judged(dropped: [(time: Instant, value: Float)]) -> Verdict {
+            var run = PressOracle.Run(strategy: .outputVolume, behaviour: .default, captureWindows: [0..<100])
+            run.buttonSteps = steps
+            run.droppedSets = dropped
+            return PressOracle().judge(
+                truth: [Self.press(.up, at: 1, duration: 1.7)], events: events, diagnostics: [], run: run)
+        }
+        let excused = judged(dropped: [(1.565, 0.6875)])
+        #expect(excused.ok, "\(excused.violations)")
+        #expect(excused.excused.map(\.limit) == [OracleLimit.pressOnSetInFlight.name])
+        // No such set, one of another value, or one on a step long before the split: a violation.
+        #expect(judged(dropped: []).violations.map(\.kind) == [.holdSplit])
+        #expect(judged(dropped: [(1.565, 0.75)]).violations.map(\.kind) == [.holdSplit])
+        #expect(judged(dropped: [(1.005, 0.5625)]).violations.map(\.kind) == [.holdSplit])
+    }
+
     @Test("A hold split after the EU warning took one of its repeats is excused, and only then")
     func warnedRepeat() {
         var warned = Self.settled
@@ -218,6 +245,17 @@ struct PressOracleTests {
         #expect(!Self.judge([Self.press(.down, at: 1)], [], diagnostics: proof).ok)
         // The diagnostic, but a strategy that needs no headroom: no excuse.
         #expect(!Self.judge(lostAtRail, [], diagnostics: proof, strategy: .systemNotification).ok)
+        // A hold begun at the rail (another source had just moved the volume there, 6765-53572035): its first
+        // step unseen, it is seen from its repeats, which read as presses — the same limit, only at the rail.
+        let repeatsAsTaps = [
+            Self.event(.down, .pressed, at: 1.71), Self.event(.down, .released, at: 1.79),
+            Self.event(.down, .pressed, at: 1.79), Self.event(.down, .released, at: 1.87),
+            Self.event(.down, .pressed, at: 1.87), Self.event(.down, .released, at: 2.4),
+        ]
+        let heldAtRail = [Self.press(.down, at: 1, duration: 1.2, context: atRail)]
+        let split = Self.judge(heldAtRail, repeatsAsTaps, diagnostics: proof)
+        #expect(split.ok && split.excused.map(\.violation.kind) == [.holdSplit, .holdSplit], "\(split.violations)")
+        #expect(!Self.judge([Self.press(.down, at: 1, duration: 1.2)], repeatsAsTaps, diagnostics: proof).ok)
     }
 
     @Test("A tap read as a repeat inside the first-repeat range is excused apart, only with ambiguousStep")
