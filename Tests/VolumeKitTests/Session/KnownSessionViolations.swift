@@ -13,16 +13,10 @@ enum KnownSessionViolations {
         // An up press read as a down at the end of a fast burst (the last nudge-and-anchor pair of VolumeKit's
         // sets landing with no echo left; the rest of this family is fixed: `VolumeStepMachine.lateLanding`).
         "systemNotification 2711 21468409": "wrongButton at 3.2295",
-        // A Bluetooth headset's synchronised volume, read as an up press (not found yet why; the sync is not
-        // a press's step, so the other-source limit does not cover it).
-        "systemNotification 1611 12757509": "phantomPress at 11.0351",
         // Not analysed yet.
         "outputVolume 3058 24216303": "phantomPress at 9.0557; tapReadAsRepeat at 9.3376",
         "outputVolume 3814 30203066": "holdSplit at 4.6839",
-        "systemNotification 542 4292099": "holdSplit at 1.2926",
-        "systemNotification 1128 8932632": "holdSplit at 4.3703",
         "systemNotification 1368 10833193": "phantomPress at 2.9635",
-        "systemNotification 1585 12551615": "holdSplit at 7.9067",
         "passive 3044 24105436":
             "holdSplit at 2.1276; holdSplit at 2.1876; holdSplit at 2.2476; holdSplit at 2.3076; holdSplit at 2.3676; holdSplit at 2.4276",
         "passive 4001 31683919": "missedPress at 3.1869",
