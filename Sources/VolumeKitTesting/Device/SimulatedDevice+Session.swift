@@ -39,8 +39,9 @@ public enum SessionMode: String, Sendable, Equatable, CaseIterable {
 extension SimulatedDevice {
     /// An audio interruption (another app's non-mixable audio) begins or ends. The app's session is
     /// deactivated when it begins and stays inactive until the app re-activates it, whether or not an end
-    /// arrives (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1).
-    public func interruption(began: Bool) {
+    /// arrives (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1). An end carries
+    /// `.shouldResume` unless `shouldResume` is `false` (the interrupting audio goes on: the user started it).
+    public func interruption(began: Bool, shouldResume: Bool = true) {
         locked {
             guard app != nil else { return }
             audioInterrupted = began
@@ -49,7 +50,7 @@ extension SimulatedDevice {
                 deactivateSessionBySystem()
                 deliver(.interruptionBegan)
             } else {
-                deliver(.interruptionEnded(shouldResume: true))
+                deliver(.interruptionEnded(shouldResume: shouldResume))
             }
         }
     }
