@@ -113,11 +113,14 @@ public final class VolumeHUDEngine: Sendable {
     public func start() {
         guard
             state.withLock({ state in
-                defer { state.isRunning = true }; return !state.isRunning
+                guard !state.isRunning else { return false }
+                state.isRunning = true
+                state.reportedIssue = nil
+                return true
             })
         else { return }
         let join = sessionToJoin()
-        let holdsLease = join.map { self.join(with: $0) } ?? false
+        let holdsLease = join.map { self.join(with: $0, .foreground) } ?? false
         let level = currentLevel()
         let isActive = clients.lifecycle.state() == .active
         state.withLock { state in
@@ -127,7 +130,6 @@ public final class VolumeHUDEngine: Sendable {
             state.holdsLease = holdsLease
             state.wantsLease = join != nil && !holdsLease
             state.sessionLost = false
-            state.reportedIssue = nil
             state.isViewReady = false
         }
         var subscriptions = [
@@ -270,7 +272,14 @@ public final class VolumeHUDEngine: Sendable {
     }
 
     /// Joins the lease; returns whether it did.
-    private func join(with configuration: AudioSessionConfiguration?) -> Bool {
+    /// Activating the app's own session as it is follows ``SessionReactivation`` too: not over other apps' audio.
+    private func join(with configuration: AudioSessionConfiguration?, _ trigger: SessionReactivation.Trigger) -> Bool {
+        if configuration == nil, clients.sessionLease.users == 0,
+            case .wait(let hold) = SessionReactivation.decide(trigger, session: clients.audioSession)
+        {
+            report(.reactivationHeld(hold))
+            return false
+        }
         do {
             try clients.sessionLease.acquire(configuration, on: clients.audioSession)
             // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
@@ -291,7 +300,7 @@ public final class VolumeHUDEngine: Sendable {
             return
         }
         if !holds, wants {
-            let joined = sessionToJoin().map { join(with: $0) } ?? false
+            let joined = sessionToJoin().map { join(with: $0, trigger) } ?? false
             state.withLock { state in
                 guard state.isRunning, joined else { return }
                 state.holdsLease = true
@@ -325,7 +334,10 @@ public final class VolumeHUDEngine: Sendable {
     /// Reports ``VolumeHUDDiagnostic/sessionNotLive(_:)`` when the view is ready and no live session is known.
     private func checkSession() {
         let users = clients.sessionLease.users
-        let ready = state.withLock { $0.isRunning && $0.isViewReady && !Self.isLive($0, leaseUsers: users) }
+        // A HUD that would hold the session but could not join it said why already.
+        let ready = state.withLock {
+            $0.isRunning && $0.isViewReady && !$0.wantsLease && !Self.isLive($0, leaseUsers: users)
+        }
         guard ready else { return }
         if options.sessionActivation == .never {
             report(.activationOff)

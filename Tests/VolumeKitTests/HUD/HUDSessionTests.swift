@@ -179,3 +179,29 @@ struct SessionReactivationTests {
         }
     }
 }
+
+extension HUDSessionTests {
+    @Test("activating the app's own non-mixing session waits while music plays, and joins on a later return")
+    func alwaysWaitsForMusic() throws {
+        let device = SimulatedDevice()
+        try device.configureAppSession(AudioSessionConfiguration(category: .playback), activates: false)
+        device.isOtherAudioPlaying = true
+        let recorder = HUDRecorder()
+        let hud = recorder.engine(VolumeHUDOptions(sessionActivation: .always), clients: device.clients)
+        hud.start()
+        device.advance(by: 0.5)
+        #expect(device.isOtherAudioPlaying)
+        #expect(!device.isSessionActive)
+        #expect(!hud.isSystemHUDSuppressed)
+        #expect(recorder.diagnostics.current == [.sessionNotLive(.reactivationHeld(.otherAudioPlaying(.playback)))])
+        device.isOtherAudioPlaying = false
+        device.background()
+        device.advance(by: 5)
+        device.foreground()
+        device.advance(by: 0.5)
+        #expect(device.isSessionActive)
+        #expect(hud.isSystemHUDSuppressed)
+        hud.stop()
+        #expect(device.sessionConfiguration == AudioSessionConfiguration(category: .playback))
+    }
+}
