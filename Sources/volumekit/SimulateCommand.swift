@@ -63,7 +63,9 @@ enum SimulateCommand: Subcommand {
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V       (setup, before anything else)
-          start · stop · press up|down [xN] [every S] · hold up|down S [&] · wait S · slider V · drag V
+          start (buttons, HUD and Ring/Silent monitor) · start buttons|hud|mute (one alone; 'start hud':
+          the HUD with default options, no capture, as '.volumeHUD(.island)') · stop
+          press up|down [xN] [every S] · hold up|down S [&] · wait S · slider V · drag V
           background · foreground · interrupt begin|end · call begin|end · siri [S] · alarm S [noend]
           takeover camera|player|webview · camera start|stop · media reset
           route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch

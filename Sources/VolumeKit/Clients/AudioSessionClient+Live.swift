@@ -4,7 +4,15 @@ import Foundation
 
 extension AudioSessionClient {
     /// `AVAudioSession.sharedInstance()`.
-    public static let live = AudioSessionClient(
+    public static let live: AudioSessionClient = {
+        var client = liveOperations
+        client.secondaryAudioShouldBeSilencedHint = {
+            AVAudioSession.sharedInstance().secondaryAudioShouldBeSilencedHint
+        }
+        return client
+    }()
+
+    private static let liveOperations = AudioSessionClient(
         configuration: {
             let session = AVAudioSession.sharedInstance()
             let configuration = AudioSessionConfiguration(

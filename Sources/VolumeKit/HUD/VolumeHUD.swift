@@ -27,9 +27,13 @@ import VolumeKitCore
 ///   VoiceOver hears "Volume 50 percent" on each change, in the app's language and spoken in it
 ///   (``/VolumeKitCore/VolumeHUDOptions/strings``: the user's preferred languages the app is localized in, or
 ///   ``/VolumeKitCore/VolumeHUDOptions/language`` when set).
-/// - `outputVolume` only changes while the app's audio session is active (seed 002 §1). VolumeKit does not
-///   touch your session unless you pass `activatesAudioSession: true`: activating a non-mixing session
-///   stops other apps' audio (VolumeBar #1), so choose your category first.
+/// - iOS hides its own HUD, and `outputVolume` follows presses, only while the app's audio session is active
+///   (seed 002 §1). With default options, in an app that has no session of its own, VolumeKit activates one that
+///   mixes with others (`.playback` + `.mixWithOthers`: other apps' audio keeps playing) and gives the app's
+///   default back on ``stop()``. An app that set its own category keeps it untouched and activates it itself
+///   (or passes ``/VolumeKitCore/VolumeHUDSessionActivation/always``); the HUD then reports
+///   ``/VolumeKitCore/VolumeHUDDiagnostic/sessionNotLive(_:)``. Returning to the foreground never re-activates a
+///   non-mixing session over audio the user started meanwhile (``/VolumeKitCore/SessionReactivation``).
 /// - iOS reports no change for a press at 0 or 1; push button events with ``handle(_:)`` (e.g. from
 ///   ``VolumeButtons`` in passive mode, or with a remote level) to get the bump feedback there.
 @available(
@@ -55,6 +59,11 @@ public final class VolumeHUD: ObservableObject {
 
     /// The options in force.
     public var options: VolumeHUDOptions { engine.options }
+
+    /// Whether the system HUD stays hidden now: the volume view is ready and VolumeKit knows the app's audio
+    /// session is live (``/VolumeKitCore/VolumeHUDEngine/isSystemHUDSuppressed``). When it is not,
+    /// ``onDiagnostic`` was told why.
+    public var isSystemHUDSuppressed: Bool { engine.isSystemHUDSuppressed }
 
     private let engine: VolumeHUDEngine
     private let strings: VolumeKitStrings
@@ -109,8 +118,9 @@ public final class VolumeHUD: ObservableObject {
     ///   - observesSystemVolume: follow the user's volume; `false` drives the HUD only with ``show(level:)``
     ///     (``/VolumeKitCore/VolumeHUDLevelSource/external``, e.g. for a remote speaker's level).
     ///   - suppressesSystemHUD: hide the system volume HUD while running.
-    ///   - activatesAudioSession: join VolumeKit's hold on the audio session on start and re-activate it on
-    ///     each return to the foreground (seed 002 §1). Off by default: your session, your category.
+    ///   - activatesAudioSession: join VolumeKit's hold on the audio session whatever the app's category
+    ///     (``/VolumeKitCore/VolumeHUDSessionActivation/always``); `false`, the default, is
+    ///     ``/VolumeKitCore/VolumeHUDSessionActivation/automatic`` (a mixing session when the app has none).
     public convenience init(
         style: VolumeHUDStyle = .classic,
         observesSystemVolume: Bool,

@@ -86,7 +86,7 @@ extension View {
     ///   - style: the look.
     ///   - isEnabled: `false` leaves the system HUD alone.
     ///   - options: level source, suppression, session activation
-    ///     (``/VolumeKitCore/VolumeHUDOptions/activatesAudioSession``) and language, as for ``VolumeHUD``.
+    ///     (``/VolumeKitCore/VolumeHUDOptions/sessionActivation``) and language, as for ``VolumeHUD``.
     ///   - level: a level to show (0…1), e.g. a remote speaker's: each new value shows the HUD at it, as
     ///     ``VolumeHUD/show(level:)``. `nil` shows nothing.
     ///   - buttonEvent: the latest button event (e.g. from

@@ -607,11 +607,11 @@ public final class VolumeButtonsEngine: Sendable {
             }
             reactivate()
             scheduleActivationRetry()
-        case .interruptionEnded:
+        case .interruptionEnded(let shouldResume):
             #if VOLUMEKIT_MUTANTS
             if Mutant.isOn(.noReactivationAfterInterruption) { return }
             #endif
-            reactivate()
+            reactivate(.interruptionEnded(shouldResume: shouldResume))
         case .routeChanged(let changed):
             state.withLock { if $0.unnotifiedRoute == changed { $0.unnotifiedRoute = nil } }
             if usesSession, sessionWasTakenOver() { return }
@@ -637,7 +637,7 @@ public final class VolumeButtonsEngine: Sendable {
             } catch {
                 onDiagnostic(.sessionActivationFailed(String(describing: error)))
             }
-            reactivate()
+            reactivate(.mediaServicesReset)
         case .didEnterBackground:
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
@@ -794,9 +794,15 @@ public final class VolumeButtonsEngine: Sendable {
     }
 
     /// Re-activates the session (after an interruption, with or without `.ended`, and on foreground) and
-    /// resumes capture when the app is active.
-    private func reactivate() {
+    /// resumes capture when the app is active — unless that would stop audio the user started meanwhile
+    /// (``SessionReactivation``: a category that does not mix, with other audio playing or an interruption
+    /// ended without `.shouldResume`): then the session stays inactive until the next foreground, said once.
+    private func reactivate(_ trigger: SessionReactivation.Trigger = .foreground) {
         guard isStarted else { return }
+        if usesSession, case .wait(let hold) = SessionReactivation.decide(trigger, session: clients.audioSession) {
+            reportActivationFailure(hold.description)
+            return
+        }
         do {
             try makeReadsLive { state, volume, now in
                 state.isInterrupted = false
@@ -804,12 +810,17 @@ public final class VolumeButtonsEngine: Sendable {
                 return self.translate(state.steps.resume(volume: volume, at: now), &state, at: now)
             }
         } catch {
-            let first = state.withLock { state -> Bool in
-                defer { state.reportedActivationFailure = true }
-                return !state.reportedActivationFailure
-            }
-            if first { onDiagnostic(.sessionActivationFailed(String(describing: error))) }
+            reportActivationFailure(String(describing: error))
         }
+    }
+
+    /// Reports ``VolumeButtonsDiagnostic/sessionActivationFailed(_:)`` once until reads are live again.
+    private func reportActivationFailure(_ reason: String) {
+        let first = state.withLock { state -> Bool in
+            defer { state.reportedActivationFailure = true }
+            return !state.reportedActivationFailure
+        }
+        if first { onDiagnostic(.sessionActivationFailed(reason)) }
     }
 
     private func refreshForStop() {

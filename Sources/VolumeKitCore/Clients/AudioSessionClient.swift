@@ -10,6 +10,9 @@ public struct AudioSessionClient: Sendable {
     public var setActive: @Sendable (_ active: Bool, _ notifyOthersOnDeactivation: Bool) throws -> Void
     /// Whether another app is playing audio (`isOtherAudioPlaying`).
     public var isOtherAudioPlaying: @Sendable () -> Bool
+    /// `secondaryAudioShouldBeSilencedHint`: whether another app with a non-mixable session is playing. `false`
+    /// unless set (the live client reads it); ``SessionReactivation`` takes it with ``isOtherAudioPlaying``.
+    public var secondaryAudioShouldBeSilencedHint: @Sendable () -> Bool = { false }
     /// The output route audio goes to now.
     public var currentRoute: @Sendable () -> AudioRoute
     /// Plays a tiny silent sound without interrupting other audio, so that `outputVolume` and its
@@ -166,6 +169,13 @@ public struct AudioSessionConfiguration: Sendable, Equatable, Codable {
     public static let playbackMixing = AudioSessionConfiguration(category: .playback, options: .mixWithOthers)
     /// iOS's default for an app that never sets one.
     public static let systemDefault = AudioSessionConfiguration(category: .soloAmbient)
+
+    /// Whether activating a session in this configuration leaves other apps' audio playing: `.ambient`, or
+    /// `.mixWithOthers` (which `.duckOthers` and `.interruptSpokenAudioAndMixWithOthers` imply, AVAudioSession docs).
+    public var mixesWithOthers: Bool {
+        category == .ambient
+            || !options.isDisjoint(with: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])
+    }
 
     /// Whether iOS mutes system sounds under this configuration (recording without the opt-in).
     public var suppressesSystemSounds: Bool {

@@ -9,63 +9,6 @@ public enum VolumeHUDLevelSource: String, Sendable, Equatable, CaseIterable {
     case external
 }
 
-/// How a ``VolumeHUDEngine`` runs.
-public struct VolumeHUDOptions: Sendable, Equatable {
-    /// Where the level comes from (``VolumeHUDLevelSource/systemVolume`` by default).
-    public var levelSource: VolumeHUDLevelSource
-    /// Hide the system volume HUD while running, through the shared volume view (on by default).
-    public var suppressesSystemHUD: Bool
-    /// Join VolumeKit's hold on the audio session (``AudioSessionLease``, without changing the category) on
-    /// start, and re-activate on foreground and after interruptions. `outputVolume` only changes while the
-    /// app's session is active (seed 002 §1); off by default: your session, your category — activating a
-    /// non-mixing session stops other apps' audio (VolumeBar #1).
-    public var activatesAudioSession: Bool
-    /// Seconds the HUD stays after the last change.
-    public var hideDelay: TimeInterval
-    /// How long after start the volume view may take to become ready before
-    /// ``VolumeHUDDiagnostic/volumeViewNotReady(after:)`` is reported (the HUD keeps waiting).
-    public var readinessTimeout: TimeInterval
-    /// The language of VoiceOver announcements; `nil` follows the app's language (``strings``).
-    public var language: VolumeKitStrings.Language?
-
-    /// Creates options.
-    public init(
-        levelSource: VolumeHUDLevelSource = .systemVolume,
-        suppressesSystemHUD: Bool = true,
-        activatesAudioSession: Bool = false,
-        hideDelay: TimeInterval = VolumeHUDStyle.classic.autoHideDelay,
-        readinessTimeout: TimeInterval = 5,
-        language: VolumeKitStrings.Language? = nil
-    ) {
-        self.levelSource = levelSource
-        self.suppressesSystemHUD = suppressesSystemHUD
-        self.activatesAudioSession = activatesAudioSession
-        self.hideDelay = hideDelay
-        self.readinessTimeout = readinessTimeout
-        self.language = language
-    }
-}
-
-/// A problem that did not stop the HUD.
-public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    /// The audio session could not be activated (a call holds the audio): levels may stay stale until the
-    /// next foreground.
-    case sessionActivationFailed(String)
-    /// The volume view did not become ready within this many seconds (no window yet: launched into the
-    /// background, an alert or Face ID up). The system HUD may show until it does; the HUD keeps waiting.
-    case volumeViewNotReady(after: TimeInterval)
-
-    /// A sentence a person can act on.
-    public var description: String {
-        switch self {
-        case .sessionActivationFailed(let reason):
-            "The audio session could not be activated (\(reason)); the HUD follows the volume again once the app can play audio."
-        case .volumeViewNotReady(let seconds):
-            "The volume view was not in a window after \(VolumeHUDDisplay.number(seconds)) s, so the system volume HUD may still show; it is hidden as soon as a window of the app's active scene exists."
-        }
-    }
-}
-
 /// The custom volume HUD run against the system's clients: feeds ``VolumeHUDModel`` with the user's volume,
 /// button events, the levels the app gives and the app's lifecycle, and carries out its actions on the
 /// clients' clock. Platform-free, so the exact code an iPhone runs is what `SimulatedDevice` tests on Linux.
@@ -79,9 +22,15 @@ public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {
 ///   capture takes presses as input (capture mode, capture events included) it ignores them: no bump;
 /// - button events (``handle(_:)``) give the bump at a rail; the levels the app gives (``show(level:)``) always show;
 /// - it reacts only while the app is active (seed 002 "问题二"); resigning active hides it at once;
-/// - the system HUD is hidden through the shared volume view (`installVolumeView`), one for all of VolumeKit;
-/// - with ``VolumeHUDOptions/activatesAudioSession`` it joins the session lease and re-activates on foreground
-///   and after interruptions, with or without `.ended` (seed 002; JPSVolumeButtonHandler #2).
+/// - the system HUD is hidden through the shared volume view (`installVolumeView`), one for all of VolumeKit,
+///   and only while the app's session is live: iOS shows its own HUD on a press otherwise, whatever the view;
+/// - the session (``VolumeHUDOptions/sessionActivation``): by default, in an app that has none, it activates a
+///   session that mixes with others (never stopping other apps' audio), or joins the one another VolumeKit
+///   feature holds; an app's own category is left to the app. Holding it, it re-activates on foreground and
+///   after interruptions, with or without `.ended` (seed 002; JPSVolumeButtonHandler #2), as
+///   ``SessionReactivation`` allows (never over audio the user started meanwhile);
+/// - ``isSystemHUDSuppressed`` is `true` only with the view ready *and* a session VolumeKit knows is live;
+///   otherwise, once the view is ready, ``VolumeHUDDiagnostic/sessionNotLive(_:)`` says why.
 public final class VolumeHUDEngine: Sendable {
     private struct State {
         var model: VolumeHUDModel
@@ -91,6 +40,12 @@ public final class VolumeHUDEngine: Sendable {
         var isViewReady = false
         var isRunning = false
         var holdsLease = false
+        /// The HUD would hold the session but could not join it (a call held the audio): it tries again on return.
+        var wantsLease = false
+        /// The session was interrupted, reset or left in the background, and not made live again since.
+        var sessionLost = false
+        /// The session issue last reported, so that each is said once until the session is live again.
+        var reportedIssue: VolumeHUDSessionIssue?
     }
 
     /// The options in force (``hideDelay`` may change).
@@ -134,8 +89,19 @@ public final class VolumeHUDEngine: Sendable {
     /// What the HUD shows now.
     public var display: VolumeHUDDisplay { state.withLock { $0.model.display } }
 
-    /// Whether the volume view that hides the system HUD is ready (always `false` without suppression).
-    public var isSystemHUDSuppressed: Bool { state.withLock { $0.isViewReady } }
+    /// Whether the system HUD stays hidden: the volume view that hides it is ready *and* the app's audio session
+    /// is one VolumeKit knows to be live (held by this HUD or by another VolumeKit feature, and not interrupted
+    /// since). Always `false` without suppression. When the view is ready but the session is not known to be live,
+    /// ``VolumeHUDDiagnostic/sessionNotLive(_:)`` was reported.
+    public var isSystemHUDSuppressed: Bool {
+        let users = clients.sessionLease.users
+        return state.withLock { $0.isViewReady && Self.isLive($0, leaseUsers: users) }
+    }
+
+    /// Whether the session is known live: held by this HUD or another VolumeKit user, and not lost since.
+    private static func isLive(_ state: State, leaseUsers: Int) -> Bool {
+        !state.sessionLost && (state.holdsLease || leaseUsers > 0)
+    }
 
     /// Seconds the HUD stays after the last change; takes effect at the next change.
     public var hideDelay: TimeInterval {
@@ -147,20 +113,14 @@ public final class VolumeHUDEngine: Sendable {
     public func start() {
         guard
             state.withLock({ state in
-                defer { state.isRunning = true }; return !state.isRunning
+                guard !state.isRunning else { return false }
+                state.isRunning = true
+                state.reportedIssue = nil
+                return true
             })
         else { return }
-        var holdsLease = false
-        if options.activatesAudioSession {
-            do {
-                try clients.sessionLease.acquire(nil, on: clients.audioSession)
-                holdsLease = true
-                // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
-                clients.audioSession.primeOutput()
-            } catch {
-                onDiagnostic(.sessionActivationFailed(String(describing: error)))
-            }
-        }
+        let join = sessionToJoin()
+        let holdsLease = join.map { self.join(with: $0, .foreground) } ?? false
         let level = currentLevel()
         let isActive = clients.lifecycle.state() == .active
         state.withLock { state in
@@ -168,6 +128,8 @@ public final class VolumeHUDEngine: Sendable {
                 level: level, hideDelay: state.model.hideDelay, isAppActive: isActive, strings: state.model.strings)
             state.model = model
             state.holdsLease = holdsLease
+            state.wantsLease = join != nil && !holdsLease
+            state.sessionLost = false
             state.isViewReady = false
         }
         var subscriptions = [
@@ -203,6 +165,7 @@ public final class VolumeHUDEngine: Sendable {
                 state.volumeView = nil
                 state.isViewReady = false
                 state.holdsLease = false
+                state.wantsLease = false
             }
             let handles = state.subscriptions + [state.volumeView, state.timer.reset()].compactMap { $0 }
             return (handles, state.holdsLease, actions)
@@ -272,32 +235,125 @@ public final class VolumeHUDEngine: Sendable {
         case .willResignActive:
             run { $0.appResignedActive(at: $1) }
         case .didBecomeActive:
-            reactivate()
+            reactivate(.foreground)
             let level = currentLevel()
             run { $0.appBecameActive(level: level, at: $1) }
-        case .willEnterForeground, .interruptionEnded:
-            reactivate()
+        case .willEnterForeground:
+            reactivate(.foreground)
+        case .interruptionEnded(let shouldResume):
+            reactivate(.interruptionEnded(shouldResume: shouldResume))
         case .mediaServicesWereReset:
             // The category and activation are lost (`shared/facts/envelope.md`): set them again, re-prime.
+            state.withLock { $0.sessionLost = true }
             if state.withLock({ $0.isRunning && $0.holdsLease }) {
                 try? clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
             }
-            reactivate()
-        case .interruptionBegan, .didEnterBackground, .routeChanged:
+            reactivate(.mediaServicesReset)
+        case .interruptionBegan, .didEnterBackground:
+            // iOS deactivated the session (an interruption) or will once the app is suspended (seed 002).
+            state.withLock { $0.sessionLost = true }
+        case .routeChanged:
             break
         }
     }
 
-    /// Re-activates the session when the HUD holds the lease (after an interruption, with or without
-    /// `.ended`, and on foreground), so `outputVolume` is live again.
-    private func reactivate() {
-        guard state.withLock({ $0.isRunning && $0.holdsLease }) else { return }
+    // MARK: - The session
+
+    /// What the HUD joins VolumeKit's hold on the session with (a configuration to set, or `nil` to keep the
+    /// app's), or `nil` when it leaves the session alone (``VolumeHUDSessionActivation``).
+    private func sessionToJoin() -> AudioSessionConfiguration?? {
+        let activation = options.sessionActivation
+        guard activation != .never, options.needsLiveSession || activation == .always else { return nil }
+        // Another VolumeKit feature holds the session: join it as it is.
+        if clients.sessionLease.users > 0 { return .some(nil) }
+        // The app has no session of its own: one that mixes, so no other app's audio stops (VolumeBar #1).
+        if clients.audioSession.configuration() == .systemDefault { return .some(.playbackMixing) }
+        return activation == .always ? .some(nil) : nil
+    }
+
+    /// Joins the lease; returns whether it did.
+    /// Activating the app's own session as it is follows ``SessionReactivation`` too: not over other apps' audio.
+    private func join(with configuration: AudioSessionConfiguration?, _ trigger: SessionReactivation.Trigger) -> Bool {
+        if configuration == nil, clients.sessionLease.users == 0,
+            case .wait(let hold) = SessionReactivation.decide(trigger, session: clients.audioSession)
+        {
+            report(.reactivationHeld(hold))
+            return false
+        }
         do {
-            try clients.audioSession.setActive(true, false)
+            try clients.sessionLease.acquire(configuration, on: clients.audioSession)
+            // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
             clients.audioSession.primeOutput()
+            return true
         } catch {
             onDiagnostic(.sessionActivationFailed(String(describing: error)))
+            return false
         }
+    }
+
+    /// Makes the session live again on return (after an interruption, with or without `.ended`, and on
+    /// foreground) when the HUD holds the lease, as ``SessionReactivation`` allows, so `outputVolume` is live
+    /// and the system HUD hidden. Without the lease, another VolumeKit feature holding the session does the same
+    /// by the same rule; a HUD that could not join at start tries again.
+    private func reactivate(_ trigger: SessionReactivation.Trigger) {
+        guard let (holds, wants) = state.withLock({ $0.isRunning ? ($0.holdsLease, $0.wantsLease) : nil }) else {
+            return
+        }
+        if !holds, wants {
+            let joined = sessionToJoin().map { join(with: $0, trigger) } ?? false
+            state.withLock { state in
+                guard state.isRunning, joined else { return }
+                state.holdsLease = true
+                state.wantsLease = false
+                state.sessionLost = false
+                state.reportedIssue = nil
+            }
+            if joined { return }
+        }
+        // Without the lease and with no other VolumeKit user, nothing is known live (said once the view was ready).
+        guard holds || clients.sessionLease.users > 0 else { return }
+        if case .wait(let hold) = SessionReactivation.decide(trigger, session: clients.audioSession) {
+            report(.reactivationHeld(hold))
+            return
+        }
+        if holds {
+            do {
+                try clients.audioSession.setActive(true, false)
+                clients.audioSession.primeOutput()
+            } catch {
+                onDiagnostic(.sessionActivationFailed(String(describing: error)))
+                return
+            }
+        }
+        state.withLock { state in
+            state.sessionLost = false
+            state.reportedIssue = nil
+        }
+    }
+
+    /// Reports ``VolumeHUDDiagnostic/sessionNotLive(_:)`` when the view is ready and no live session is known.
+    private func checkSession() {
+        let users = clients.sessionLease.users
+        // A HUD that would hold the session but could not join it said why already.
+        let ready = state.withLock {
+            $0.isRunning && $0.isViewReady && !$0.wantsLease && !Self.isLive($0, leaseUsers: users)
+        }
+        guard ready else { return }
+        if options.sessionActivation == .never {
+            report(.activationOff)
+        } else {
+            report(.appOwnsSession(clients.audioSession.configuration().category))
+        }
+    }
+
+    /// Reports a session issue once (again only after the session was live in between).
+    private func report(_ issue: VolumeHUDSessionIssue) {
+        let new = state.withLock { state -> Bool in
+            guard state.isRunning, state.reportedIssue != issue else { return false }
+            state.reportedIssue = issue
+            return true
+        }
+        if new { onDiagnostic(.sessionNotLive(issue)) }
     }
 
     private func volumeViewReady() {
@@ -306,7 +362,9 @@ public final class VolumeHUDEngine: Sendable {
             state.isViewReady = true
             return true
         }
-        if running { readiness.ready() }
+        guard running else { return }
+        readiness.ready()
+        checkSession()
     }
 
     private func tick() {

@@ -92,7 +92,7 @@ private struct TraceTap: Sendable {
     }
 
     func wrap(_ client: AudioSessionClient) -> AudioSessionClient {
-        AudioSessionClient(
+        var wrapped = AudioSessionClient(
             configuration: {
                 let configuration = client.configuration()
                 record(.read(.configuration(configuration)))
@@ -132,6 +132,9 @@ private struct TraceTap: Sendable {
             },
             currentOutputs: client.currentOutputs
         )
+        // Not a trace record (yet): passed through so that a recorded run decides re-activation as an unrecorded one.
+        wrapped.secondaryAudioShouldBeSilencedHint = client.secondaryAudioShouldBeSilencedHint
+        return wrapped
     }
 
     func wrap(_ client: AppLifecycleClient) -> AppLifecycleClient {

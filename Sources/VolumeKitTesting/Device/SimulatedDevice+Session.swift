@@ -39,8 +39,14 @@ public enum SessionMode: String, Sendable, Equatable, CaseIterable {
 extension SimulatedDevice {
     /// An audio interruption (another app's non-mixable audio) begins or ends. The app's session is
     /// deactivated when it begins and stays inactive until the app re-activates it, whether or not an end
-    /// arrives (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1).
+    /// arrives (seed 002; JPSVolumeButtonHandler #2, RedMadRobot/VolumeButtons #1). An end carries `.shouldResume`.
     public func interruption(began: Bool) {
+        interruption(began: began, shouldResume: true)
+    }
+
+    /// An audio interruption begins or ends, as ``interruption(began:)``; an end carries `.shouldResume` only when
+    /// `shouldResume` is `true` (without it, the interrupting audio goes on: the user started it).
+    public func interruption(began: Bool, shouldResume: Bool) {
         locked {
             guard app != nil else { return }
             audioInterrupted = began
@@ -49,7 +55,7 @@ extension SimulatedDevice {
                 deactivateSessionBySystem()
                 deliver(.interruptionBegan)
             } else {
-                deliver(.interruptionEnded(shouldResume: true))
+                deliver(.interruptionEnded(shouldResume: shouldResume))
             }
         }
     }

@@ -14,7 +14,8 @@ import VolumeKitCore
 /// stop
 /// ```
 ///
-/// Commands: `ios N` · `device iphone|ipad` · `volume V` · `start` · `stop` · `press up|down [xN] [every S]`
+/// Commands: `ios N` · `device iphone|ipad` · `volume V` · `start` (buttons, the HUD and the Ring/Silent monitor) ·
+/// `start buttons|hud|mute` (one feature alone, ``ScenarioFeature``) · `stop` · `press up|down [xN] [every S]`
 /// (default one press, 0.15 s apart) · `hold up|down S [&]` (with `&` the next line runs while the button is
 /// held) · `wait S` · `slider V` (Control Center, as the device's behaviour delivers it) · `drag V` (a
 /// Control Center drag: a series of values) · `background` · `foreground` · `interrupt begin|end` ·
@@ -37,6 +38,8 @@ public struct Scenario: Sendable, Equatable {
         case volume(Float)
         /// `start`: the app starts capturing.
         case start
+        /// `start buttons|hud|mute`: the app starts one feature alone (``ScenarioFeature``).
+        case startFeature(ScenarioFeature)
         /// `stop`: the app stops capturing.
         case stop
         /// `press B [xN] [every S]`.
@@ -282,8 +285,12 @@ public struct Scenario: Sendable, Equatable {
             try expectCount(2...2, "volume V")
             return .volume(try level(words[1]))
         case "start":
-            try expectCount(1...1, "start")
-            return .start
+            try expectCount(1...2, "start [buttons|hud|mute]")
+            guard words.count == 2 else { return .start }
+            guard let feature = ScenarioFeature(rawValue: words[1]) else {
+                throw fail("'\(echo(words[1]))' is not a feature (buttons, hud or mute)")
+            }
+            return .startFeature(feature)
         case "stop":
             try expectCount(1...1, "stop")
             return .stop
@@ -416,4 +423,15 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// "line 3: unknown command 'jump'".
     public var description: String { "line \(line): \(message)" }
+}
+
+/// One feature of VolumeKit an app can run alone, for `start buttons|hud|mute`.
+public enum ScenarioFeature: String, Sendable, Equatable, CaseIterable {
+    /// Button capture with the run's strategy, without the HUD or the Ring/Silent monitor.
+    case buttons
+    /// VolumeKit's HUD alone with default options, as README's `.volumeHUD(.island)` one-liner runs it: no
+    /// capture, the app playing no audio of its own.
+    case hud
+    /// The Ring/Silent monitor alone.
+    case mute
 }

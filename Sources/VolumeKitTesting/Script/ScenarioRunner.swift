@@ -237,6 +237,13 @@ public final class ScenarioRunner: @unchecked Sendable {
             stopApp()
             startMute(on: device)
             startApp(on: device)
+        case .startFeature(let feature):
+            stopApp()
+            switch feature {
+            case .buttons: startApp(on: device, withHUD: false)
+            case .hud: startHUD(on: device)
+            case .mute: startMute(on: device)
+            }
         case .stop:
             stopApp()
         case .press(let button, let count, let every):
@@ -356,7 +363,31 @@ public final class ScenarioRunner: @unchecked Sendable {
         hud = nil
     }
 
-    private func startApp(on device: SimulatedDevice) {
+    /// `start hud`: VolumeKit's HUD alone with default options, as an app writes README's `.volumeHUD(.island)`
+    /// (no capture, no audio of the app's); the script's next line comes once the system HUD is hidden. Its
+    /// clients are unrecorded (see ``traceOptions``): the trace notes the start.
+    private func startHUD(on device: SimulatedDevice) {
+        traceRecorder?.mark("the app started VolumeKit's HUD alone")
+        let hud = makeHUD(VolumeHUDOptions(language: .english), on: device)
+        self.hud = hud
+        hud.start()
+        advance(device, until: { hud.isSystemHUDSuppressed }, atMost: 2)
+    }
+
+    /// The app's custom HUD: the same Core engine the iPhone runs (`VolumeHUD` is a shell over it), its displays
+    /// recorded.
+    private func makeHUD(_ options: VolumeHUDOptions, on device: SimulatedDevice) -> VolumeHUDEngine {
+        let records = self.records
+        return VolumeHUDEngine(options: options, clients: device.clients) { display, time in
+            records.withLock {
+                $0.append(
+                    ScenarioRecord(
+                        time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
+            }
+        }
+    }
+
+    private func startApp(on device: SimulatedDevice, withHUD: Bool = true) {
         let clients = clients(of: device, feature: "buttons")
         let records = self.records
         let recorder = traceRecorder
@@ -377,24 +408,17 @@ public final class ScenarioRunner: @unchecked Sendable {
             app.start()
             return
         }
-        // The app's custom HUD is the same Core engine the iPhone runs (`VolumeHUD` is a shell over it).
-        // Unrecorded: the HUD follows the same volume and session as the buttons (see ``traceOptions``).
-        let hud = VolumeHUDEngine(options: VolumeHUDOptions(language: .english), clients: device.clients) {
-            display, time in
-            records.withLock {
-                $0.append(
-                    ScenarioRecord(
-                        time: time, kind: .hud(level: display.level, visible: display.isVisible, bump: display.bump)))
-            }
-        }
+        // Unrecorded: the HUD follows the same volume and session as the buttons (see ``traceOptions``), whose
+        // hold on the session it shares without joining it (as before `start hud` existed).
+        let hud = withHUD ? makeHUD(VolumeHUDOptions(sessionActivation: .never, language: .english), on: device) : nil
         self.hud = hud
-        hud.start()
+        hud?.start()
         let engine = VolumeButtonsEngine(
             configuration: configuration,
             clients: clients,
             onEvent: { event in
                 onEvent(event)
-                hud.handle(event)
+                hud?.handle(event)
             },
             onDiagnostic: diagnosticRecorder(device)
         )
@@ -413,7 +437,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         // `start()` returns at once; capture begins when the volume view is ready. A script's next line
         // happens after that, as an app would await readiness before relying on capture.
         // The view may take up to 1 s to be ready (`DeviceBehaviour.volumeViewReadyDelay`), then the anchor is set.
-        advance(device, until: { engine.isCapturing && hud.isSystemHUDSuppressed }, atMost: 2)
+        advance(device, until: { engine.isCapturing && hud?.isSystemHUDSuppressed ?? true }, atMost: 2)
     }
 }
 

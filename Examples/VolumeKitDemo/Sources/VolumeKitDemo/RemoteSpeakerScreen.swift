@@ -7,9 +7,11 @@ import VolumeKit
 /// bump at 0 % and 100 %): the phone's own volume does not move while a speaker is connected.
 ///
 /// The speaker is typed as a URL — a UPnP/DLNA renderer's description (`http://HOST:PORT/description.xml`),
-/// `mpd://[PASSWORD@]HOST[:PORT]` or `snapcast://HOST[:PORT]/CLIENT_ID` — or found by UPnP discovery (SSDP),
-/// which needs Apple's multicast entitlement (`com.apple.developer.networking.multicast`; a free personal team
-/// cannot get it, so typing the address is the way that always works). Once connected, the buttons drive it
+/// `mpd://[PASSWORD@]HOST[:PORT]` or `snapcast://HOST[:PORT]/CLIENT_ID` — or found on the network: UPnP
+/// renderers by SSDP, MPD and Snapcast servers by DNS-SD (each Snapcast client listed from the server's
+/// status). Both searches send multicast, which needs Apple's multicast entitlement
+/// (`com.apple.developer.networking.multicast`; a free personal team cannot get it, so typing the address is the
+/// way that always works). Once connected, the buttons drive it
 /// through `.volumeButtons(driving:hud:)`, the one line an app writes.
 @MainActor
 struct RemoteSpeakerScreen: View {
@@ -58,12 +60,20 @@ struct RemoteSpeakerScreen: View {
                         connect()
                     }
                 }
+                ForEach(model.servers, id: \.url) { server in
+                    Button(server.title) {
+                        address = server.url
+                        connect()
+                    }
+                }
                 Button("Search the network (UPnP)") { Task { await model.search() } }.disabled(model.isSearching)
+                Button("Search for MPD and Snapcast (DNS-SD)") { Task { await model.searchServers() } }
+                    .disabled(model.isSearching)
             } header: {
                 Text("Found on this network")
             } footer: {
                 Text(
-                    "UPnP discovery sends multicast, which iOS allows only to apps with Apple's multicast entitlement. Without it the search fails: type the address above."
+                    "Both searches send multicast, which iOS allows only to apps with Apple's multicast entitlement. Without it a search fails: type the address above."
                 )
             }
             if let problem = model.problem {
@@ -98,6 +108,8 @@ final class RemoteSpeakerModel: ObservableObject {
     @Published private(set) var isConnecting = false
     @Published private(set) var level: Int?
     @Published private(set) var found: [SSDPResponse] = []
+    /// MPD servers and Snapcast clients found by DNS-SD, each with the URL that drives it.
+    @Published private(set) var servers: [FoundServer] = []
     @Published private(set) var isSearching = false
     @Published private(set) var problem: String?
 
@@ -154,5 +166,35 @@ final class RemoteSpeakerModel: ObservableObject {
             problem = "Search failed (without the multicast entitlement it always does): \(error)"
         }
     }
+
+    /// DNS-SD: MPD servers as they are, and each Snapcast server's clients (a `snapcast://` URL names one).
+    func searchServers() async {
+        isSearching = true
+        defer { isSearching = false }
+        do {
+            var found: [FoundServer] = []
+            for service in try await DNSSD.discover(timeout: 3) {
+                switch service.kind {
+                case .mpd:
+                    found.append(FoundServer(title: "MPD: \(service.name)", url: service.url))
+                case .snapcast:
+                    let status = try? await SnapcastServerStatus.read(host: service.address, port: service.port)
+                    for client in status?.groups.flatMap(\.clients) ?? [] where client.idIsExact {
+                        found.append(FoundServer(title: "Snapcast: \(client.name)", url: "\(service.url)/\(client.id)"))
+                    }
+                }
+            }
+            servers = found
+            if found.isEmpty { problem = "No MPD or Snapcast server answered." }
+        } catch {
+            problem = "Search failed (without the multicast entitlement it always does): \(error)"
+        }
+    }
+}
+
+/// A server found by DNS-SD: what the list shows, and the URL that connects to it.
+struct FoundServer: Hashable {
+    var title: String
+    var url: String
 }
 #endif

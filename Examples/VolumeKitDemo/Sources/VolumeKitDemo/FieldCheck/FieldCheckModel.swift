@@ -190,13 +190,13 @@ final class FieldCheckModel: ObservableObject {
 
     // MARK: - The extras' HUD and camera
 
-    /// VolumeKit's HUD with the island style, its clients recorded as feature `hud`. It activates VolumeKit's
-    /// mixing session itself: the demo plays no audio of its own, and `outputVolume` only changes while the
-    /// app's session is active.
+    /// VolumeKit's HUD with the island style and default options, as README's `.volumeHUD(.island)` runs it, its
+    /// clients recorded as feature `hud`. The demo plays no audio of its own, so the HUD activates VolumeKit's
+    /// mixing session itself (`outputVolume` only changes, and the system HUD stays hidden, while it is active).
     private func startHUD() {
         guard hud == nil, let recorder else { return }
         let hud = VolumeHUD(
-            style: .island, options: VolumeHUDOptions(activatesAudioSession: true),
+            style: .island, options: VolumeHUDOptions(),
             clients: VolumeKitClients.live().recording(to: recorder, feature: "hud"))
         hud.onDiagnostic = { diagnostic in recorder.mark("VolumeKit HUD diagnostic: \(diagnostic)") }
         hud.start()
