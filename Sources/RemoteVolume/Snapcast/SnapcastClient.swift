@@ -130,6 +130,11 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// yielded, the newest last; a percent outside 0…100 is not believed (the change carries only the mute
     /// state). Ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
+        changes(clock: .system)
+    }
+
+    /// ``changes()`` with the watcher paced by `clock` (tests advance it by hand).
+    func changes(clock: WatcherClock) -> AsyncStream<RemoteVolumeChange> {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = clientID
         let change: @Sendable (Snapcast.Volume) -> RemoteVolumeChange = { volume in
@@ -167,6 +172,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
                 }
                 return nil
             },
+            clock: clock,
             deliver: { continuation.yield($0) }
         )
         continuation.onTermination = { _ in watcher.cancel() }
