@@ -33,9 +33,10 @@ struct RemoteNewcomerTests {
         #expect(server.state.current.methods == Array(repeating: "Client.SetVolume", count: 4))
         #expect(server.levels() == [30, 60])
         // Another connection moves one room: the command connection hears of it by notification, and the
-        // next set takes the new levels as the shape, still without reading the group first.
+        // next set takes the new levels as the shape, still without reading the group first. The fake server
+        // writes the notification before its reply to the mover (with no Nagle hold), so it has reached the
+        // command connection by the time the mover's set returns.
         try await server.client("a").setVolume(60)
-        try await Task.sleep(nanoseconds: 150_000_000)
         server.state.withLock { $0.methods.removeAll() }
         try await group.setVolume(30)
         #expect(server.state.current.methods == ["Client.SetVolume", "Client.SetVolume"])
@@ -47,10 +48,8 @@ struct RemoteNewcomerTests {
         let server = try FakeSnapserver(clients: [("kitchen", 30)])
         let client = server.client("kitchen")
         try await client.setVolume(35)
-        try await server.client("kitchen").setMuted(true)  // Another connection.
-        // The notification is on its way (TCP may hold a small segment until the last one is acknowledged,
-        // ≈ 40 ms): a set catches up with what has arrived, not with what is in flight.
-        try await Task.sleep(nanoseconds: 150_000_000)
+        // Another connection: the fake server writes the notification to this one before it replies there.
+        try await server.client("kitchen").setMuted(true)
         server.state.withLock { $0.methods.removeAll() }
         try await client.setVolume(36)
         #expect(server.state.current.clients["kitchen"]! == (36, true))
