@@ -114,7 +114,16 @@ enum RemoteCommand: Subcommand {
                     )
                 }
                 try await renderer.setVolume(level)
-                print("\(renderer.displayName): volume \(try await renderer.volume())")
+                let now: Int
+                switch url {
+                case .snapcastClient, .snapcastGroup:
+                    // Snapcast's reply to the set is its word on the level (a group's loudest client lands on
+                    // it exactly): reading it back would be one more request for what the reply said.
+                    now = level
+                case .upnp, .mpd:
+                    now = try await renderer.volume()
+                }
+                print("\(renderer.displayName): volume \(now)")
                 return 0
             }
         case "mute":

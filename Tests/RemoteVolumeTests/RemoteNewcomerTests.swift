@@ -132,6 +132,24 @@ struct RemoteNewcomerTests {
         #expect(plain.output.contains("is not known here, so 20 was set"), "\(plain.output)")
     }
 
+    @Test("remote set snapcast://… is one Client.GetStatus and one Client.SetVolume on one connection")
+    func cliSnapcastSet() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall", 10)])
+        let base = "snapcast://127.0.0.1:\(server.port)"
+        let run = try await CLI.run(["remote", "set", "\(base)/kitchen", "40"])
+        #expect(run.status == 0 && run.output == "room-kitchen: volume 40\n", "\(run.output)\(run.error)")
+        // The status read tells the client's name and its mute state, which the set must carry (snapserver
+        // 0.26 breaks on a percent alone); before, connect's probe and the set each read it on a connection of
+        // their own, and the level was read back: 4 requests on 2 connections.
+        #expect(server.state.current.methods == ["Client.GetStatus", "Client.SetVolume"])
+        #expect(server.peer.accepted.current == 1)
+        server.state.withLock { $0.methods.removeAll() }
+        let group = try await CLI.run(["remote", "set", "\(base)/group/g1", "80"])
+        #expect(group.status == 0 && group.output == "g1: volume 80\n", "\(group.output)\(group.error)")
+        #expect(server.state.current.methods == ["Group.GetStatus", "Client.SetVolume", "Client.SetVolume"])
+        #expect(server.levels() == [80, 20])
+    }
+
     @Test("a usage error never prints the MPD password")
     func cliRedactsPassword() async throws {
         let run = try await CLI.run(["remote", "get", "mpd://hunter2@127.0.0.1:99999"])

@@ -51,7 +51,17 @@ public final class SnapcastClient: RemoteVolumeDevice {
         self.displayName = displayName ?? clientID
     }
 
+    private init(link: SnapcastLink, clientID: String, displayName: String) {
+        self.link = link
+        self.clientID = clientID
+        self.displayName = displayName
+    }
+
     /// Connects, checks that the server knows `clientID` and takes its name.
+    ///
+    /// The client returned keeps that connection and what `Client.GetStatus` said, so a set right after is
+    /// one `Client.SetVolume` (issue 23: `volumekit remote set snapcast://…` is two requests on one
+    /// connection — the first tells the client's mute state, which a set must carry).
     ///
     /// A server that answers but does not know the client fails with ``RemoteVolumeError/unsupported(_:)``
     /// saying so (not "cannot be reached": the server was reached).
@@ -72,8 +82,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         }
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
         return SnapcastClient(
-            host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
-            displayName: PeerText.clean(names.first ?? clientID, limit: 80))
+            link: probe.link, clientID: clientID, displayName: PeerText.clean(names.first ?? clientID, limit: 80))
     }
 
     /// Reads the client's percent; one outside 0…100 is refused (``RemoteVolumeError/invalidReply(_:)``).
