@@ -67,6 +67,20 @@ struct RemoteNewcomerTests {
         #expect(!text.contains("cannot be reached"), "\(text)")
     }
 
+    @Test("a client the server forgets later is still transient, and the message says the server answered")
+    func snapcastClientForgotten() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let client = server.client("kitchen")
+        #expect(try await client.volume() == 30)
+        server.state.withLock { $0.forgotten = ["kitchen"] }
+        let error = try #require(await remoteError { _ = try await client.volume() })
+        #expect(error.isTransient, "a restarting server forgets its clients for a moment")
+        #expect(
+            error.description.contains("answered but does not know the client or group now")
+                && error.description.contains("'volumekit remote list snapcast://127.0.0.1:\(server.port)'"),
+            "\(error)")
+    }
+
     @Test("at MPD volume 0, a press up ends not muted, even when MPD's own report comes after the stop")
     func mpdMuteFlagAfterUp() async throws {
         let server = try FakeMPD()

@@ -152,11 +152,12 @@ struct SnapcastRefusal: Error {
 
     /// What it means for the user: "not found" is ``RemoteVolumeError/unreachable(_:)`` (transient, so
     /// ``RemoteVolumeController`` retries through a server restart; a wrong id still fails after the
-    /// configured attempts), anything else ``RemoteVolumeError/unsupported(_:)``.
-    var remoteVolumeError: RemoteVolumeError {
+    /// configured attempts), anything else ``RemoteVolumeError/unsupported(_:)``. `address` is the server's
+    /// "HOST:PORT", for the command that lists what it knows.
+    func remoteVolumeError(at address: String) -> RemoteVolumeError {
         if isNotFound {
             return .unreachable(
-                "Snapcast does not know the client or group now (\(message)); it may be restarting, or the id is wrong: see Server.GetStatus"
+                "the Snapcast server answered but does not know the client or group now (restarting, or a wrong id: 'volumekit remote list snapcast://\(address)' lists them): \(message)"
             )
         }
         return .unsupported("Snapcast refused \(method): \(message) (JSON-RPC error \(code))")

@@ -157,7 +157,7 @@ final class SnapcastLink: @unchecked Sendable {
             return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
         } catch let refusal as SnapcastRefusal {
             if !mappingNotFound && refusal.isNotFound { throw refusal }
-            throw refusal.remoteVolumeError
+            throw refusal.remoteVolumeError(at: address)
         } catch {
             throw error.asRemoteVolumeError
         }
