@@ -99,7 +99,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         try await link.request { session, deadline in
             try session.catchUp()
             let muted = try session.known[id]?.muted ?? Self.status(of: id, session, deadline).config.volume.muted
-            try Self.set(id, to: .init(percent: level, muted: muted), session, deadline)
+            try session.setVolume(.init(percent: level, muted: muted), of: id, deadline: deadline)
         }
     }
 
@@ -120,18 +120,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
                 let client = try Self.status(of: id, session, deadline)
                 percent = try client.config.volume.checkedPercent(of: client.named)
             }
-            try Self.set(id, to: .init(percent: percent, muted: muted), session, deadline)
+            try session.setVolume(.init(percent: percent, muted: muted), of: id, deadline: deadline)
         }
-    }
-
-    /// Sends `Client.SetVolume` and keeps what the server answered as the client's state.
-    private static func set(
-        _ id: String, to volume: Snapcast.Volume, _ session: SnapcastSession, _ deadline: Deadline
-    ) throws {
-        let result = try session.call(
-            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: volume), as: Snapcast.VolumeResult.self,
-            deadline: deadline)
-        session.remember(result.volume, of: id)
     }
 
     /// Follows the server's notifications for this client on a second connection; after a reconnect (the

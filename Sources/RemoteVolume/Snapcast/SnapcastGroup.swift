@@ -123,11 +123,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             }
             for client in order {
                 guard let target = targets[client.id], client.volume.percent != target else { continue }
-                let result = try session.call(
-                    "Client.SetVolume",
-                    Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.volume.muted)),
-                    as: Snapcast.VolumeResult.self, deadline: deadline)
-                session.remember(result.volume, of: client.id)
+                try session.setVolume(
+                    .init(percent: target, muted: client.volume.muted), of: client.id, deadline: deadline)
             }
             memory.withLock { state in
                 state.lastSet = targets
