@@ -46,7 +46,8 @@ struct SnapcastWireTests {
         let sent = Locked([String]())
         let peer = try LinePeer { connection in
             var answered = 0
-            while let line = connection.readLine(timeout: 5) {
+            // One connection throughout: a stalled machine must not make the peer hang up between the calls.
+            while let line = connection.readLine(timeout: 60) {
                 sent.withLock { $0.append(line) }
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                     let id = object["id"] as? Int
@@ -60,7 +61,7 @@ struct SnapcastWireTests {
             }
         }
         defer { peer.stop() }
-        let client = SnapcastClient(host: "127.0.0.1", port: peer.port, clientID: "k", requestTimeout: 5)
+        let client = SnapcastClient(host: "127.0.0.1", port: peer.port, clientID: "k", requestTimeout: 30)
         try await client.setVolume(40)
         // The server said 41, muted: the next set keeps that mute, and unmuting keeps 41.
         try await client.setMuted(false)
