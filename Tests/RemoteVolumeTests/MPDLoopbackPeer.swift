@@ -50,6 +50,10 @@ final class LinePeer: @unchecked Sendable {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { continue }
                 accepted.withLock { $0 += 1 }
+                // Every write leaves at once (no Nagle hold until the last one is acknowledged): a notification
+                // the fake server writes before a reply is on its way before the reply is.
+                var one: Int32 = 1
+                _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 let connection = LinePeerConnection(fd: client, stopped: stopped)
                 Thread {
                     handler(connection); connection.close()

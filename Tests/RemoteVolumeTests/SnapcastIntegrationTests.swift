@@ -33,12 +33,12 @@ enum SnapcastPeer {
         let link = SnapcastLink(host: host, port: port, requestTimeout: 2)
         return try await link.request { session, deadline in
             let server = try session.call(
-                "Server.GetStatus", [String: String](), as: Snapcast.ServerStatus.self, deadline: deadline
+                "Server.GetStatus", Snapcast.NoParams(), as: Snapcast.ServerStatus.self, deadline: deadline
             ).server
             guard let group = server.groups.first(where: { $0.clients.contains { $0.id == clients[0] } }) else {
                 throw RemoteVolumeError.unsupported("vk-client-1 is not connected")
             }
-            struct SetClients: Encodable { var id: String; var clients: [String] }
+            struct SetClients: Snapcast.Params { var id: String; var clients: [String] }
             _ = try session.call(
                 "Group.SetClients", SetClients(id: group.id, clients: clients), as: Snapcast.ServerStatus.self,
                 deadline: deadline)

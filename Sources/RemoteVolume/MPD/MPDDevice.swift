@@ -129,9 +129,15 @@ public final class MPDDevice: RemoteVolumeDevice {
     /// connection drops (MPD restarted) it reconnects after 0.1 s, backing off to 1 s while connections keep
     /// failing, and yields the level it finds. The stream ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
+        changes(clock: .system)
+    }
+
+    /// ``changes()`` with the watcher paced by `clock` (tests advance it by hand).
+    func changes(clock: WatcherClock) -> AsyncStream<RemoteVolumeChange> {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let watcher = MPDMixerWatcher(host: host, port: port, password: password, requestTimeout: requestTimeout) {
-            level in
+        let watcher = MPDMixerWatcher(
+            host: host, port: port, password: password, requestTimeout: requestTimeout, clock: clock
+        ) { level in
             continuation.yield(RemoteVolumeChange(volume: level, muted: level == 0))
         }
         continuation.onTermination = { _ in watcher.cancel() }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import VolumeKitCore
 
@@ -27,16 +26,18 @@ final class MPDMixerWatcher: @unchecked Sendable {
     private let password: String?
     private let requestTimeout: TimeInterval
     private let report: @Sendable (Int) -> Void
+    private let clock: WatcherClock
     private let cancelled = Locked(false)
 
     init(
-        host: String, port: UInt16, password: String?, requestTimeout: TimeInterval,
+        host: String, port: UInt16, password: String?, requestTimeout: TimeInterval, clock: WatcherClock = .system,
         report: @escaping @Sendable (Int) -> Void
     ) {
         self.host = host
         self.port = port
         self.password = password
         self.requestTimeout = requestTimeout
+        self.clock = clock
         self.report = report
     }
 
@@ -54,7 +55,7 @@ final class MPDMixerWatcher: @unchecked Sendable {
         var backoff = ReconnectBackoff()
         var lastReported: Int?
         while !isCancelled {
-            let attempt = Self.now()
+            let attempt = clock.now()
             do {
                 let session = try MPDSession(
                     host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
@@ -63,7 +64,7 @@ final class MPDMixerWatcher: @unchecked Sendable {
                 let level = try session.volume(deadline: Deadline(in: requestTimeout))
                 if level != lastReported { report(level); lastReported = level }
                 while !isCancelled {
-                    let round = Self.now()
+                    let round = clock.now()
                     if try waitForMixerChange(session) {
                         // Paced: the level read after the pause is the newest, so nothing is lost by waiting.
                         pause(until: round + Self.minimumRoundInterval)
@@ -76,21 +77,15 @@ final class MPDMixerWatcher: @unchecked Sendable {
                 return
             } catch {
                 // Connection lost or refused, or the server misbehaved: try again (MPD restarting), backing off.
-                pause(until: Self.now() + backoff.delay(afterConnectionLasting: Self.now() - attempt))
+                let now = clock.now()
+                pause(until: now + backoff.delay(afterConnectionLasting: now - attempt))
             }
         }
     }
 
-    /// Seconds on a monotonic clock.
-    private static func now() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-    /// Sleeps until `instant` (of ``now()``) or cancellation, in slices.
+    /// Sleeps until `instant` (of the watcher's clock) or cancellation.
     private func pause(until instant: TimeInterval) {
-        while !isCancelled {
-            let left = instant - Self.now()
-            guard left > 0 else { return }
-            Thread.sleep(forTimeInterval: min(Self.slice, left))
-        }
+        clock.sleep(instant) { isCancelled }
     }
 
     /// Sends `idle mixer` and waits; `true` when the mixer changed, `false` after a quiet keep-alive period

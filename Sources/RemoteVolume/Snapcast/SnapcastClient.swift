@@ -51,7 +51,17 @@ public final class SnapcastClient: RemoteVolumeDevice {
         self.displayName = displayName ?? clientID
     }
 
+    private init(link: SnapcastLink, clientID: String, displayName: String) {
+        self.link = link
+        self.clientID = clientID
+        self.displayName = displayName
+    }
+
     /// Connects, checks that the server knows `clientID` and takes its name.
+    ///
+    /// The client returned keeps that connection and what `Client.GetStatus` said, so a set right after is
+    /// one `Client.SetVolume` (issue 23: `volumekit remote set snapcast://…` is two requests on one
+    /// connection — the first tells the client's mute state, which a set must carry).
     ///
     /// A server that answers but does not know the client fails with ``RemoteVolumeError/unsupported(_:)``
     /// saying so (not "cannot be reached": the server was reached).
@@ -72,8 +82,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         }
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
         return SnapcastClient(
-            host: host, port: port, clientID: clientID, requestTimeout: requestTimeout,
-            displayName: PeerText.clean(names.first ?? clientID, limit: 80))
+            link: probe.link, clientID: clientID, displayName: PeerText.clean(names.first ?? clientID, limit: 80))
     }
 
     /// Reads the client's percent; one outside 0…100 is refused (``RemoteVolumeError/invalidReply(_:)``).
@@ -90,7 +99,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         try await link.request { session, deadline in
             try session.catchUp()
             let muted = try session.known[id]?.muted ?? Self.status(of: id, session, deadline).config.volume.muted
-            try Self.set(id, to: .init(percent: level, muted: muted), session, deadline)
+            try session.setVolume(.init(percent: level, muted: muted), of: id, deadline: deadline)
         }
     }
 
@@ -111,18 +120,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
                 let client = try Self.status(of: id, session, deadline)
                 percent = try client.config.volume.checkedPercent(of: client.named)
             }
-            try Self.set(id, to: .init(percent: percent, muted: muted), session, deadline)
+            try session.setVolume(.init(percent: percent, muted: muted), of: id, deadline: deadline)
         }
-    }
-
-    /// Sends `Client.SetVolume` and keeps what the server answered as the client's state.
-    private static func set(
-        _ id: String, to volume: Snapcast.Volume, _ session: SnapcastSession, _ deadline: Deadline
-    ) throws {
-        let result = try session.call(
-            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: volume), as: Snapcast.VolumeResult.self,
-            deadline: deadline)
-        session.remember(result.volume, of: id)
     }
 
     /// Follows the server's notifications for this client on a second connection; after a reconnect (the
@@ -130,6 +129,11 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// yielded, the newest last; a percent outside 0…100 is not believed (the change carries only the mute
     /// state). Ends when its consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
+        changes(clock: .system)
+    }
+
+    /// ``changes()`` with the watcher paced by `clock` (tests advance it by hand).
+    func changes(clock: WatcherClock) -> AsyncStream<RemoteVolumeChange> {
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = clientID
         let change: @Sendable (Snapcast.Volume) -> RemoteVolumeChange = { volume in
@@ -167,6 +171,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
                 }
                 return nil
             },
+            clock: clock,
             deliver: { continuation.yield($0) }
         )
         continuation.onTermination = { _ in watcher.cancel() }

@@ -57,10 +57,17 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         self.displayName = displayName ?? groupID
     }
 
+    private init(link: SnapcastLink, groupID: String, displayName: String) {
+        self.link = link
+        self.groupID = groupID
+        self.displayName = displayName
+    }
+
     /// Connects, checks that the server knows `groupID` (and that it has clients) and takes its name.
     ///
     /// A server that answers but does not know the group fails with ``RemoteVolumeError/unsupported(_:)``
-    /// saying so.
+    /// saying so. The group returned keeps that connection and the membership it read, so a set right after
+    /// is one `Client.SetVolume` per client it moves.
     public static func connect(
         host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
         requestTimeout: TimeInterval = 3
@@ -78,9 +85,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         }
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
-        return SnapcastGroup(
-            host: host, port: port, groupID: groupID, requestTimeout: requestTimeout,
-            displayName: PeerText.clean(name, limit: 80))
+        return SnapcastGroup(link: probe.link, groupID: groupID, displayName: PeerText.clean(name, limit: 80))
     }
 
     /// The loudest client's percent.
@@ -118,11 +123,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             }
             for client in order {
                 guard let target = targets[client.id], client.volume.percent != target else { continue }
-                let result = try session.call(
-                    "Client.SetVolume",
-                    Snapcast.SetVolumeParams(id: client.id, volume: .init(percent: target, muted: client.volume.muted)),
-                    as: Snapcast.VolumeResult.self, deadline: deadline)
-                session.remember(result.volume, of: client.id)
+                try session.setVolume(
+                    .init(percent: target, muted: client.volume.muted), of: client.id, deadline: deadline)
             }
             memory.withLock { state in
                 state.lastSet = targets

@@ -31,17 +31,19 @@ final class SnapcastSession {
     }
 
     /// Sends `method(params)` and decodes its `result` as `R`; notifications met meanwhile go to `notified`.
-    func call<P: Encodable, R: Decodable>(
+    /// A reply that is word for word `canonical`'s is taken as its result without parsing.
+    func call<P: Snapcast.Params, R: Decodable>(
         _ method: String, _ params: P, as type: R.Type, deadline: Deadline,
-        notified: (String, String) -> Void = { _, _ in }
+        canonical: Snapcast.CanonicalReply<R>? = nil, notified: (String, String) -> Void = { _, _ in }
     ) throws -> R {
         let id = nextID
         nextID += 1
-        try channel.send(
-            JSONLine.encode(Snapcast.Request(id: id, method: method, params: params)) + "\n", deadline: deadline)
+        try channel.send(Snapcast.request(id: id, method: method, params: params) + "\n", deadline: deadline)
+        let expected = canonical.map { ($0.text(id), $0.result) }
         var skipped = 0
         while true {
             let line = try channel.readLine(deadline: deadline)
+            if let expected, line == expected.0 { return expected.1 }
             // One parse for the usual line (issue 23: the per-request cost); a reply whose result does not
             // decode is decoded again strictly, for the error's words.
             let envelope = try JSONLine.decode(Snapcast.Answer<R>.self, from: line)
@@ -75,6 +77,18 @@ extension SnapcastSession {
             let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
             if envelope.id == nil, let name = envelope.method { note(name, line) }
         }
+    }
+
+    /// `Client.SetVolume` of `volume` for client `id`, keeping what the server answered as the client's state;
+    /// snapserver's usual reply is recognised without parsing (issue 23 item 4).
+    func setVolume(_ volume: Volume, of id: String, deadline: Deadline) throws {
+        let canonical = Snapcast.CanonicalReply(
+            text: { #"{"id":\#($0),"jsonrpc":"2.0","result":{"volume":\#(volume.json)}}"# },
+            result: Snapcast.VolumeResult(volume: volume))
+        let result = try call(
+            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: volume), as: Snapcast.VolumeResult.self,
+            deadline: deadline, canonical: canonical)
+        remember(result.volume, of: id)
     }
 
     /// Records `volume` as `id`'s, when its percent lies within 0…100 (otherwise forgets it).
@@ -157,7 +171,7 @@ final class SnapcastLink: @unchecked Sendable {
             return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
         } catch let refusal as SnapcastRefusal {
             if !mappingNotFound && refusal.isNotFound { throw refusal }
-            throw refusal.remoteVolumeError
+            throw refusal.remoteVolumeError(at: address)
         } catch {
             throw error.asRemoteVolumeError
         }

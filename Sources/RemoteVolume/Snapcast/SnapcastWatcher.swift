@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import VolumeKitCore
 
@@ -26,16 +25,18 @@ final class SnapcastWatcher: @unchecked Sendable {
     private let resync: Resync
     private let notified: Notified
     private let deliver: @Sendable (RemoteVolumeChange) -> Void
+    private let clock: WatcherClock
     private let cancelled = Locked(false)
     /// Only touched on the watcher's thread.
     private var pacing = Coalescer<RemoteVolumeChange>()
     private var delivered: RemoteVolumeChange?
 
     init(
-        link: SnapcastLink, resync: @escaping Resync, notified: @escaping Notified,
+        link: SnapcastLink, resync: @escaping Resync, notified: @escaping Notified, clock: WatcherClock = .system,
         deliver: @escaping @Sendable (RemoteVolumeChange) -> Void
     ) {
         self.link = link
+        self.clock = clock
         self.resync = resync
         self.notified = notified
         self.deliver = deliver
@@ -51,18 +52,15 @@ final class SnapcastWatcher: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.current }
 
-    /// Seconds on a monotonic clock.
-    private static func now() -> TimeInterval { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
     /// Passes `change` through the pacing (and the duplicate check) to `deliver`.
     private func offer(_ change: RemoteVolumeChange?) {
-        guard let change, let passed = pacing.offer(change, at: Self.now()) else { return }
+        guard let change, let passed = pacing.offer(change, at: clock.now()) else { return }
         send(passed)
     }
 
     /// Delivers a held change whose time has come.
     private func deliverDue() {
-        if let due = pacing.due(at: Self.now()) { send(due) }
+        if let due = pacing.due(at: clock.now()) { send(due) }
     }
 
     private func send(_ change: RemoteVolumeChange) {
@@ -74,7 +72,7 @@ final class SnapcastWatcher: @unchecked Sendable {
     private func run() {
         var backoff = ReconnectBackoff()
         while !isCancelled {
-            let attempt = Self.now()
+            let attempt = clock.now()
             do {
                 let session = try SnapcastSession(
                     host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
@@ -84,7 +82,7 @@ final class SnapcastWatcher: @unchecked Sendable {
                 while !isCancelled {
                     deliverDue()
                     // A held change waits for its turn, not for the next line.
-                    let wait = pacing.nextDue.map { max(0.005, min(Self.slice, $0 - Self.now())) } ?? Self.slice
+                    let wait = pacing.nextDue.map { max(0.005, min(Self.slice, $0 - clock.now())) } ?? Self.slice
                     let line: String
                     do {
                         line = try session.channel.readLine(deadline: Deadline(in: wait))
@@ -101,13 +99,13 @@ final class SnapcastWatcher: @unchecked Sendable {
                 return
             } catch {
                 // Lost, refused or garbage: a fresh connection soon (the server may be restarting), backing off.
-                let until = Self.now() + backoff.delay(afterConnectionLasting: Self.now() - attempt)
+                let now = clock.now()
+                let until = now + backoff.delay(afterConnectionLasting: now - attempt)
                 while !isCancelled {
                     deliverDue()
-                    let left = until - Self.now()
-                    guard left > 0 else { break }
-                    let heldFor = pacing.nextDue.map { max(0.005, $0 - Self.now()) } ?? Self.slice
-                    Thread.sleep(forTimeInterval: min(Self.slice, left, heldFor))
+                    guard clock.now() < until else { break }
+                    // A held change is delivered when its turn comes, not after the whole wait.
+                    clock.sleep(min(until, pacing.nextDue ?? until)) { isCancelled }
                 }
             }
         }

@@ -34,6 +34,26 @@ enum JSONLine {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `text` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped,
+    /// everything else as it is.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     /// The deepest bracket nesting in `bytes`, ignoring brackets inside strings.
     static func nestingDepth(_ bytes: [UInt8]) -> Int {
         var depth = 0

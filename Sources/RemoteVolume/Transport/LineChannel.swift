@@ -25,6 +25,9 @@ final class LineChannel {
     private var pending: [UInt8] = []
     /// How many bytes of `pending` were already searched for a newline.
     private var scanned = 0
+    /// What each read lands in before it joins `pending`, allocated once (issue 23 item 4: a fresh 16 KiB
+    /// buffer per read was part of a request's cost).
+    private var scratch = [UInt8](repeating: 0, count: 16_384)
 
     /// Connects to `host:port`, failing at `deadline`.
     init(host: String, port: UInt16, maxLineBytes: Int, deadline: Deadline) throws {
@@ -59,12 +62,19 @@ final class LineChannel {
                 throw RemoteVolumeError.replyTooLarge(limit: maxLineBytes)
             }
             if deadline.hasPassed { throw RemoteVolumeError.timedOut }
-            // Never ask for more than the line may still grow by (plus the newline), so a flood is not buffered.
-            let room = maxLineBytes + 1 - pending.count
-            let chunk = try socket.receive(limit: max(1, min(16_384, room)), deadline: deadline)
-            guard !chunk.isEmpty else { throw RemoteVolumeError.unreachable("the device closed the connection") }
-            pending.append(contentsOf: chunk)
+            try receive(deadline: deadline)
         }
+    }
+
+    /// Reads what has arrived (waiting until `deadline`) onto `pending`: never more than the line may still
+    /// grow by (plus the newline), so a flood is not buffered.
+    private func receive(deadline: Deadline) throws {
+        let room = max(1, min(scratch.count, maxLineBytes + 1 - pending.count))
+        let count = try scratch.withUnsafeMutableBytes { buffer in
+            try socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room]), deadline: deadline)
+        }
+        guard count > 0 else { throw RemoteVolumeError.unreachable("the device closed the connection") }
+        pending.append(contentsOf: scratch[0..<count])
     }
 
     /// The next line if one has already arrived (or arrives with the bytes already waiting), else `nil`;
@@ -78,10 +88,7 @@ final class LineChannel {
             guard pending.count <= maxLineBytes else { throw RemoteVolumeError.replyTooLarge(limit: maxLineBytes) }
             var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 0) > 0 else { return nil }
-            let room = maxLineBytes + 1 - pending.count
-            let chunk = try socket.receive(limit: max(1, min(16_384, room)), deadline: Deadline(in: 1))
-            guard !chunk.isEmpty else { throw RemoteVolumeError.unreachable("the device closed the connection") }
-            pending.append(contentsOf: chunk)
+            try receive(deadline: Deadline(in: 1))
         }
     }
 

@@ -199,11 +199,19 @@ final class Socket: @unchecked Sendable {
 
     /// Reads what is available (up to `limit` bytes), waiting until the deadline; empty data means the peer closed.
     func receive(limit: Int = 16_384, deadline: Deadline) throws -> Data {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let count = try buffer.withUnsafeMutableBytes { try receive(into: $0, deadline: deadline) }
+        return Data(buffer[0..<count])
+    }
+
+    /// Reads what is available into `buffer` (up to its size), waiting until the deadline; the byte count,
+    /// 0 when the peer closed. For callers that read into one buffer again and again (the line channels: no
+    /// allocation per read).
+    func receive(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws -> Int {
         while true {
             try wait(until: deadline)
-            var buffer = [UInt8](repeating: 0, count: limit)
-            let count = recv(fd, &buffer, limit, 0)
-            if count >= 0 { return Data(buffer[0..<count]) }
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
             throw RemoteVolumeError.unreachable(Socket.lastError)
         }
