@@ -62,7 +62,8 @@ enum SimulateCommand: Subcommand {
                                 (the device's volume, and the app's audio session category and state)
 
         SCRIPT: one command a line, '#' comments, times in seconds:
-          ios N · device iphone|ipad · volume V       (setup, before anything else)
+          ios N · device iphone|ipad · volume V · headphones V   (setup, before anything else; 'volume'
+          sets every route, 'headphones' then every route but the speaker)
           start (buttons, HUD and Ring/Silent monitor) · start buttons|hud|mute (one alone; 'start hud':
           the HUD with default options, no capture, as '.volumeHUD(.island)') · stop
           press up|down [xN] [every S] · hold up|down S [&] · wait S · slider V · drag V
@@ -78,7 +79,9 @@ enum SimulateCommand: Subcommand {
             bluetooth sync V                 the headset's own volume V taken now
             safety lower                     Headphone Notifications turn a volume above
                                              headphoneLimitLevel down to it
-          ('hold … &' keeps the button down while the next lines run)
+          ('hold … &' keeps the button down while the next lines run; 'start … &' and 'launch &' run the
+          next line at once instead of waiting for capture to begin or the recovery to end, as
+          scenarios/known/ replays a randomized session)
           Lines end with LF, CRLF or CR. Limits: \(Scenario.maximumScriptBytes) bytes of UTF-8 text (no NUL),
           \(Int(Scenario.maximumVirtualTime)) s of virtual time, \(Scenario.maximumPresses) presses, \(ScenarioRunner.maximumRecords) records.
         """

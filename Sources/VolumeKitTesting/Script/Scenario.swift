@@ -14,13 +14,16 @@ import VolumeKitCore
 /// stop
 /// ```
 ///
-/// Commands: `ios N` · `device iphone|ipad` · `volume V` · `start` (buttons, the HUD and the Ring/Silent monitor) ·
-/// `start buttons|hud|mute` (one feature alone, ``ScenarioFeature``) · `stop` · `press up|down [xN] [every S]`
+/// Commands: `ios N` · `device iphone|ipad` · `volume V` · `headphones V` (every other route's volume before launch;
+/// `volume` sets both) · `start` (buttons, the HUD and the Ring/Silent monitor) ·
+/// `start buttons|hud|mute` (one feature alone, ``ScenarioFeature``; the next line waits until capture has begun,
+/// or with a final `&` runs at once) · `stop` · `press up|down [xN] [every S]`
 /// (default one press, 0.15 s apart) · `hold up|down S [&]` (with `&` the next line runs while the button is
 /// held) · `wait S` · `slider V` (Control Center, as the device's behaviour delivers it) · `drag V` (a
 /// Control Center drag: a series of values) · `background` · `foreground` · `interrupt begin|end` ·
 /// `call begin|end` · `siri [S]` · `alarm S [noend]` · `takeover camera|player|webview` · `camera start|stop` ·
-/// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch` · `mute on|off` (the
+/// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch [&]` (the app
+/// launches again and recovers the user's volume; the next line waits for that, or with `&` runs at once) · `mute on|off` (the
 /// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad) · `media reset` (the media server
 /// restarts: `mediaServicesWereResetNotification`) · other sources of the volume: `headset up|down [xN] [every S]`
 /// (the headset's own buttons, on a headphones or Bluetooth route) · `bluetooth connect V` (the route moves to
@@ -34,8 +37,10 @@ public struct Scenario: Sendable, Equatable {
         case ios(OSVersion)
         /// `device iphone|ipad`.
         case device(DeviceKind)
-        /// `volume V`: the user's volume before launch.
+        /// `volume V`: the user's volume before launch (on every route, unless `headphones V` follows).
         case volume(Float)
+        /// `headphones V`: the volume every route but the speaker starts with (a `volume` line sets both).
+        case headphones(Float)
         /// `start`: the app starts capturing.
         case start
         /// `start buttons|hud|mute`: the app starts one feature alone (``ScenarioFeature``).
@@ -103,7 +108,7 @@ public struct Scenario: Sendable, Equatable {
 
         var isSetup: Bool {
             switch self {
-            case .ios, .device, .volume: true
+            case .ios, .device, .volume, .headphones: true
             default: false
             }
         }
@@ -117,12 +122,16 @@ public struct Scenario: Sendable, Equatable {
         public var command: Command
         /// The line as written, without its comment.
         public var text: String = ""
+        /// `start … &` or `launch &`: the next line runs at once, without waiting for capture to begin or the
+        /// launch's recovery to end (as a replayed randomized session does).
+        public var atOnce: Bool = false
 
         /// Creates a line.
-        public init(number: Int, command: Command, text: String = "") {
+        public init(number: Int, command: Command, text: String = "", atOnce: Bool = false) {
             self.number = number
             self.command = command
             self.text = text
+            self.atOnce = atOnce
         }
     }
 
@@ -153,8 +162,10 @@ public struct Scenario: Sendable, Equatable {
         for (index, raw) in Self.splitLines(text).enumerated() {
             let number = index + 1
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            var words = content.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard !words.isEmpty else { continue }
+            let atOnce = ["start", "launch"].contains(words[0]) && words.count > 1 && words.last == "&"
+            if atOnce { words.removeLast() }
             let command = try Self.parse(words, line: number)
             if command.isSetup, !setupAllowed {
                 throw ScenarioError(
@@ -175,7 +186,10 @@ public struct Scenario: Sendable, Equatable {
                 throw ScenarioError(
                     line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
             }
-            lines.append(Line(number: number, command: command, text: words.joined(separator: " ")))
+            lines.append(
+                Line(
+                    number: number, command: command, text: (words + (atOnce ? ["&"] : [])).joined(separator: " "),
+                    atOnce: atOnce))
         }
         self.lines = lines
     }
@@ -284,6 +298,9 @@ public struct Scenario: Sendable, Equatable {
         case "volume":
             try expectCount(2...2, "volume V")
             return .volume(try level(words[1]))
+        case "headphones":
+            try expectCount(2...2, "headphones V")
+            return .headphones(try level(words[1]))
         case "start":
             try expectCount(1...2, "start [buttons|hud|mute]")
             guard words.count == 2 else { return .start }

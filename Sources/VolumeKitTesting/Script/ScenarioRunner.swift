@@ -76,6 +76,8 @@ public final class ScenarioRunner: @unchecked Sendable {
     private var baseline: BaselineApp?
     private var mute: MuteSwitchEngine?
     private var hud: VolumeHUDEngine?
+    /// The line being run ends with `&`: no waiting for capture or a recovery before the next.
+    private var runsAtOnce = false
 
     /// Creates a runner.
     public init(scenario: Scenario, strategy: SimulatedStrategy = .outputVolume, behaviour: DeviceBehaviour = .default)
@@ -118,6 +120,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             case .ios(let version): configuration.osVersion = version
             case .device(let kind): configuration.kind = kind
             case .volume(let volume): configuration.volume = volume; configuration.headphonesVolume = volume
+            case .headphones(let volume): configuration.headphonesVolume = volume
             default: break
             }
         }
@@ -149,6 +152,7 @@ public final class ScenarioRunner: @unchecked Sendable {
                 records.withLock { $0.append(record) }
             }
             if let gesture = line.command.traceGesture { traceRecorder?.gesture(gesture) }
+            runsAtOnce = line.atOnce
             try perform(line.command, on: device)
             try flushIfDue(device)
         }
@@ -230,7 +234,7 @@ public final class ScenarioRunner: @unchecked Sendable {
 
     private func perform(_ command: Scenario.Command, on device: SimulatedDevice) throws {
         switch command {
-        case .ios, .device, .volume:
+        case .ios, .device, .volume, .headphones:
             break
         case .start:
             // A second `start` restarts the app's features rather than leaving the first ones running.
@@ -346,8 +350,10 @@ public final class ScenarioRunner: @unchecked Sendable {
         advance(device, until: { done.current }, atMost: 2)
     }
 
-    /// Lets virtual time pass in small steps until `condition` holds, for at most `seconds`.
+    /// Lets virtual time pass in small steps until `condition` holds, for at most `seconds` — not at all for a
+    /// line that runs the next at once (`start … &`, `launch &`).
     private func advance(_ device: SimulatedDevice, until condition: () -> Bool, atMost seconds: TimeInterval) {
+        guard !runsAtOnce else { return }
         let deadline = device.now + seconds
         while !condition(), device.now < deadline { device.advance(by: 0.01) }
     }

@@ -38,7 +38,7 @@ extension Scenario.Command {
     /// What the person does in this script line, as a trace gesture (`nil` for setup and app lines).
     public var traceGesture: TraceGesture? {
         switch self {
-        case .ios, .device, .volume, .start, .startFeature, .stop, .wait, .crash, .launch: nil
+        case .ios, .device, .volume, .headphones, .start, .startFeature, .stop, .wait, .crash, .launch: nil
         case .press(let button, let count, let every):
             count == 1 ? .press(button) : .other("press \(button.rawValue) x\(count) every \(every)")
         case .hold(let button, let seconds, _): .hold(button, seconds: seconds)
