@@ -199,6 +199,12 @@ struct EnvelopeSweepTests {
                 $0.append("events: \(session.observed.current.events.map { "\($0.time) \($0.button) \($0.phase)" })")
             }
             let text = lines.current.joined(separator: "\n") + "\n"
+            if let directory = environment["VOLUMEKIT_SCRIPT_DIR"] {
+                // The session as a script the scenario runner replays on the same timeline.
+                try (session.script.joined(separator: "\n") + "\n").write(
+                    toFile: "\(directory)/\(strategy.rawValue)-\(sample)-\(seed).txt", atomically: true, encoding: .utf8
+                )
+            }
             if let directory = environment["VOLUMEKIT_NARRATE_DIR"] {
                 try text.write(
                     toFile: "\(directory)/\(strategy.rawValue)-\(sample)-\(seed).txt", atomically: true, encoding: .utf8

@@ -31,6 +31,16 @@ enum KnownSessionViolations {
         "outputVolume 3943 31224618": "bluetooth: volume 0.125, user's 0.25",
     ]
 
+    /// What each known violation is, as far as it was analysed: the first line of its script's header.
+    static let notes: [String: String] = [
+        "systemNotification 2711 21468409":
+            "An up press read as a down at the end of a fast burst: the last nudge-and-anchor pair of VolumeKit's sets lands with no echo left.",
+        "outputVolume 3042 24089598":
+            "A never-suspended app's launch recovery follows presses made in the background faster than its sets land.",
+        "outputVolume 3943 31224618":
+            "A Bluetooth sync during a hold is overwritten by a set of VolumeKit's in flight.",
+    ]
+
     /// The key of a session: "outputVolume 241 1908479".
     static func key(_ strategy: SimulatedStrategy, sample: Int, seed: UInt64) -> String {
         "\(strategy.rawValue) \(sample) \(seed)"

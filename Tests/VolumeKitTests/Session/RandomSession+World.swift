@@ -52,43 +52,34 @@ extension RandomSession {
         case 0..<30: worldRoute(&random)
         case 30..<36 where device.route == .bluetooth:
             let value = Self.storedVolumes[random.index(below: Self.storedVolumes.count)]
-            act("bluetooth sync \(value)") {
-                $0.bluetoothSync(value); $0.advance(by: 0.2)
-            }
+            act("bluetooth sync \(value)", wait: 0.2) { $0.bluetoothSync(value) }
         case 30..<42 where headset:
-            act("safety lower") {
-                $0.headphoneSafetyLowering(); $0.advance(by: 0.2)
-            }
+            act("safety lower", wait: 0.2) { $0.headphoneSafetyLowering() }
         case 30..<54:
             let component = SessionComponent.allCases[random.index(below: SessionComponent.allCases.count)]
-            act("takeover \(component == .webView ? "webview" : component.rawValue)") {
-                $0.takeOverSession(by: component); $0.advance(by: 0.3)
+            act("takeover \(component == .webView ? "webview" : component.rawValue)", wait: 0.3) {
+                $0.takeOverSession(by: component)
             }
         case 54..<62:
             let running = device.isCameraRunning
-            act(running ? "camera stop" : "camera start") {
+            act(running ? "camera stop" : "camera start", wait: 0.3) {
                 if running { $0.stopCamera() } else { $0.startCamera() }
-                $0.advance(by: 0.3)
             }
         case 62..<72:
             let seconds = seconds(0.3...2, &random)
-            act("siri \(seconds)") {
-                $0.siri(for: seconds); $0.advance(by: seconds + 0.2)
-            }
+            act("siri \(seconds)", wait: seconds + 0.2, replayedWait: 0.2) { $0.siri(for: seconds) }
         case 72..<82:
             let seconds = seconds(0.5...3, &random)
             let sendsEnd = random.index(below: 2) == 0
-            act("alarm \(seconds)\(sendsEnd ? "" : " noend")") {
-                $0.alarm(for: seconds, sendsEnd: sendsEnd); $0.advance(by: seconds + 0.2)
+            act("alarm \(seconds)\(sendsEnd ? "" : " noend")", wait: seconds + 0.2, replayedWait: 0.2) {
+                $0.alarm(for: seconds, sendsEnd: sendsEnd)
             }
         case 82..<88:
-            act("media reset") {
-                $0.resetMediaServices(); $0.advance(by: 0.3)
-            }
+            act("media reset", wait: 0.3) { $0.resetMediaServices() }
         default:
             let value = Float(random.index(below: 101)) / 100
-            act("drag \(value)") {
-                $0.controlCenterDrag(value); $0.advance(by: $0.controlCenterTime(drag: .series) + 0.1)
+            act("drag \(value)", wait: device.controlCenterTime(drag: .series) + 0.1, replayedWait: 0.1) {
+                $0.controlCenterDrag(value)
             }
         }
     }
@@ -103,10 +94,9 @@ extension RandomSession {
             ? Self.storedVolumes[random.index(below: Self.storedVolumes.count)] : nil
         let line =
             stored.map { "bluetooth connect \($0)" } ?? "route \(route == .external ? "airplay" : route.rawValue)"
-        act(line) { [self] device in
+        act(line, wait: 0.3) { [self] device in
             if let stored { device.connectBluetooth(syncingTo: stored) } else { device.connect(route) }
             routeSince[route] = device.now
-            device.advance(by: 0.3)
         }
     }
 
@@ -122,6 +112,7 @@ extension RandomSession {
             }
             device.advance(by: 0.1)
         }
+        script.append("wait 0.1")
     }
 
     /// A time drawn from `range`, in hundredths of a second.

@@ -26,7 +26,7 @@ final class RandomSession {
     private var rng: SeededRandom
     /// The wider world's own generator (`RandomSession+World.swift`), `nil` for a session of the earlier world.
     var world: SeededRandom?
-    private(set) var script: [String] = []
+    var script: [String] = []
     private var inCall = false
     /// The route VolumeKit last ran on at the end of a run (stop, or recovery at launch).
     private var lastRunRoute: AudioRoute? {
@@ -114,9 +114,10 @@ final class RandomSession {
         initialTruth = truth
         shown = truth
         followTruth()
-        script.append(
-            "ios \(device.configuration.osVersion) speaker \(speaker) headphones \(headphones) strategy \(self.strategy)"
-                + (kind == .ipad ? " device ipad" : ""))
+        // The script replays the session exactly: `volumekit simulate --strategy STRATEGY --profile sample:K`.
+        script = ["# strategy \(self.strategy)", "ios \(device.configuration.osVersion)"]
+        if kind == .ipad { script.append("device ipad") }
+        script += ["volume \(speaker)", "headphones \(headphones)"]
     }
 
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
@@ -138,7 +139,7 @@ final class RandomSession {
     }
 
     private func start() {
-        act("start") { [self] device in
+        act("start buttons &", wait: 0.4) { [self] device in
             let diagnostics = self.diagnostics
             let narrate = self.narrate
             let observed = self.observed
@@ -166,7 +167,6 @@ final class RandomSession {
                 captureSince = nil
                 device.setCaptureClaim(nil)
             }
-            device.advance(by: 0.4)
         }
     }
 
@@ -176,15 +176,13 @@ final class RandomSession {
         // can stop a set already on its way.
         let landed = device.behaviour.sliderLatency
         closeCaptureWindow()
-        act("crash") {
-            $0.crash(); $0.advance(by: 0.1 + landed)
-        }
+        act("crash", wait: 0.1 + landed) { $0.crash() }
         engine = nil
         // A crashed run ended nowhere: only the records give its route the user's volume back.
         lastRunRoute = nil
         interrupted = false
         if Bool.random(using: &rng) { userPresses() }
-        act("launch + recoverVolumeIfNeeded") { device in
+        act("launch &", wait: 0.6) { device in
             device.launch()
             // The route VolumeKit ran on is the one where the recovery ends (the route may move before its
             // view is ready); a recovery the session refused (a call holds the audio) keeps its record.
@@ -195,7 +193,6 @@ final class RandomSession {
             ) { [device] result in
                 if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
             }
-            device.advance(by: 0.6)
         }
     }
 
@@ -206,7 +203,7 @@ final class RandomSession {
         case 35..<45:
             let seconds = Double.random(in: 0.3...1.6, using: &rng)
             let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
-            script.append("hold \(button) \(seconds)")
+            script += ["hold \(button) \(seconds)", "wait 0.1"]
             narrate?("hold \(button) \(seconds)")
             device.hold(button, for: seconds)
             // Played out in 50 ms steps, as every seeded session's timeline has been (`truth` follows each
@@ -218,40 +215,29 @@ final class RandomSession {
             }
         case 45..<55:
             let value = Float(Int.random(in: 0...100, using: &rng)) / 100
-            act("slider \(value)") {
-                $0.controlCenterSlider(value); $0.advance(by: $0.controlCenterTime() + 0.1)
+            act("slider \(value)", wait: device.controlCenterTime() + 0.1, replayedWait: 0.1) {
+                $0.controlCenterSlider(value)
             }
         case 55..<65:
-            act("background") {
-                $0.background(); $0.advance(by: 0.2)
-            }
+            act("background", wait: 0.2) { $0.background() }
             if Bool.random(using: &rng) { userPresses() }
-            act("foreground") {
-                $0.foreground(); $0.advance(by: 0.2)
-            }
+            act("foreground", wait: 0.2) { $0.foreground() }
         case 65..<72:
             if interrupted {
-                act("interrupt end") {
-                    $0.interruption(began: false); $0.advance(by: 0.2)
-                }
+                act("interrupt end", wait: 0.2) { $0.interruption(began: false) }
                 interrupted = false
             } else {
-                act("interrupt begin") {
-                    $0.interruption(began: true); $0.advance(by: 0.2)
-                }
+                act("interrupt begin", wait: 0.2) { $0.interruption(began: true) }
                 interrupted = true
             }
         case 72..<78:
-            act(inCall ? "call end" : "call begin") { [inCall] in
-                $0.phoneCall(began: !inCall); $0.advance(by: 0.2)
-            }
+            act(inCall ? "call end" : "call begin", wait: 0.2) { [inCall] in $0.phoneCall(began: !inCall) }
             inCall.toggle()
         case 78..<88:
             let route: AudioRoute = device.route == .speaker ? .headphones : .speaker
-            act("route \(route)") { [self] device in
+            act("route \(route)", wait: 0.3) { [self] device in
                 device.connect(route)
                 routeSince[route] = device.now
-                device.advance(by: 0.3)
             }
         case 88..<94:
             crashAndLaunch()
@@ -266,7 +252,7 @@ final class RandomSession {
         let count = Int.random(in: 1...6, using: &rng)
         let every = Double.random(in: 0.05...0.4, using: &rng)
         let button: VolumeButton = Bool.random(using: &rng) ? .up : .down
-        script.append("press \(button) x\(count) every \(every)")
+        script += ["press \(button) x\(count) every \(every)", "wait 0.1"]
         narrate?("press \(button) x\(count) every \(every)")
         for _ in 0..<count {
             device.press(button)
@@ -419,10 +405,19 @@ final class RandomSession {
             run: PressOracle.Run(observing: device, strategy: strategy, captureWindows: windows))
     }
 
-    func act(_ line: String, _ body: (SimulatedDevice) -> Void) {
+    /// Does `body` (the script `line`), then lets `wait` seconds pass. The script gets `line` and the wait the
+    /// scenario runner needs after it to replay the same timeline (`replayedWait`: what the runner's own command
+    /// does not already let pass — a slider's delivery, Siri's or an alarm's length).
+    func act(
+        _ line: String, wait: TimeInterval = 0, replayedWait: TimeInterval? = nil, _ body: (SimulatedDevice) -> Void
+    ) {
         narrate?(line)
         script.append(line)
         body(device)
+        guard wait > 0 else { return }
+        device.advance(by: wait)
+        let replayed = replayedWait ?? wait
+        if replayed > 0 { script.append("wait \(replayed)") }
     }
 
     /// Routes whose volume is not the user's, by the documented rule: the route VolumeKit last ran on (its
