@@ -100,16 +100,18 @@ public struct OracleLimit: Sendable {
     /// after it connects, Headphone Safety turning it down (`shared/facts/envelope.md`, "Added for the
     /// honest-oracle round") — to where a press of the phone's buttons could have moved it: one step, or onto
     /// the grid. KVO and the private notification report the change as they report a press's, so nothing tells
-    /// them apart. No app can observe it: no diagnostic, counted apart. Only a phantom press, a press of the other
-    /// button, a second `pressed` during a hold, or a report read as a press made just before in the background
-    /// (no app could see that one), reported within KVO's latency (0.03 s, with room: 0.1 s) of such a change; and a hold split after such a change made during that hold (the change, read as a step of
+    /// them apart. No app can observe it: no diagnostic, counted apart. Only a phantom press (or a `repeated`
+    /// of taps just before, at their pace), a press of the other button, a second `pressed` during a hold, or a
+    /// report read as a press made just before in the background (no app could see that one), reported within
+    /// KVO's latency (0.03 s, with room: 0.1 s) of such a change; and a hold split after such a change made during that hold (the change, read as a step of
     /// its own, ends the hold's chain of steps, and its later repeats read as presses).
     public static let otherSourceStep = OracleLimit(
         name: "another source moved the volume a press's step", diagnostic: nil, countedApart: true
     ) { evidence in
         guard let since = evidence.sinceOtherSourceStep, since >= -1e-6 else { return false }
         if since <= 0.1 {
-            return [.phantomPress, .wrongButton, .holdSplit, .unseenPressReported].contains(evidence.violation.kind)
+            return [.phantomPress, .wrongButton, .holdSplit, .unseenPressReported, .repeatOutsideHold].contains(
+                evidence.violation.kind)
         }
         guard evidence.violation.kind == .holdSplit, let hold = evidence.press else { return false }
         return since <= evidence.violation.time - hold.down + 1e-6

@@ -127,6 +127,18 @@ struct PressOracleTests {
                     strategy: .outputVolume, behaviour: .default, captureWindows: [0..<100], otherSourceSteps: [step]))
             #expect(synced.ok == excused, "\(step): \(synced.violations)")
             #expect(synced.excused.map(\.limit) == (excused ? [OracleLimit.otherSourceStep.name] : []))
+            // Passive taps at a repeat's pace, and a sync a step away read as their next `repeated` (9685-76695515).
+            let repeated = PressOracle().judge(
+                truth: [Self.press(.down, at: 1)],
+                events: [
+                    Self.event(.down, .pressed, at: 1.01), Self.event(.down, .repeated, at: 1.7),
+                    Self.event(.down, .released, at: 2.2),
+                ],
+                diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: .passive, behaviour: .default, captureWindows: [0..<100],
+                    otherSourceSteps: [excused ? 1.68 : 1.5]))
+            #expect(repeated.ok == excused, "\(step): \(repeated.violations)")
         }
     }
 
