@@ -20,11 +20,21 @@ extension PressOracle {
             guard p.count * e.count <= Self.maximumAlignmentCells else { continue }
             aligned.insert(button)
             guard !p.isEmpty, !e.isEmpty else { continue }
+            // A hold may be reported late, from its repeats (its first step unseen): a `pressed` while it is down,
+            // past ``Bounds/pressLatency``. Not when a `pressed` came right after it went down: that one is the
+            // hold's, and a later one in it is a split — never the hold's report, leaving the first to a press
+            // made before it (an interrupted tap 0.35 s before a hold, 9020-71429380).
+            let times = e.map { events[$0].time }
+            let reportedAtOnce = p.map { index in
+                let down = presses[index].down
+                return times.contains { $0 >= down - 1e-6 && $0 - down <= bounds.pressLatency }
+            }
             func weight(_ i: Int, _ j: Int) -> Double? {
                 let press = presses[p[i]]
                 let time = events[e[j]].time
                 guard press.down <= time + 1e-6,
-                    time - press.down <= bounds.pressLatency || time <= press.up + bounds.observationLatency
+                    time - press.down <= bounds.pressLatency
+                        || (time <= press.up + bounds.observationLatency && !reportedAtOnce[i])
                 else { return nil }
                 // A press no app could see is never a report's first reading: its report is a violation whichever
                 // way it is read, so it must not outweigh a later press the report follows closely (a report 30 ms

@@ -142,6 +142,26 @@ struct PressOracleTests {
         }
     }
 
+    @Test("A report right after a hold began is the hold's, not a tap's 0.35 s before, when the hold splits later")
+    func holdAfterInterruptedTap() {
+        // An up tap during an interruption (the app need not see it), then a hold from 1.35 reported at 1.38;
+        // the EU warning takes a repeat and the hold splits at 2.3 (9020-71429380).
+        var warned = Self.settled
+        warned.warnedRepeat = 2.2
+        let truth = [
+            Self.press(.up, at: 1, context: PressContext(visibility: .interrupted, sinceDisturbance: 5)),
+            Self.press(.up, at: 1.35, duration: 1.2, context: warned),
+        ]
+        var events = [Self.event(.up, .pressed, at: 1.38)]
+        events += [1.75, 1.88, 2.01].map { Self.event(.up, .repeated, at: $0) }
+        events += [Self.event(.up, .released, at: 2.15), Self.event(.up, .pressed, at: 2.3)]
+        events += [Self.event(.up, .released, at: 2.9)]
+        let verdict = Self.judge(truth, events, strategy: .passive)
+        // The split, excused by the warning: not the hold's repeats "outside any hold".
+        #expect(verdict.ok, "\(verdict.violations)")
+        #expect(verdict.excused.map(\.violation.kind) == [.holdSplit])
+    }
+
     @Test("A hold split after a repeat landed on the value of a set of ours dropped as it arrived is counted apart")
     func repeatOnDroppedSet() {
         // A hold up from 1.0: repeats from 1.5 every 0.06; the repeat at 1.56 left 0.6875, exactly a set of ours
