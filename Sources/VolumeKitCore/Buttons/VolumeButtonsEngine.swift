@@ -613,7 +613,11 @@ public final class VolumeButtonsEngine: Sendable {
             #endif
             reactivate(.interruptionEnded(shouldResume: shouldResume))
         case .routeChanged(let changed):
-            state.withLock { if $0.unnotifiedRoute == changed { $0.unnotifiedRoute = nil } }
+            // The notification of a route change read before it — not a take-over's `.categoryChange` naming the
+            // same route, which says nothing of how the route came to be (a camera starting 0.25 s after an
+            // unnotified change hid it: 9202-72870638).
+            let takeOver = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
+            state.withLock { if $0.unnotifiedRoute == changed, !takeOver { $0.unnotifiedRoute = nil } }
             if usesSession, sessionWasTakenOver() { return }
             let current = clients.audioSession.currentOutput()
             let route = current.route == changed ? current : AudioOutput(route: changed)
