@@ -134,8 +134,9 @@ public struct OracleLimit: Sendable {
         }
     }
 
-    /// A press whose step left exactly the value of a set of VolumeKit's then in flight, reaching the system just
-    /// after it (`sliderLatency` and `kvoLatency`, `shared/facts/envelope.md`) — landing, or dropped there as
+    /// A press whose step left exactly the value of a set of VolumeKit's issued before the step's KVO reached the
+    /// app and reaching the system just after the step (`sliderLatency` and `kvoLatency`,
+    /// `shared/facts/envelope.md`) — landing, or dropped there as
     /// equal to the slider's cache (decompiled iOS 18.2) or refused during a down press (seed 000): KVO reports
     /// one change of that value, which is the press's or the set's, and with no earlier set of VolumeKit's still
     /// to land nothing tells them apart (with one, the order of landings proves the press: see

@@ -153,13 +153,15 @@ extension PressOracle {
 }
 
 extension PressOracle {
-    /// Whether a set of the app's reached the system on exactly the value one of `press`'s steps left, within the
-    /// slider's latency after that step — landing (a change KVO reports once, the step's or the set's) or dropped
+    /// Whether a set of the app's reached the system on exactly the value one of `press`'s steps left, issued
+    /// before the step's KVO reached the app and reaching the system after the step — landing (a change KVO reports once, the step's or the set's) or dropped
     /// there (refused during a down press, or equal to the slider's cache), its echo expected all the same: one
     /// KVO of that value, either the step's or the set's. The step is the press's first, or for a hold one of the
     /// last two before `failure` (the one so swallowed, then the one that read as a new press).
     func landedOnSetInFlight(_ press: Press, before failure: Instant, _ run: Run) -> Bool {
-        let window = run.behaviour.sliderLatency + 1e-6
+        // Issued before the step's KVO reached the app (`kvoLatency` after it), a set reaches the system at most
+        // `sliderLatency` later: the app then sees one KVO of that value with a set of it on its way.
+        let window = run.behaviour.sliderLatency + run.behaviour.kvoLatency + 1e-6
         func swallowed(_ time: Instant, _ value: Float) -> Bool {
             (run.landedSets + run.droppedSets).contains {
                 $0.time >= time && $0.time - time <= window && abs($0.value - value) <= 1e-4

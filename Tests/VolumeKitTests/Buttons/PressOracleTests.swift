@@ -189,6 +189,22 @@ struct PressOracleTests {
         #expect(judged(dropped: [(1.005, 0.5625)]).violations.map(\.kind) == [.holdSplit])
     }
 
+    @Test("A set issued after a press but before its KVO arrived, landing on the press's value, is the same limit")
+    func setIssuedBeforeKVO() {
+        // A press at 1.0 left 0.125; a set of 0.125 issued 4 ms later (before the press's KVO, 5 ms) lands after
+        // the slider's 10 ms (5370-42525031): one KVO of 0.125, the press's or the set's.
+        var context = Self.settled
+        context.landedOn = 0.125
+        for (landing, excused) in [(1.014, true), (1.03, false)] {
+            let verdict = PressOracle().judge(
+                truth: [Self.press(.up, at: 1, context: context)], events: [], diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: .outputVolume, behaviour: .default, captureWindows: [0..<100],
+                    landedSets: [(landing, 0.125)]))
+            #expect(verdict.ok == excused, "\(landing): \(verdict.violations)")
+        }
+    }
+
     @Test("A hold split after the EU warning took one of its repeats is excused, and only then")
     func warnedRepeat() {
         var warned = Self.settled
