@@ -48,7 +48,8 @@ public final class FileHandleByteSource: SoundByteSource {
         do {
             byteCount = Int64(clamping: try handle.seekToEnd())
         } catch {
-            throw SoundFileError.unreadable(reason: "cannot measure the file (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(
+                reason: "its length cannot be measured; check that the handle is open on a file that can be read")
         }
     }
 
@@ -62,7 +63,8 @@ public final class FileHandleByteSource: SoundByteSource {
             bytesRead += Int64(data.count)
             return [UInt8](data)
         } catch {
-            throw SoundFileError.unreadable(reason: "read failed at byte \(offset) (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(
+                reason: "reading failed at byte \(offset); check that the disk and the file are intact")
         }
     }
 }

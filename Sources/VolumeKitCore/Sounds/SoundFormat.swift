@@ -42,7 +42,8 @@ public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable,
     public func extensionWarning(for url: URL) -> String? {
         let found = url.pathExtension.lowercased()
         guard !fileExtensions.contains(found) else { return nil }
-        let named = found.isEmpty ? "has no extension" : "ends in .\(found)"
+        // The extension is the user's text: cut and cleaned like every echo of input.
+        let named = found.isEmpty ? "has no extension" : "ends in .\(EchoedText.clean(found))"
         return
             "the name \(named) but the content is \(self); rename it to .\(fileExtensions[0]) (the content decides the check, "
             + "but AudioServices asks for a .caf, .aif or .wav file)"

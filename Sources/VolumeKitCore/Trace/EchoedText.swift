@@ -10,6 +10,17 @@
 package enum EchoedText {
     /// How many characters of one input a message shows before cutting it with "…".
     package static let defaultLimit = 40
+    /// How many characters of a path a message shows (a file named on a command line or in an error).
+    package static let pathLimit = 120
+    /// How many characters of a command-line argument a message shows (an unknown subcommand, option,
+    /// action or value).
+    package static let argumentLimit = 80
+
+    /// A path as a message shows it: cleaned, cut to ``pathLimit`` characters.
+    package static func path(_ path: some StringProtocol) -> String { clean(path, limit: pathLimit) }
+
+    /// A command-line argument as a message shows it: cleaned, cut to ``argumentLimit`` characters.
+    package static func argument(_ argument: some StringProtocol) -> String { clean(argument, limit: argumentLimit) }
 
     /// `text` cut to `limit` characters (an escape counts as one), with control characters made visible.
     package static func clean(_ text: some StringProtocol, limit: Int = defaultLimit) -> String {
