@@ -84,12 +84,6 @@ struct ByteFields {
     func u16le(_ i: Int) -> UInt16 { UInt16(u8(i)) | UInt16(u8(i + 1)) << 8 }
     func u32le(_ i: Int) -> UInt32 { UInt32(u16le(i)) | UInt32(u16le(i + 2)) << 16 }
 
-    /// Four bytes as text, e.g. `data`; non-printable bytes as `\xNN`.
-    func fourCC(_ i: Int) -> String { Self.text(of: (0..<4).map { u8(i + $0) }) }
-
-    static func text(of bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            (0x20...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
-        }.joined()
-    }
+    /// Four bytes as text, e.g. `data`; non-printable bytes as `\xNN` (``EchoedText/bytes(_:limit:)``).
+    func fourCC(_ i: Int) -> String { EchoedText.bytes((0..<4).map { u8(i + $0) }) }
 }

@@ -91,7 +91,7 @@ public enum SoundFileReader {
             throw SoundFileError.unsupportedContainer("MPEG audio (MP3/ADTS)")
         }
         if head.starts(with: Array("#!AMR".utf8)) { throw SoundFileError.unsupportedContainer("AMR") }
-        throw SoundFileError.unrecognizedFormat(magic: "'\(ByteFields.text(of: Array(head.prefix(4))))'")
+        throw SoundFileError.unrecognizedFormat(magic: "'\(EchoedText.bytes(head.prefix(4)))'")
     }
 }
 
