@@ -108,16 +108,14 @@ enum SoundsCommand: Subcommand {
 
     private static func check(_ paths: [String], json: Bool) -> Int32 {
         var failures = 0
-        // One URL a file, against a folder read once: `URL(fileURLWithPath:)` alone asks the system for the
-        // current folder and whether the path is a folder, each time it is made (issue 23: per-file cost).
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        // No URL a file: making one asked the system for the current folder and whether the path is a folder,
+        // and reading its path and extension back cost more than the file's check (issue 23: per-file cost).
         for path in paths {
             var row = CheckRow(file: path, ok: false)
             // The human lines name the file cut and cleaned (the JSON escapes it whole).
             let shown = EchoedText.path(path)
-            let url = URL(fileURLWithPath: path, isDirectory: false, relativeTo: folder)
             do {
-                let info = try SoundFileReader.read(contentsOf: url)
+                let info = try SoundFileReader.read(atPath: path)
                 row.container = info.container.rawValue
                 row.encoding = info.encoding.identifier
                 row.sampleRate = info.sampleRate
@@ -125,14 +123,14 @@ enum SoundsCommand: Subcommand {
                 row.bitsPerSample = info.bitsPerSample
                 row.frames = info.frameCount
                 row.durationSeconds = info.duration.flatMap { $0.isFinite ? $0 : nil }
-                row.warning = info.container.extensionWarning(for: url)
+                row.warning = info.container.extensionWarning(forExtension: SoundContainer.pathExtension(of: path))
                 try SystemSoundValidator.validate(info)
                 row.ok = true
                 if !json {
                     print(
                         "\(shown): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
                             + "\(info.bitsPerSample.map { "\($0) bit" } ?? "? bit"), \(info.frameCount ?? 0) frames, "
-                            + String(format: "%.3f s", info.duration ?? 0))
+                            + "\(SoundFileInfo.seconds(info.duration ?? 0)) s")
                     if let warning = row.warning { print("\(shown): warning: \(warning)") }
                 }
             } catch {
