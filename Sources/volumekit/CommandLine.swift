@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 
 /// Bad usage: printed as one line, exit status 2.
 struct UsageError: Error {
@@ -54,7 +55,7 @@ struct ArgumentReader {
     /// Fails on any remaining `--option` that nobody read.
     func rejectUnknownOptions() throws {
         if let unknown = remaining.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
-            throw UsageError("unknown option \(unknown)")
+            throw UsageError("unknown option '\(EchoedText.argument(unknown))'")
         }
     }
 }

@@ -30,29 +30,34 @@ enum HUDCommand: Subcommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         guard let verb = arguments.first else { throw UsageError("missing action: use 'hud preview' (see --help)") }
-        guard verb == "preview" else { throw UsageError("unknown action '\(verb)': use 'hud preview'") }
+        guard verb == "preview" else {
+            throw UsageError("unknown action '\(EchoedText.argument(verb))': use 'hud preview'")
+        }
         var reader = ArgumentReader(Array(arguments.dropFirst()))
 
         let styleName = try reader.option("--style") ?? "classic"
         guard let style = VolumeHUDStyle.preset(named: styleName) else {
-            throw UsageError("unknown style '\(styleName)'; valid styles: \(styleNames)")
+            throw UsageError("unknown style '\(EchoedText.argument(styleName))'; valid styles: \(styleNames)")
         }
         let deviceName = try reader.option("--device") ?? "iphone-15"
         guard let device = VolumeHUDDevice.named(deviceName) else {
-            throw UsageError("unknown device '\(deviceName)'; valid devices: \(deviceNames)")
+            throw UsageError("unknown device '\(EchoedText.argument(deviceName))'; valid devices: \(deviceNames)")
         }
         let levelText = try reader.option("--level") ?? "0.5"
         guard let level = parseLevel(levelText) else {
-            throw UsageError("bad level '\(levelText)': use a number from 0 to 1, or a percentage like 50%")
+            throw UsageError(
+                "bad level '\(EchoedText.argument(levelText))': use a number from 0 to 1, or a percentage like 50%")
         }
         let orientationText = try reader.option("--orientation") ?? "portrait"
         guard let orientation = parseOrientation(orientationText) else {
-            throw UsageError("unknown orientation '\(orientationText)'; valid orientations: \(orientationNames)")
+            throw UsageError(
+                "unknown orientation '\(EchoedText.argument(orientationText))'; valid orientations: \(orientationNames)"
+            )
         }
         var bump: VolumeHUDBump?
         if let bumpText = try reader.option("--bump") {
             guard let value = VolumeHUDBump(rawValue: bumpText.lowercased()) else {
-                throw UsageError("unknown bump '\(bumpText)'; valid: minimum, maximum")
+                throw UsageError("unknown bump '\(EchoedText.argument(bumpText))'; valid: minimum, maximum")
             }
             bump = value
         }
@@ -60,7 +65,9 @@ enum HUDCommand: Subcommand {
         let noSafeArea = reader.flag("--no-safe-area")
         let output = try reader.option("--output")
         try reader.rejectUnknownOptions()
-        if let extra = reader.remaining.first { throw UsageError("unexpected argument '\(extra)'") }
+        if let extra = reader.remaining.first {
+            throw UsageError("unexpected argument '\(EchoedText.argument(extra))'")
+        }
 
         let svg = VolumeHUDPreview.svg(
             style: style, device: device, orientation: orientation, level: level, bump: bump,
@@ -70,7 +77,9 @@ enum HUDCommand: Subcommand {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
-                printError("volumekit hud: cannot write \(output): \(error.localizedDescription)")
+                printError(
+                    "volumekit hud: cannot write the SVG to '\(EchoedText.path(output))'; check that its folder exists and can be written"
+                )
                 return 1
             }
         } else {

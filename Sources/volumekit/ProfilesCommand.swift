@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 import VolumeKitTesting
 
 /// `volumekit profiles`: lists every uncertain rule of the simulated device, or the values of one sample.
@@ -28,11 +29,12 @@ enum ProfilesCommand: Subcommand {
         try reader.rejectUnknownOptions()
         guard reader.remaining.isEmpty else {
             throw UsageError(
-                "profiles takes no arguments besides --json and --sample K; '\(reader.remaining[0])' is extra.")
+                "profiles takes no arguments besides --json and --sample K; '\(EchoedText.argument(reader.remaining[0]))' is extra."
+            )
         }
         if let sampleText {
             guard let k = UInt64(sampleText) else {
-                throw UsageError("--sample needs a whole number, not '\(sampleText)'.")
+                throw UsageError("--sample needs a whole number, not '\(EchoedText.argument(sampleText))'.")
             }
             let behaviour = DeviceBehaviour.sample(k)
             if json {

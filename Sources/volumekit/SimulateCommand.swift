@@ -128,14 +128,14 @@ enum SimulateCommand: Subcommand {
         }
         guard let strategy = SimulatedStrategy(rawValue: strategyName) else {
             throw UsageError(
-                "There is no strategy named '\(EchoedText.clean(strategyName))'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
+                "There is no strategy named '\(EchoedText.argument(strategyName))'; use one of \(SimulatedStrategy.allCases.map(\.rawValue).joined(separator: ", "))."
             )
         }
         let paths = reader.remaining
         guard paths.count <= 1 else { throw UsageError("one SCRIPT at most") }
         let text: String
         if let path = paths.first {
-            let shown = EchoedText.clean(path, limit: 120)
+            let shown = EchoedText.path(path)
             let handle: FileHandle
             if path == "-" {
                 handle = .standardInput
@@ -161,7 +161,7 @@ enum SimulateCommand: Subcommand {
         do {
             scenario = try Scenario(parsing: text)
         } catch {
-            throw UsageError("\(paths.first.map { EchoedText.clean($0, limit: 120) } ?? "demo"): \(error)")
+            throw UsageError("\(paths.first.map { EchoedText.path($0) } ?? "demo"): \(error)")
         }
         let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
         var writer: TraceFileWriter?
@@ -171,7 +171,7 @@ enum SimulateCommand: Subcommand {
             }
             if let script = paths.first, script != "-", isSameFile(tracePath, script) {
                 throw UsageError(
-                    "--trace \(EchoedText.clean(tracePath, limit: 120)) is the script itself: writing the trace there would replace the script; give the trace another file name."
+                    "--trace \(EchoedText.path(tracePath)) is the script itself: writing the trace there would replace the script; give the trace another file name."
                 )
             }
             do {

@@ -42,7 +42,7 @@ enum SoundsCommand: Subcommand {
             guard !operands.isEmpty else { throw UsageError("'check' needs at least one FILE") }
             return check(Array(operands), json: json)
         default:
-            throw UsageError("unknown action '\(action)' (use 'list' or 'check')")
+            throw UsageError("unknown action '\(EchoedText.argument(action))' (use 'list' or 'check')")
         }
     }
 
@@ -108,10 +108,14 @@ enum SoundsCommand: Subcommand {
 
     private static func check(_ paths: [String], json: Bool) -> Int32 {
         var failures = 0
+        // No URL a file: making one asked the system for the current folder and whether the path is a folder,
+        // and reading its path and extension back cost more than the file's check (issue 23: per-file cost).
         for path in paths {
             var row = CheckRow(file: path, ok: false)
+            // The human lines name the file cut and cleaned (the JSON escapes it whole).
+            let shown = EchoedText.path(path)
             do {
-                let info = try SoundFileReader.read(contentsOf: URL(fileURLWithPath: path))
+                let info = try SoundFileReader.read(atPath: path)
                 row.container = info.container.rawValue
                 row.encoding = info.encoding.identifier
                 row.sampleRate = info.sampleRate
@@ -119,21 +123,21 @@ enum SoundsCommand: Subcommand {
                 row.bitsPerSample = info.bitsPerSample
                 row.frames = info.frameCount
                 row.durationSeconds = info.duration.flatMap { $0.isFinite ? $0 : nil }
-                row.warning = info.container.extensionWarning(for: URL(fileURLWithPath: path))
+                row.warning = info.container.extensionWarning(forExtension: SoundContainer.pathExtension(of: path))
                 try SystemSoundValidator.validate(info)
                 row.ok = true
                 if !json {
                     print(
-                        "\(path): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
+                        "\(shown): ok \(info.container), \(info.encoding), \(formatRate(info.sampleRate)) Hz, \(info.channels) ch, "
                             + "\(info.bitsPerSample.map { "\($0) bit" } ?? "? bit"), \(info.frameCount ?? 0) frames, "
-                            + String(format: "%.3f s", info.duration ?? 0))
-                    if let warning = row.warning { print("\(path): warning: \(warning)") }
+                            + "\(SoundFileInfo.seconds(info.duration ?? 0)) s")
+                    if let warning = row.warning { print("\(shown): warning: \(warning)") }
                 }
             } catch {
                 let error = error as? SoundFileError ?? .unreadable(reason: String(describing: error))
                 failures += 1
                 row.error = .init(kind: error.kind, message: error.description)
-                if !json { print("\(path): error: \(error)") }
+                if !json { print("\(shown): error: \(error)") }
             }
             if json { print(encode(row, fallbackFile: path)) }
         }

@@ -39,14 +39,14 @@ enum TraceCommand: Subcommand {
         let positional = reader.remaining
         guard let action = positional.first else { throw UsageError("missing action: replay or fit") }
         guard action == "replay" || action == "fit" else {
-            throw UsageError("unknown action '\(EchoedText.clean(action))' (replay, fit)")
+            throw UsageError("unknown action '\(EchoedText.argument(action))' (replay, fit)")
         }
         guard positional.count == 2 else {
             throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most")
         }
         let path = positional[1]
         // Echoed cut and cleaned of control characters, like every input (issue 23, item 7).
-        let shown = EchoedText.clean(path, limit: 120)
+        let shown = EchoedText.path(path)
         let trace: Trace
         do {
             if path == "-" {

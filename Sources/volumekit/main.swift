@@ -36,7 +36,7 @@ if first == "--help" || first == "-h" || first == "help" {
     exit(0)
 }
 guard let command = subcommands.first(where: { $0.name == first }) else {
-    printError("volumekit: unknown subcommand '\(first)' (see 'volumekit --help')")
+    printError("volumekit: unknown subcommand '\(EchoedText.argument(first))' (see 'volumekit --help')")
     exit(2)
 }
 let rest = Array(arguments.dropFirst())

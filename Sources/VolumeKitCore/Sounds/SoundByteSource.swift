@@ -48,7 +48,8 @@ public final class FileHandleByteSource: SoundByteSource {
         do {
             byteCount = Int64(clamping: try handle.seekToEnd())
         } catch {
-            throw SoundFileError.unreadable(reason: "cannot measure the file (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(
+                reason: "its length cannot be measured; check that the handle is open on a file that can be read")
         }
     }
 
@@ -62,7 +63,8 @@ public final class FileHandleByteSource: SoundByteSource {
             bytesRead += Int64(data.count)
             return [UInt8](data)
         } catch {
-            throw SoundFileError.unreadable(reason: "read failed at byte \(offset) (\(error.localizedDescription))")
+            throw SoundFileError.unreadable(
+                reason: "reading failed at byte \(offset); check that the disk and the file are intact")
         }
     }
 }
@@ -82,12 +84,6 @@ struct ByteFields {
     func u16le(_ i: Int) -> UInt16 { UInt16(u8(i)) | UInt16(u8(i + 1)) << 8 }
     func u32le(_ i: Int) -> UInt32 { UInt32(u16le(i)) | UInt32(u16le(i + 2)) << 16 }
 
-    /// Four bytes as text, e.g. `data`; non-printable bytes as `\xNN`.
-    func fourCC(_ i: Int) -> String { Self.text(of: (0..<4).map { u8(i + $0) }) }
-
-    static func text(of bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            (0x20...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
-        }.joined()
-    }
+    /// Four bytes as text, e.g. `data`; non-printable bytes as `\xNN` (``EchoedText/bytes(_:limit:)``).
+    func fourCC(_ i: Int) -> String { EchoedText.bytes((0..<4).map { u8(i + $0) }) }
 }

@@ -124,6 +124,6 @@ public enum SoundFileError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     static func format(_ seconds: Double) -> String {
-        String(format: "%.3f", seconds)
+        SoundFileInfo.seconds(seconds)
     }
 }

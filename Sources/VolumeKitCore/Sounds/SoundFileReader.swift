@@ -28,39 +28,23 @@ public enum SoundFileReader {
     ///
     /// Only regular files are opened: a folder, FIFO, socket or device is refused by its type first, so
     /// nothing blocks on a FIFO with no writer (issue 12, defect 8) and no raw Foundation error text is shown.
+    /// A file costs five system calls when its headers lie in its first 4 KiB: `stat`, `open`, `fstat`, one
+    /// `pread` and `close` (FileManager's attributes read /etc/passwd and /etc/group for every file: issue 23).
     public static func read(contentsOf url: URL) throws -> SoundFileInfo {
-        let path = url.path
-        // One stat(2) answers "is there a file", "is it a folder" and "is it a regular file" (following
-        // symlinks, as before). FileManager's attributesOfItem also looked up the owner's and group's names —
-        // reading /etc/passwd and /etc/group for every file (issue 23: ≈ 47 syscalls a file, 3× soxi).
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw SoundFileError.unreadable(reason: "there is no file at \(path); check the path")
+        try read(atPath: url.path)
+    }
+
+    /// ``read(contentsOf:)`` for a path as a command line gives it (relative to the current folder): making a
+    /// URL of it and reading back its path cost `volumekit sounds check` more than the file's check.
+    package static func read(atPath path: String) throws -> SoundFileInfo {
+        let file: RegularFile.Descriptor
+        do {
+            file = try RegularFile.open(path, kind: "sound", pipes: false)
+        } catch let failure as RegularFile.Failure {
+            throw SoundFileError.unreadable(reason: failure.reason)
         }
-        let kind = info.st_mode & S_IFMT
-        if kind == S_IFDIR {
-            throw SoundFileError.unreadable(reason: "\(path) is a folder; name the sound files in it instead")
-        }
-        guard kind == S_IFREG else {
-            throw SoundFileError.unreadable(
-                reason: "\(path) is not a regular file (a FIFO, socket or device); only files are read")
-        }
-        guard access(path, R_OK) == 0 else {
-            throw SoundFileError.unreadable(reason: "\(path) cannot be read; check its permissions")
-        }
-        // O_NONBLOCK: a file swapped for a FIFO since the stat cannot block the open; fstat checks again.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw SoundFileError.unreadable(reason: "\(path) could not be opened; check that it exists and can be read")
-        }
-        let source = DescriptorByteSource(fd: fd)
-        defer { source.close() }
-        var opened = stat()
-        guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG else {
-            throw SoundFileError.unreadable(
-                reason: "\(path) is not a regular file (a FIFO, socket or device); only files are read")
-        }
-        source.byteCount = Int64(opened.st_size)
+        let source = DescriptorByteSource(fd: file.descriptor, byteCount: file.size)
+        defer { RegularFile.closeDescriptor(file.descriptor) }
         return try read(from: source)
     }
 
@@ -113,7 +97,7 @@ public enum SoundFileReader {
             throw SoundFileError.unsupportedContainer("MPEG audio (MP3/ADTS)")
         }
         if head.starts(with: Array("#!AMR".utf8)) { throw SoundFileError.unsupportedContainer("AMR") }
-        throw SoundFileError.unrecognizedFormat(magic: "'\(ByteFields.text(of: Array(head.prefix(4))))'")
+        throw SoundFileError.unrecognizedFormat(magic: "'\(EchoedText.bytes(head.prefix(4)))'")
     }
 }
 
@@ -211,30 +195,45 @@ struct PaddedChunkWalker<Source: SoundByteSource> {
     }
 }
 
-/// An open file read with `pread(2)`: one system call a read, no seek, no per-read `fstat` (FileHandle makes
-/// two or three), so checking a file costs ≈ 13 system calls in all (issue 23).
-private final class DescriptorByteSource: SoundByteSource {
+/// An open file read with `pread(2)` through a 4 KiB window: the headers of most files lie in their first
+/// 4 KiB, so one system call reads them all (a read of a chunk header elsewhere reads the window there). No
+/// seek and no per-read `fstat` (FileHandle makes two or three). Only small reads go through the window; the
+/// reader never asks for more than a chunk's header fields.
+final class DescriptorByteSource: SoundByteSource {
+    static let windowBytes = 4096
     let fd: Int32
-    var byteCount: Int64 = 0
+    let byteCount: Int64
+    /// How many `pread` calls it has made (the tests count them).
+    private(set) var readCalls = 0
+    private var window: [UInt8] = []
+    private var windowStart: Int64 = 0
 
-    init(fd: Int32) { self.fd = fd }
-
-    func close() {
-        #if canImport(Glibc)
-        _ = Glibc.close(fd)
-        #else
-        _ = Darwin.close(fd)
-        #endif
+    init(fd: Int32, byteCount: Int64) {
+        self.fd = fd
+        self.byteCount = byteCount
     }
 
     func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count > 0, offset < byteCount else { return [] }
         let wanted = Int(min(Int64(count), byteCount - offset))
-        var result = [UInt8](repeating: 0, count: wanted)
+        guard wanted <= Self.windowBytes else { return try read(at: offset, count: wanted) }
+        let windowEnd = windowStart + Int64(window.count)
+        if offset < windowStart || offset + Int64(wanted) > windowEnd {
+            window = try read(at: offset, count: Int(min(Int64(Self.windowBytes), byteCount - offset)))
+            windowStart = offset
+        }
+        let from = Int(offset - windowStart)
+        return Array(window[from..<min(window.count, from + wanted)])
+    }
+
+    /// Up to `count` bytes at `offset` (fewer only where the file ends sooner than measured).
+    private func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < wanted {
+        while filled < count {
+            readCalls += 1
             let got = result.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+                pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
             }
             if got > 0 {
                 filled += got
@@ -242,9 +241,10 @@ private final class DescriptorByteSource: SoundByteSource {
                 break
             } else if errno != EINTR {
                 throw SoundFileError.unreadable(
-                    reason: "read failed at byte \(offset) (\(String(cString: strerror(errno))))")
+                    reason:
+                        "reading failed at byte \(offset + Int64(filled)); check that the disk and the file are intact")
             }
         }
-        return filled == wanted ? result : Array(result.prefix(filled))
+        return filled == count ? result : Array(result.prefix(filled))
     }
 }

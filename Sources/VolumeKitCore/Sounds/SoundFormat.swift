@@ -40,12 +40,27 @@ public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable,
     /// check, but the mismatch is warned about — AudioServices asks for "a .caf, .aif, or .wav file"
     /// (`shared/facts/system-sounds.md` §3) and iOS may take the extension as a hint, so rename it.
     public func extensionWarning(for url: URL) -> String? {
-        let found = url.pathExtension.lowercased()
+        extensionWarning(forExtension: url.pathExtension)
+    }
+
+    /// ``extensionWarning(for:)`` for a file whose name ends in `.found` (`""`: no extension). `volumekit sounds
+    /// check` takes it from the path with ``pathExtension(of:)``: a URL's own costs more than the file's check.
+    package func extensionWarning(forExtension found: String) -> String? {
+        let found = found.lowercased()
         guard !fileExtensions.contains(found) else { return nil }
-        let named = found.isEmpty ? "has no extension" : "ends in .\(found)"
+        // The extension is the user's text: cut and cleaned like every echo of input.
+        let named = found.isEmpty ? "has no extension" : "ends in .\(EchoedText.clean(found))"
         return
             "the name \(named) but the content is \(self); rename it to .\(fileExtensions[0]) (the content decides the check, "
             + "but AudioServices asks for a .caf, .aif or .wav file)"
+    }
+
+    /// The extension of the last component of `path`: what follows its last ".", when that dot is neither the
+    /// component's first character (a hidden file) nor its last; else `""`.
+    package static func pathExtension(of path: String) -> String {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path[...]
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
     }
 }
 
@@ -151,5 +166,27 @@ public struct SoundFileInfo: Sendable, Equatable {
     /// The exact duration in seconds (`frameCount / sampleRate`), or `nil` when the frame count is unknown.
     public var duration: Double? {
         frameCount.map { Double($0) / sampleRate }
+    }
+}
+
+extension SoundFileInfo {
+    /// `value` seconds with three decimals, exactly as `String(format: "%.3f")` writes them, without
+    /// Foundation's formatter (it cost `volumekit sounds check` a third of a file's check). A value that is not
+    /// finite, or of 10^12 s or more, is written as Swift writes it.
+    package static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value.magnitude < 1e12 else { return "\(value)" }
+        // %.3f rounds the binary value itself to thousandths, an exact tie to even. `product` is
+        // magnitude × 1000 rounded; `error` what that rounding dropped (exact, by a fused multiply-add), so
+        // `product + error` is the true product and the sign of `fraction - 0.5 + error` decides.
+        let magnitude = value.magnitude
+        let product = magnitude * 1000
+        let error = (-product).addingProduct(magnitude, 1000)
+        let whole = product.rounded(.down)
+        let beyondHalf = (product - whole - 0.5) + error
+        let roundsUp = beyondHalf > 0 || (beyondHalf == 0 && whole.truncatingRemainder(dividingBy: 2) == 1)
+        let count = Int(whole) + (roundsUp ? 1 : 0)
+        let fraction = String(count % 1000)
+        return (value.sign == .minus ? "-" : "") + String(count / 1000) + "."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

@@ -130,7 +130,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .unreadable(let detail):
             return "the file cannot be read (\(Self.echo(detail)))."
         case .unwritable(let path, let reason):
-            return "cannot write the trace to '\(Self.echo(path))': \(Self.echo(reason))."
+            return "cannot write the trace to '\(EchoedText.path(path))': \(Self.echo(reason))."
         }
     }
 }

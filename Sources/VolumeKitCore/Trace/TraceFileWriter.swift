@@ -56,7 +56,9 @@ public final class TraceFileWriter: Sendable {
                 try handle.write(contentsOf: Data((line + "\n").utf8))
             } catch {
                 state.failure = TraceError(
-                    line: nil, .unwritable(path: path, reason: "writing failed (\(error.localizedDescription))"))
+                    line: nil,
+                    .unwritable(
+                        path: path, reason: "writing failed; check that the disk has room and the file can be written"))
                 try? handle.close()
                 state.handle = nil
             }

@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 
 extension DeviceBehaviour {
     /// One rule of ``DeviceBehaviour`` described as data: its name, what it decides, its default, its range or
@@ -356,17 +357,17 @@ public enum DeviceBehaviourError: Error, Sendable, Equatable, CustomStringConver
     /// Not a named profile or `sample:K`.
     case unknownProfile(String)
 
-    /// One sentence a person can act on.
+    /// One sentence a person can act on; the text it echoes is cut and cleaned (`EchoedText`).
     public var description: String {
         switch self {
         case .unknownRule(let name):
-            "There is no rule named '\(name)'; 'volumekit profiles' lists them."
+            "There is no rule named '\(EchoedText.argument(name))'; 'volumekit profiles' lists them."
         case .badValue(let rule, let value, let expected):
-            "'\(value)' is not a value of \(rule), which takes \(expected)."
+            "'\(EchoedText.argument(value))' is not a value of \(rule), which takes \(expected)."
         case .notAnAssignment(let text):
-            "'\(text)' is not of the form RULE=VALUE."
+            "'\(EchoedText.argument(text))' is not of the form RULE=VALUE."
         case .unknownProfile(let name):
-            "'\(name)' is not a profile: use \(DeviceBehaviour.profiles.map(\.name).joined(separator: ", ")) or sample:K with K a whole number."
+            "'\(EchoedText.argument(name))' is not a profile: use \(DeviceBehaviour.profiles.map(\.name).joined(separator: ", ")) or sample:K with K a whole number."
         }
     }
 }

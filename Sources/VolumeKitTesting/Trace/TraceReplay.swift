@@ -38,6 +38,12 @@ public enum TraceReplay {
     /// ``/VolumeKitCore/TraceError``, as the decoder refuses such a file: its timers could not be told apart.
     public static func run(_ trace: Trace, settle: TimeInterval = 2) throws -> TraceReplayReport {
         try trace.checkTimes()
+        return try replay(trace, settle: settle)
+    }
+
+    /// ``run(_:settle:)`` without the check of the trace's times: the tests replay times beyond the bound
+    /// with it, to show that the replay still ends.
+    static func replay(_ trace: Trace, settle: TimeInterval) throws -> TraceReplayReport {
         let header = trace.header
         let hasMute = trace.records.contains { if case .app("mute", _) = $0.event { true } else { false } }
         let strategy = ButtonStrategy(rawValue: header.strategy)
@@ -48,7 +54,7 @@ public enum TraceReplay {
         if let strategy, hasButtons {
             buttons = replayButtons(trace, strategy: strategy, settle: settle, diagnostics: diagnostics)
         }
-        let mute = hasMute ? replayMute(trace, settle: settle) : (changes: [], undelivered: 0)
+        let mute = hasMute ? replayMute(trace, settle: settle, diagnostics: diagnostics) : (changes: [], undelivered: 0)
         let feature = "buttons"
         let origin = header.clockOrigin
         let mine = trace.records.filter { $0.feature == nil || $0.feature == feature }
@@ -142,12 +148,13 @@ public enum TraceReplay {
             }
         }
         world.run(until: world.endTime + settle)
+        noteStall(of: world, in: diagnostics)
         return ButtonsReplay(
             events: events.current, sets: world.sets.map { .init(time: $0.time, value: $0.value) },
             diagnostics: raised.current, undelivered: world.undelivered, inferred: inferred)
     }
 
-    private static func replayMute(_ trace: Trace, settle: TimeInterval) -> (
+    private static func replayMute(_ trace: Trace, settle: TimeInterval, diagnostics: Locked<[String]>) -> (
         changes: [TraceReplayReport.MuteChange], undelivered: Int
     ) {
         let feature = "mute"
@@ -172,7 +179,18 @@ public enum TraceReplay {
             world.at(world.origin + time, order: order) { if call == "start" { engine.start() } else { engine.stop() } }
         }
         world.run(until: world.endTime + settle)
+        noteStall(of: world, in: diagnostics)
         return (changes.current, world.undelivered)
+    }
+
+    /// Says in the report's diagnostics where `world` stopped, if its timers kept firing at one instant.
+    private static func noteStall(of world: TraceReplayWorld, in diagnostics: Locked<[String]>) {
+        guard let stalled = world.stalledAt else { return }
+        diagnostics.withLock {
+            $0.append(
+                "the replay stopped at t = \(stalled - world.origin) s: timers fired \(TraceReplayWorld.maximumTimersPerInstant) times in a row at that clock time without it moving on, so the rest of the trace was not replayed"
+            )
+        }
     }
 
     /// The `app` records of `feature`: time, place in the file, call.

@@ -75,6 +75,17 @@ final class TraceReplayWorld: @unchecked Sendable {
     private(set) var schedulingSteps = 0
     /// The time of the last record.
     let endTime: Instant
+    /// The clock time at which ``run(until:)`` stopped for good because timers kept firing at one instant
+    /// (see ``maximumTimersPerInstant``), or `nil`.
+    private(set) var stalledAt: Instant?
+
+    /// The most timers ``run(until:)`` runs one after another at one clock time, with no recorded input or
+    /// call between them, before it stops the replay: an engine's deadline `now + delay` that rounds to `now`
+    /// (at 2^53 s, `now + 0.1 == now`) is a timer of delay 0 that fires at its own instant forever, which held
+    /// the replay with ever more memory (issue 23, item 1). The decoder refuses such times
+    /// (``/VolumeKitCore/Trace/latestTime``); this bound makes the loop end for any trace and any engine. A
+    /// real instant runs a handful of timers.
+    static let maximumTimersPerInstant = 100_000
 
     /// A world for the records of `feature` (and untagged ones) of `trace`.
     init(trace: Trace, feature: String?) {
@@ -175,9 +186,14 @@ final class TraceReplayWorld: @unchecked Sendable {
     /// run in file order, before the app's own timers — except an input the app's own work preceded at that
     /// very time in the file (a timer of the app's that came first there: an echo expiring on the very
     /// instant of a hold's repeat, say), which waits for the timers due then.
+    ///
+    /// It always ends: inputs and calls are finite, and after ``maximumTimersPerInstant`` timers in a row at
+    /// one clock time it stops for good, setting ``stalledAt``.
     func run(until time: Instant) {
+        guard locked({ stalledAt == nil }) else { return }
+        var timersInARow = 0
         while true {
-            let next: (Instant, () -> Void)? = locked {
+            let next: (time: Instant, isTimer: Bool, action: () -> Void)? = locked {
                 let input = nextInput < inputs.count ? inputs[nextInput] : nil
                 let call = nextCall < calls.count ? calls[nextCall] : nil
                 let timer = timeline.nextTime ?? .infinity
@@ -186,17 +202,25 @@ final class TraceReplayWorld: @unchecked Sendable {
                     call.map({ (input.time, input.order) < ($0.time, $0.order) }) ?? true
                 {
                     nextInput += 1
-                    return (input.time, { [unowned self] in self.deliver(input.event) })
+                    return (input.time, false, { [unowned self] in self.deliver(input.event) })
                 }
                 if let call, call.time <= time, call.time <= timer {
                     nextCall += 1
-                    return (call.time, call.action)
+                    return (call.time, false, call.action)
                 }
-                return timeline.popDue(notAfter: time)
+                return timeline.popDue(notAfter: time).map { ($0.0, true, $0.1) }
             }
-            guard let (due, action) = next else { break }
-            locked { currentTime = max(currentTime, due) }
-            action()
+            guard let next else { break }
+            let moved = locked { () -> Bool in
+                defer { currentTime = max(currentTime, next.time) }
+                return next.time > currentTime
+            }
+            timersInARow = next.isTimer && !moved ? timersInARow + 1 : 0
+            if timersInARow > Self.maximumTimersPerInstant {
+                locked { stalledAt = currentTime }
+                return
+            }
+            next.action()
         }
         locked { currentTime = max(currentTime, time) }
     }

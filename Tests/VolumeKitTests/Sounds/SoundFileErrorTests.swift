@@ -27,6 +27,10 @@ struct SoundFileErrorTests {
         #expect(
             readResult(patched(Self.caf, at: 0, with: Array("cafe".utf8)))
                 == .failure(.unrecognizedFormat(magic: "'cafe'")))
+        // Bytes a terminal would act on are shown, not sent: ESC, BEL, a C1 CSI byte.
+        #expect(
+            readResult(Data([0x1B, 0x5B, 0x07, 0x9B] + Array(repeating: 0, count: 12)))
+                == .failure(.unrecognizedFormat(magic: #"'\x1B[\x07\x9B'"#)))
     }
 
     @Test("known containers AudioServices refuses are named")

@@ -10,8 +10,9 @@ import Darwin
 #endif
 
 /// `SoundFileReader.read(contentsOf:)` decides from one `stat` (issue 23: no owner and group name look-ups)
-/// and reads with `pread`: symlinks are followed as before, each kind of path keeps its sentence, and the
-/// headers read through a descriptor are the ones read from memory.
+/// and reads with `pread` through a 4 KiB window: symlinks are followed as before, each kind of path keeps its
+/// sentence, the headers read through a descriptor are the ones read from memory, and a file whose headers
+/// lie in its first 4 KiB costs one read.
 @Suite("Sound files by path: one stat, symlinks followed, the same sentences (issue 23)")
 struct SoundFileReaderPathTests {
     @Test("a symlink to a sound is read; to a folder, to a FIFO or to nothing, each gets its sentence")
@@ -59,5 +60,49 @@ struct SoundFileReaderPathTests {
             let fromMemory = soundResult { try SoundFileReader.read(try Data(contentsOf: url)) }
             #expect("\(fromDisk)" == "\(fromMemory)")
         }
+    }
+
+    /// Reads `data` written to a file through the reader's descriptor source: the facts (or the error) and how
+    /// many `pread` calls it took.
+    private func readFromDisk(_ data: Data) throws -> (Result<SoundFileInfo, SoundFileError>, reads: Int) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vk-window-\(UUID().uuidString)")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try RegularFile.open(url.path, kind: "sound")
+        defer { RegularFile.closeDescriptor(file.descriptor) }
+        let source = DescriptorByteSource(fd: file.descriptor, byteCount: file.size)
+        return (soundResult { try SoundFileReader.read(from: source) }, source.readCalls)
+    }
+
+    @Test("headers in the first 4 KiB cost one read; chunks past it one more each, never the whole file")
+    func readsThroughAWindow() throws {
+        for data in [SoundFileErrorTests.wav, SoundFileErrorTests.caf, SoundFileErrorTests.aiff] {
+            let (result, reads) = try readFromDisk(data)
+            #expect("\(result)" == "\(readResult(data))")
+            #expect(reads == 1, "\(reads) reads")
+        }
+        // A 10,000-byte JUNK chunk before 'fmt ' (as some recorders write), and a LIST chunk after 100 KB of
+        // samples: the walk reads a window at 0, one at 'fmt ', one past the data.
+        let wav = SoundFileErrorTests.wav
+        let junk = Array("JUNK".utf8) + le32(10_000) + [UInt8](repeating: 0, count: 10_000)
+        var padded = Data(wav.prefix(12)) + Data(junk) + Data(wav.dropFirst(12))
+        padded = patched(padded, at: 4, with: le32(UInt32(padded.count - 8)))
+        let (paddedResult, paddedReads) = try readFromDisk(padded)
+        #expect("\(paddedResult)" == "\(readResult(padded))")
+        #expect(paddedReads == 2, "\(paddedReads) reads")
+        let long = try SoundFileWriter.write(
+            samples: sineSamples(frames: 50_000, channels: 1, sampleRate: 8_000),
+            format: .init(container: .wav, sampleRate: 8_000))
+        let list = Array("LIST".utf8) + le32(4) + Array("INFO".utf8)
+        var tagged = long + Data(list)
+        tagged = patched(tagged, at: 4, with: le32(UInt32(tagged.count - 8)))
+        let (taggedResult, taggedReads) = try readFromDisk(tagged)
+        guard case .success(let info) = taggedResult else {
+            Issue.record("\(taggedResult)")
+            return
+        }
+        #expect(info.frameCount == 50_000)
+        #expect("\(taggedResult)" == "\(readResult(tagged))")
+        #expect(taggedReads == 2, "\(taggedReads) reads of a \(tagged.count)-byte file")
     }
 }
