@@ -24,7 +24,7 @@ let package = Package(
         ),
         // The simulated iOS device and test helpers, for this package's tests and for apps' tests.
         .target(name: "VolumeKitTesting", dependencies: ["VolumeKitCore"]),
-        // Network speakers: UPnP RenderingControl renderers, MPD and Snapcast.
+        // Network speakers: UPnP AV / DLNA renderers, Music Player Daemon (MPD) and Snapcast.
         .target(name: "RemoteVolume", dependencies: ["VolumeKitCore"]),
         .executableTarget(name: "volumekit", dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume"]),
         .executableTarget(
