@@ -33,6 +33,9 @@ public struct OracleLimit: Sendable {
         /// Seconds since another source last moved the volume where a press could have
         /// (``PressOracle/Run/otherSourceSteps``), at the failure, if one did.
         public var sinceOtherSourceStep: TimeInterval?
+        /// For a tap reported as a repeat: seconds from another source's last such change to the `pressed` its
+        /// chain began with, if one came before it.
+        public var chainSinceOtherSourceStep: TimeInterval?
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -103,11 +106,16 @@ public struct OracleLimit: Sendable {
     /// them apart. No app can observe it: no diagnostic, counted apart. Only a phantom press (or a `repeated`
     /// of taps just before, at their pace), a press of the other button, a second `pressed` during a hold, or a
     /// report read as a press made just before in the background (no app could see that one), reported within
-    /// KVO's latency (0.03 s, with room: 0.1 s) of such a change; and a hold split after such a change made during that hold (the change, read as a step of
-    /// its own, ends the hold's chain of steps, and its later repeats read as presses).
+    /// KVO's latency (0.03 s, with room: 0.1 s) of such a change; a tap reported as a repeat of a `pressed` so
+    /// reported (the change began its chain); and a hold split after such a change made during that hold (the
+    /// change, read as a step of its own, ends the hold's chain of steps, and its later repeats read as presses).
     public static let otherSourceStep = OracleLimit(
         name: "another source moved the volume a press's step", diagnostic: nil, countedApart: true
     ) { evidence in
+        // A tap read as a repeat of a `pressed` that was such a change: the change began the chain.
+        if evidence.violation.kind == .tapReadAsRepeat, let since = evidence.chainSinceOtherSourceStep {
+            return since >= -1e-6 && since <= 0.1
+        }
         guard let since = evidence.sinceOtherSourceStep, since >= -1e-6 else { return false }
         if since <= 0.1 {
             return [.phantomPress, .wrongButton, .holdSplit, .unseenPressReported, .repeatOutsideHold].contains(

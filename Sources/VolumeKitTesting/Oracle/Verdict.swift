@@ -116,6 +116,9 @@ extension PressOracle {
                         at: change, from: routeAt(change - 0.001), to: routeAt(change), until: current.down)
                 } ?? false,
                 sinceOtherSourceStep: run.otherSourceSteps.last { $0 <= failure.time + 1e-6 }.map { failure.time - $0 },
+                chainSinceOtherSourceStep: press.flatMap { current in
+                    current.readAsRepeat ? current.chainStart : nil
+                }.flatMap { start in run.otherSourceSteps.last { $0 <= start + 1e-6 }.map { start - $0 } },
                 pressLandedOnSetInFlight: press.map { current in
                     // A hold's later splits follow from its first (its repeats then come faster than taps can be
                     // told from): the cause is judged at the first.

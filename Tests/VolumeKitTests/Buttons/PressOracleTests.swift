@@ -162,6 +162,23 @@ struct PressOracleTests {
         #expect(verdict.excused.map(\.violation.kind) == [.holdSplit])
     }
 
+    @Test("A tap read as the repeat of another source's change read as a press is that limit's (6523-51655638)")
+    func tapAfterOtherSourceChange() {
+        // Headphone Safety lowers the volume a grid step at 1.0 (read as a down press), the user taps down at 1.6:
+        // reported as the first repeat of that "press".
+        let events = [
+            Self.event(.down, .pressed, at: 1.01), Self.event(.down, .repeated, at: 1.61),
+            Self.event(.down, .released, at: 2.3),
+        ]
+        for (steps, excused) in [([Instant(1.0)], true), ([Instant(0.5)], false), ([], false)] {
+            let verdict = PressOracle().judge(
+                truth: [Self.press(.down, at: 1.6)], events: events, diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: .outputVolume, behaviour: .default, captureWindows: [0..<100], otherSourceSteps: steps))
+            #expect(verdict.ok == excused, "\(steps): \(verdict.violations)")
+        }
+    }
+
     @Test("A hold split after a repeat landed on the value of a set of ours dropped as it arrived is counted apart")
     func repeatOnDroppedSet() {
         // A hold up from 1.0: repeats from 1.5 every 0.06; the repeat at 1.56 left 0.6875, exactly a set of ours

@@ -288,7 +288,9 @@ final class RandomSession {
                 // Another source moving the volume a press's step while VolumeKit holds it is read as a press
                 // (nothing tells them apart): the limit `RandomSession.isUnderOtherSourceStep`.
                 if case .otherSource = cause, holding, let before, PressOracle.pressCouldLand(from: before, to: value) {
-                    otherSourceStep[route] = truth[route]!
+                    // Several such changes in a row (Headphone Safety twice): VolumeKit kept the volume from
+                    // before the first.
+                    if otherSourceStep[route] == nil { otherSourceStep[route] = truth[route]! }
                 } else {
                     otherSourceStep[route] = nil
                 }
