@@ -61,13 +61,14 @@ extension RandomSession {
     /// Envelope limit (README, "another source moved the volume a press's step"): a Bluetooth headset's stored
     /// volume synchronised, or Headphone Safety lowering the volume, moved it where a press of the phone's buttons
     /// could have while VolumeKit held it, and VolumeKit took it for a press: the user's volume stays as it was
-    /// before. True when that change is every violating route's last change of the user's and the route ends at
-    /// the user's volume from before it. No app can observe it (no diagnostic).
+    /// before. True when every violating route ends off the user's volume by exactly what such changes (the last
+    /// changes of the user's there other than presses, which move both alike) took from it. No app can observe it
+    /// (no diagnostic).
     var isUnderOtherSourceStep: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty
             && routes.allSatisfy { route in
-                otherSourceStep[route].map { abs(endVolume(on: route) - $0) < 1e-4 } ?? false
+                otherSourceOffset[route].map { abs(endVolume(on: route) - truth[route]! - $0) < 1e-4 } ?? false
             }
     }
 

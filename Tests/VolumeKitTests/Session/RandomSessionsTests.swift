@@ -78,9 +78,10 @@ final class RandomSession {
     private var appLeft: [AudioRoute: [Float]] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
     private var refused: [AudioRoute: Float] = [:]
-    /// Per route, the user's volume before another source moved it a press's step while VolumeKit held it (the last
-    /// change of the user's there).
-    var otherSourceStep: [AudioRoute: Float] = [:]
+    /// Per route, how far the volume VolumeKit kept is from the user's after another source moved it a press's
+    /// step while VolumeKit held it (the user's volume before that change, minus the change's): the user's later
+    /// presses move both alike; a change of theirs by other means ends it.
+    var otherSourceOffset: [AudioRoute: Float] = [:]
     /// Per route, the last change another source made (a Bluetooth headset's stored volume synchronised,
     /// Headphone Safety), and whether the app's session was active then.
     private var otherSourceChange: [AudioRoute: (at: Instant, value: Float, sessionActive: Bool)] = [:]
@@ -290,9 +291,9 @@ final class RandomSession {
                 if case .otherSource = cause, holding, let before, PressOracle.pressCouldLand(from: before, to: value) {
                     // Several such changes in a row (Headphone Safety twice): VolumeKit kept the volume from
                     // before the first.
-                    if otherSourceStep[route] == nil { otherSourceStep[route] = truth[route]! }
+                    otherSourceOffset[route] = (otherSourceOffset[route] ?? 0) + truth[route]! - value
                 } else {
-                    otherSourceStep[route] = nil
+                    otherSourceOffset[route] = nil
                 }
                 pressedOntoRefusedSet.remove(route)
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
@@ -319,7 +320,6 @@ final class RandomSession {
                     && !PressOracle.pressCouldLand(
                         from: device.reported(before ?? value), to: device.reported(value))
                 guard !holding || absolute else { break }
-                otherSourceStep[route] = nil
                 userPressTimes.append((at, route))
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
