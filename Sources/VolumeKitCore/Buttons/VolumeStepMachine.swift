@@ -698,8 +698,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
             }
             userVolume = users
             if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
-            // The system volume may carry our nudge: put the user's exact value back.
-            if abs(users - value) > Self.sameValue { return [.userVolumeChanged(users)] + hold(users, at: time) }
+            // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
+            // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
+            // headset's synchronised volume seen just after it): set theirs again to land last, since the session
+            // may be too inactive by then to see that set land over it (8223-65117938).
+            if abs(users - value) > Self.sameValue || echoes.contains(where: { abs($0.value - users) > Self.sameValue })
+            {
+                return [.userVolumeChanged(users)] + hold(users, at: time)
+            }
             return [.userVolumeChanged(users)]
         }
         let atRail = value <= 0 || value >= 1

@@ -15,6 +15,17 @@ struct RandomSessionRegressionTests {
         VolumeButtonsEngine(configuration: .init(), clients: device.clients, onEvent: { _ in })
     }
 
+    @Test("A headset's sync seen just after an interruption began is not overwritten by the restore already on its way")
+    func syncSeenAfterInterruptionRestore() {
+        // Sample 8223, session 65117938 (a fresh sweep range): a Bluetooth headset syncs its 0.1 while VolumeKit holds
+        // the user's 1/16 at its anchor; an interruption begins 20 ms later, and VolumeKit's restore of 1/16 (a slow
+        // slider, 0.15 s) is on its way when the sync's KVO says 0.1. The restore landed over it, unseen by the
+        // interrupted session, and the headset's route was left at 1/16.
+        let session = RandomSession(seed: 65_117_938, behaviour: .sample(8223), strategy: .outputVolume)
+        session.run(length: 14)
+        #expect(session.violations().isEmpty, "\(session.violations())\n\(session.script.joined(separator: "\n"))")
+    }
+
     @Test(
         "A launch recovery whose view is ready only during a call keeps the crashed run's record, says it failed, and the next run gives the volume back",
         arguments: [0.3, 0.6, 1.0])
