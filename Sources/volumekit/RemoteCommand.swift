@@ -159,8 +159,8 @@ enum RemoteCommand: Subcommand {
                     : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
-        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10).
-        let shown = RemoteDeviceURL.redacted(text, limit: 80)
+        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10). Only worked out for a message.
+        var shown: String { RemoteDeviceURL.redacted(text, limit: 80) }
         let url: RemoteDeviceURL
         do {
             url = try RemoteDeviceURL.parse(text)
