@@ -34,7 +34,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
         var shown = trimmed(text)
         if let at = shown.lastIndex(of: "@") {
             let afterScheme =
-                shown.firstRange(of: "://").map(\.upperBound)
+                shown.indices.first { shown[$0...].hasPrefix("://") }.map { shown.index($0, offsetBy: 3) }
                 ?? shown.firstIndex(of: ":").map { shown.index(after: $0) } ?? shown.startIndex
             let start = afterScheme <= at ? afterScheme : shown.startIndex
             shown.replaceSubrange(start..<at, with: "•••")

@@ -111,7 +111,16 @@ struct ServerURLParts: Equatable {
                 index += 1
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        // Valid UTF-8 only (`String(validating:)` needs iOS 18; this package supports iOS 15).
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
     }
 
     /// `part` as `URLComponents(string:)` keeps it: as written when every character is one the part may
