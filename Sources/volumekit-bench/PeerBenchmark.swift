@@ -51,6 +51,7 @@ enum PeerBenchmark {
             case .snapcastClient(let host, let port, let clientID) = url
         {
             blocking { try await snapcast(url, host: host, port: port, clientID: clientID) }
+            snapcastWholeProcess(host: host, port: port, clientID: clientID)
         } else {
             print("peers Snapcast: skipped (set VOLUMEKIT_SNAPCAST_URL to a client's URL; see scripts/bench.sh)")
         }
@@ -137,14 +138,60 @@ enum PeerBenchmark {
         )
     }
 
+    /// The `volumekit` next to this benchmark, or `nil` (said) when it was not built.
+    static var volumekit: String? {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("volumekit").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            print("peers whole process: skipped (no \(path); build it: swift build -c release)")
+            return nil
+        }
+        return path
+    }
+
+    /// The load average (1, 5 and 15 minutes) as `/proc/loadavg` says, for the figures printed beside it.
+    static var loadAverage: String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        return "load average " + text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    /// What a command sends on the wire: it runs once pointed at a ``WireCounter`` in front of the server.
+    /// "N lines (first line; …) on M connections", or `nil` when it fails.
+    static func onTheWire(_ path: String, _ arguments: (UInt16) -> [String], server port: UInt16) -> String? {
+        guard let counter = try? WireCounter(upstream: port) else { return nil }
+        defer { counter.stop() }
+        guard spawn(path, arguments(counter.port)) != nil else { return nil }
+        usleep(50_000)  // The relay's last read.
+        let (connections, lines) = counter.take()
+        let shown = lines.map { line -> String in
+            let words = line.split(separator: " ", maxSplits: 1)
+            return words.first == "password" ? "password" : String(line.prefix(60)) + (line.count > 60 ? "…" : "")
+        }
+        return
+            "\(lines.count) line\(lines.count == 1 ? "" : "s") (\(shown.joined(separator: "; "))) on \(connections) connection\(connections == 1 ? "" : "s")"
+    }
+
+    /// `volumekit remote set|get snapcast://…` as whole processes, and what each sends on the wire (issue 23:
+    /// a set is one request line, a batch of the Client.SetVolume and a Client.GetStatus; a get one line).
+    static func snapcastWholeProcess(host: String, port: UInt16, clientID: String) {
+        guard let volumekit else { return }
+        for action in ["set", "get"] {
+            let url = { (port: UInt16) in "snapcast://\(host):\(port)/\(clientID)" }
+            let arguments = { (port: UInt16) in ["remote", action, url(port)] + (action == "set" ? ["40"] : []) }
+            guard let time = spawnMedian(volumekit, arguments(port)) else {
+                print("peers whole process remote \(action) snapcast://…: volumekit failed")
+                continue
+            }
+            let wire = onTheWire(volumekit, arguments, server: port) ?? "not counted"
+            print(
+                "peers whole process, median of 10, remote \(action) snapcast://…\(action == "set" ? " 40" : ""): volumekit \(ms(time)) (\(loadAverage)); on the wire: \(wire)"
+            )
+        }
+    }
+
     /// `volumekit remote set` vs `mpc volume` as whole processes, and each one's start (`--version`).
     static func wholeProcess(mpdURL: String, host: String, port: UInt16, password: String?) {
-        let volumekit = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("volumekit").path
-        guard FileManager.default.isExecutableFile(atPath: volumekit) else {
-            print("peers whole process: skipped (no \(volumekit); build it: swift build -c release)")
-            return
-        }
+        guard let volumekit else { return }
         let mpc = ["/usr/bin/mpc", "/usr/local/bin/mpc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let mpcHost = password.map { "\($0)@\(host)" } ?? host
         let rows: [(String, String, [String], String?, [String])] = [
@@ -166,8 +213,23 @@ enum PeerBenchmark {
             } else {
                 line += " vs mpc: skipped (apt-get install mpc)"
             }
-            print(line)
+            print(line + " (\(loadAverage))")
         }
+        // What each sends, through a counting relay.
+        let ours = onTheWire(
+            volumekit,
+            { relay in ["remote", "set", mpdURL.replacingOccurrences(of: ":\(port)", with: ":\(relay)"), "40"] },
+            server: port)
+        var wire = "peers on the wire, remote set mpd://… 40: volumekit \(ours ?? "not counted")"
+        if let mpc = ["/usr/bin/mpc", "/usr/local/bin/mpc"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) {
+            let mpcHost = password.map { "\($0)@\(host)" } ?? host
+            let theirs = onTheWire(
+                mpc, { relay in ["-q", "-h", mpcHost, "-p", String(relay), "volume", "40"] }, server: port)
+            wire += " vs mpc \(theirs ?? "not counted")"
+        }
+        print(wire)
     }
 
     /// The median wall time of 10 runs (after one unmeasured), or `nil` when a run fails.

@@ -92,12 +92,7 @@ enum RemoteCommand: Subcommand {
         case "get":
             let url = try readURL(&reader, extra: 0)
             return try blocking {
-                let renderer = try await url.connect()
-                let level = try await renderer.volume()
-                let muted = try await renderer.isMuted()
-                print(
-                    "\(renderer.displayName): volume \(level) of \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound)\(muted ? ", muted" : "")"
-                )
+                print(try await RemoteOneShot.get(url))
                 return 0
             }
         case "set":
@@ -108,23 +103,7 @@ enum RemoteCommand: Subcommand {
                 )
             }
             return try blocking {
-                let renderer = try await url.connect()
-                guard renderer.volumeRange.contains(level) else {
-                    throw UsageError(
-                        "LEVEL must lie within this device's range \(renderer.volumeRange.lowerBound)…\(renderer.volumeRange.upperBound); \(level) does not"
-                    )
-                }
-                try await renderer.setVolume(level)
-                let now: Int
-                switch url {
-                case .snapcastClient, .snapcastGroup:
-                    // Snapcast's reply to the set is its word on the level (a group's loudest client lands on
-                    // it exactly): reading it back would be one more request for what the reply said.
-                    now = level
-                case .upnp, .mpd:
-                    now = try await renderer.volume()
-                }
-                print("\(renderer.displayName): volume \(now)")
+                print(try await RemoteOneShot.set(url, to: level))
                 return 0
             }
         case "mute":
@@ -180,8 +159,8 @@ enum RemoteCommand: Subcommand {
                     : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
-        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10).
-        let shown = RemoteDeviceURL.redacted(text, limit: 80)
+        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10). Only worked out for a message.
+        var shown: String { RemoteDeviceURL.redacted(text, limit: 80) }
         let url: RemoteDeviceURL
         do {
             url = try RemoteDeviceURL.parse(text)

@@ -135,7 +135,12 @@ final class LinePeerConnection: @unchecked Sendable {
 /// A small honest MPD (greeting, password, getvol, status, setvol, idle mixer / noidle) over ``LinePeer``,
 /// so the MPD client is tested without the real server too. Volume changes wake every idle connection.
 final class FakeMPD: @unchecked Sendable {
-    struct State { var volume = 50; var changes = 0 }
+    struct State {
+        var volume = 50
+        var changes = 0
+        /// Every command line received (the password's shown as `password`), in order.
+        var commands: [String] = []
+    }
     let state = Locked(State())
     let password: String?
     /// Close every connection after this many commands (MPD's `connection_timeout` dropping a client).
@@ -170,6 +175,7 @@ final class FakeMPD: @unchecked Sendable {
         {
             served += 1
             let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+            state.withLock { $0.commands.append(words.first == "password" ? "password" : line) }
             switch words.first ?? "" {
             case "password":
                 if words.count == 2, words[1] == MPDSession.quoted(password ?? "") {

@@ -58,6 +58,42 @@ struct RemoteDeviceURLTests {
         }
     }
 
+    @Test(
+        "mpd:// and snapcast:// are read without Foundation as URLComponents read them",
+        arguments: [
+            ("mpd://a@b@c", RemoteDeviceURL.mpd(host: "c", port: 6600, password: "a@b")),
+            ("mpd://%zz@h", .mpd(host: "h", port: 6600, password: "%zz")),
+            ("mpd://p<w%41@h", .mpd(host: "h", port: 6600, password: "p<w%41")),
+            ("mpd://%C3%BC@h:", .mpd(host: "h", port: 6600, password: "ü")),
+            ("snapcast://h/a#b#c", .snapcastClient(host: "h", port: 1705, clientID: "a#b#c")),
+            ("snapcast://h/<a>%20", .snapcastClient(host: "h", port: 1705, clientID: "<a>%20")),
+            ("snapcast://h/k%C3%BCche", .snapcastClient(host: "h", port: 1705, clientID: "küche")),
+            ("snapcast://[fe80::1%25eth0]:1/k", .snapcastClient(host: "fe80::1%eth0", port: 1, clientID: "k")),
+        ])
+    func readsLikeURLComponents(_ text: String, _ expected: RemoteDeviceURL) throws {
+        #expect(try RemoteDeviceURL.parse(text) == expected)
+    }
+
+    @Test(
+        "what URLComponents refused is refused, with the reason",
+        arguments: [
+            ("mpd://%", "not a URL"), ("mpd://h<x", "not a URL"), ("mpd://[::1", "not a URL"),
+            ("mpd://host:abc", "not a URL"), ("mpd://host:1234567890123", "port 1234567890123 is out of range"),
+            ("mpd://münchen", "a host may hold"), ("mpd:host", "no host"), ("mpd://h%0A%1Bx", "a host may hold"),
+            // A query that does not decode was taken for none by URLComponents' decoded getter; it is refused.
+            ("snapcast://h/m?%a1", "a query is not part of the form"),
+        ])
+    func refusesLikeURLComponents(_ text: String, _ reason: String) {
+        do {
+            _ = try RemoteDeviceURL.parse(text)
+            Issue.record("accepted \(text)")
+        } catch RemoteVolumeError.invalidURL(let message) {
+            #expect(message.contains(reason), "\(message)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test("connect() gives the device the scheme names")
     func connects() async throws {
         let mpd = try FakeMPD()

@@ -146,22 +146,56 @@ struct RemoteNewcomerTests {
         #expect(plain.output.contains("is not known here, so 20 was set"), "\(plain.output)")
     }
 
-    @Test("remote set snapcast://… is one Client.GetStatus and one Client.SetVolume on one connection")
+    @Test(
+        "remote set snapcast://… is one request line on the wire: a batch of the Client.SetVolume and a Client.GetStatus"
+    )
     func cliSnapcastSet() async throws {
         let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall", 10)])
+        server.state.withLock { $0.clients["kitchen"]!.muted = true }
         let base = "snapcast://127.0.0.1:\(server.port)"
         let run = try await CLI.run(["remote", "set", "\(base)/kitchen", "40"])
         #expect(run.status == 0 && run.output == "room-kitchen: volume 40\n", "\(run.output)\(run.error)")
-        // The status read tells the client's name and its mute state, which the set must carry (snapserver
-        // 0.26 breaks on a percent alone); before, connect's probe and the set each read it on a connection of
-        // their own, and the level was read back: 4 requests on 2 connections.
-        #expect(server.state.current.methods == ["Client.GetStatus", "Client.SetVolume"])
+        // One line out and one back, on one connection: the set carries the percent alone (snapserver keeps
+        // the mute), and the status read in the same batch names the client. Before: a Client.GetStatus for
+        // the name and the mute state, then the Client.SetVolume — two round trips.
+        #expect(server.state.current.lines.count == 1, "\(server.state.current.lines)")
+        #expect(server.state.current.methods == ["Client.SetVolume", "Client.GetStatus"])
         #expect(server.peer.accepted.current == 1)
+        #expect(server.state.current.clients["kitchen"]! == (40, true), "the mute was kept")
         server.state.withLock { $0.methods.removeAll() }
         let group = try await CLI.run(["remote", "set", "\(base)/group/g1", "80"])
         #expect(group.status == 0 && group.output == "g1: volume 80\n", "\(group.output)\(group.error)")
         #expect(server.state.current.methods == ["Group.GetStatus", "Client.SetVolume", "Client.SetVolume"])
         #expect(server.levels() == [80, 20])
+        // An unknown client: the server answered, and the message says so.
+        let unknown = try await CLI.run(["remote", "set", "\(base)/attic", "40"])
+        #expect(
+            unknown.status == 1 && unknown.error.contains("answered, but has no client \"attic\""), "\(unknown.error)")
+        let outside = try await CLI.run(["remote", "set", "\(base)/kitchen", "140"])
+        #expect(outside.status == 2 && outside.error.contains("range 0…100; 140 does not"), "\(outside.error)")
+    }
+
+    @Test("remote get snapcast://… is one Client.GetStatus; remote get|set mpd://… send no probe first")
+    func cliOneRequestReads() async throws {
+        let snapserver = try FakeSnapserver(clients: [("kitchen", 30)])
+        snapserver.state.withLock { $0.clients["kitchen"]!.muted = true }
+        let get = try await CLI.run(["remote", "get", "snapcast://127.0.0.1:\(snapserver.port)/kitchen"])
+        #expect(
+            get.status == 0 && get.output == "room-kitchen: volume 30 of 0…100, muted\n", "\(get.output)\(get.error)")
+        // Before: connect's Client.GetStatus, then one each for the volume and the mute state.
+        #expect(snapserver.state.current.methods == ["Client.GetStatus"])
+        let mpd = try FakeMPD()
+        defer { mpd.peer.stop() }
+        let url = "mpd://127.0.0.1:\(mpd.port)"
+        let read = try await CLI.run(["remote", "get", url])
+        #expect(
+            read.status == 0 && read.output == "MPD at 127.0.0.1:\(mpd.port): volume 50 of 0…100\n", "\(read.output)")
+        // Before: connect's getvol, then one each for the volume and the mute state.
+        #expect(mpd.state.current.commands == ["getvol"])
+        mpd.state.withLock { $0.commands.removeAll() }
+        let set = try await CLI.run(["remote", "set", url, "40"])
+        #expect(set.status == 0 && set.output == "MPD at 127.0.0.1:\(mpd.port): volume 40\n", "\(set.output)")
+        #expect(mpd.state.current.commands == ["setvol 40", "getvol"])
     }
 
     @Test("a usage error never prints the MPD password")

@@ -4,7 +4,9 @@ import VolumeKitCore
 @testable import RemoteVolume
 
 /// A small honest snapserver (the JSON-RPC calls RemoteVolume uses, and notifications pushed to the other
-/// control connections, as snapserver 0.26 does) over ``LinePeer``. One group "g1".
+/// control connections, as snapserver 0.26 does) over ``LinePeer``. One group "g1". As snapserver, a
+/// `Client.SetVolume` may carry the percent or the mute state alone (the other part is kept), and a batch
+/// (a JSON array of requests) is answered with one array, its notifications sent to the others as one array.
 final class FakeSnapserver: @unchecked Sendable {
     struct State {
         var clients: [String: (percent: Int, muted: Bool)]
@@ -14,6 +16,8 @@ final class FakeSnapserver: @unchecked Sendable {
         var setVolumeLog: [(id: String, percent: Int)] = []
         /// Every method called, in order.
         var methods: [String] = []
+        /// Every request line received (a batch is one line), in order.
+        var lines: [String] = []
         var connections: [ObjectIdentifier: LinePeerConnection] = [:]
         /// When set: the SetVolume with this index (0-based, over the server's life) is applied, then the
         /// connection is dropped without a reply (a network cut mid-request).
@@ -73,64 +77,83 @@ final class FakeSnapserver: @unchecked Sendable {
         state.withLock { $0.connections[key] = connection }
         defer { _ = state.withLock { $0.connections.removeValue(forKey: key) } }
         while !connection.isStopped, let line = connection.readLine(timeout: honestPeerTimeout * 3) {
-            guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let id = request["id"] as? Int, let method = request["method"] as? String
-            else {
+            state.withLock { $0.lines.append(line) }
+            let parsed = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+            let requests = (parsed as? [[String: Any]]) ?? (parsed as? [String: Any]).map { [$0] } ?? []
+            var answers: [[String: Any]] = []
+            var notifications: [[String: Any]] = []
+            for request in requests {
+                guard let id = request["id"] as? Int, let method = request["method"] as? String else { continue }
+                let (answer, notification) = handle(method, request["params"] as? [String: Any] ?? [:], state: state)
+                answers.append(
+                    answer.map { ["jsonrpc": "2.0", "id": id, "result": $0] }
+                        ?? [
+                            "jsonrpc": "2.0", "id": id,
+                            "error": ["code": -32603, "message": "Internal error", "data": "Client not found"],
+                        ])
+                if let notification { notifications.append(notification) }
+            }
+            if requests.isEmpty {
                 connection.send(
                     json(["jsonrpc": "2.0", "id": NSNull(), "error": ["code": -32700, "message": "Parse error"]]))
                 continue
             }
-            let params = request["params"] as? [String: Any] ?? [:]
-            let named = params["id"] as? String ?? ""
-            let target = state.current.forgotten.contains(named) ? "" : named
-            var result: Any?
-            var notification: [String: Any]?
-            var drop = false
-            state.withLock { state in
-                state.methods.append(method)
-                switch method {
-                case "Client.GetStatus":
-                    if let volume = state.clients[target] { result = ["client": clientJSON(target, volume)] }
-                case "Client.SetVolume":
-                    guard state.clients[target] != nil, let volume = params["volume"] as? [String: Any],
-                        let percent = volume["percent"] as? Int, let muted = volume["muted"] as? Bool
-                    else { return }
-                    state.clients[target] = (percent, muted)
-                    state.setVolumeLog.append((target, percent))
-                    drop = state.dropAfterSetVolume == state.setVolumeLog.count - 1
-                    result = ["volume": ["percent": percent, "muted": muted]]
-                    notification = [
-                        "jsonrpc": "2.0", "method": "Client.OnVolumeChanged",
-                        "params": ["id": target, "volume": ["percent": percent, "muted": muted]],
-                    ]
-                case "Server.GetStatus":
-                    result = ["server": ["groups": [groupJSON(state)]]]
-                case "Group.GetStatus":
-                    if target == "g1" { result = ["group": groupJSON(state)] }
-                case "Group.SetMute":
-                    guard target == "g1", let mute = params["mute"] as? Bool else { return }
-                    state.groupMuted = mute
-                    result = ["mute": mute]
-                    notification = ["jsonrpc": "2.0", "method": "Group.OnMute", "params": ["id": "g1", "mute": mute]]
-                default:
-                    break
-                }
+            if state.withLock({ state in state.dropAfterSetVolume.map { $0 == state.setVolumeLog.count - 1 } ?? false })
+                && requests.contains(where: { $0["method"] as? String == "Client.SetVolume" })
+            {
+                return
             }
-            if drop { return }
+            let batch = parsed is [Any]
             // The other connections hear of a change before this one gets its reply, so a test that waits
             // for the reply finds the notification already sent.
-            if let notification {
+            if !notifications.isEmpty {
                 let others = state.withLock { $0.connections.filter { $0.key != key }.map(\.value) }
-                for other in others { other.send(json(notification)) }
+                for other in others {
+                    if batch { other.send(json(notifications)) } else { notifications.forEach { other.send(json($0)) } }
+                }
             }
-            if let result {
-                connection.send(json(["jsonrpc": "2.0", "id": id, "result": result]))
-            } else {
-                connection.send(
-                    json([
-                        "jsonrpc": "2.0", "id": id,
-                        "error": ["code": -32603, "message": "Internal error", "data": "Client not found"],
-                    ]))
+            if batch { connection.send(json(answers)) } else { answers.forEach { connection.send(json($0)) } }
+        }
+    }
+
+    /// One request: its result (`nil`: not found) and the notification it causes.
+    private static func handle(_ method: String, _ params: [String: Any], state: Locked<State>) -> (
+        Any?, [String: Any]?
+    ) {
+        let named = params["id"] as? String ?? ""
+        let target = state.current.forgotten.contains(named) ? "" : named
+        return state.withLock { state -> (Any?, [String: Any]?) in
+            state.methods.append(method)
+            switch method {
+            case "Client.GetStatus":
+                return (state.clients[target].map { ["client": clientJSON(target, $0)] }, nil)
+            case "Client.SetVolume":
+                // As snapserver's Volume::fromJson: each part is optional, one left out is kept.
+                guard let old = state.clients[target], let volume = params["volume"] as? [String: Any] else {
+                    return (nil, nil)
+                }
+                let new = (
+                    percent: volume["percent"] as? Int ?? old.percent, muted: volume["muted"] as? Bool ?? old.muted
+                )
+                state.clients[target] = new
+                state.setVolumeLog.append((target, new.percent))
+                let json: [String: Any] = ["percent": new.percent, "muted": new.muted]
+                return (
+                    ["volume": json],
+                    ["jsonrpc": "2.0", "method": "Client.OnVolumeChanged", "params": ["id": target, "volume": json]]
+                )
+            case "Server.GetStatus":
+                return (["server": ["groups": [groupJSON(state)]]], nil)
+            case "Group.GetStatus":
+                return (target == "g1" ? ["group": groupJSON(state)] : nil, nil)
+            case "Group.SetMute":
+                guard target == "g1", let mute = params["mute"] as? Bool else { return (nil, nil) }
+                state.groupMuted = mute
+                return (
+                    ["mute": mute], ["jsonrpc": "2.0", "method": "Group.OnMute", "params": ["id": "g1", "mute": mute]]
+                )
+            default:
+                return (nil, nil)
             }
         }
     }

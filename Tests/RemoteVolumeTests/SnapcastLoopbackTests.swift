@@ -53,6 +53,18 @@ struct SnapcastLoopbackTests {
         #expect(await first(of: changes, within: 3) { _ in true } == RemoteVolumeChange(volume: 30, muted: true))
     }
 
+    @Test("a change another controller made in a batch reaches the watcher, which keeps its connection")
+    func clientChangesFromBatch() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30)])
+        let changes = try #require(try await server.client("kitchen").changes())
+        #expect(await first(of: changes, within: 5) { _ in true } == RemoteVolumeChange(volume: 30, muted: false))
+        // `remote set snapcast://…` sends a batch; snapserver tells the other controllers in one array.
+        let status = try await server.client("kitchen").status(settingVolume: 55)
+        #expect(status == SnapcastClientStatus(name: "room-kitchen", volume: 55, muted: false))
+        #expect(await first(of: changes, within: 3) { _ in true } == RemoteVolumeChange(volume: 55, muted: false))
+        #expect(server.peer.accepted.current == 2, "the watcher did not take the array for garbage and reconnect")
+    }
+
     @Test(
         "a group sends the loudest client first when raising and last when lowering, so its level never passes a third value"
     )

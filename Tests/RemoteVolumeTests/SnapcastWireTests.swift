@@ -41,32 +41,63 @@ struct SnapcastWireTests {
         }
     }
 
-    @Test("a Client.SetVolume reply in another form is decoded in full, and what it says is kept")
+    @Test("a Client.SetVolume carries only what it changes, and a reply in another form is decoded in full")
     func otherReplyDecoded() async throws {
         let sent = Locked([String]())
         let peer = try LinePeer { connection in
-            var answered = 0
             // One connection throughout: a stalled machine must not make the peer hang up between the calls.
             while let line = connection.readLine(timeout: 60) {
                 sent.withLock { $0.append(line) }
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                     let id = object["id"] as? Int
                 else { return }
-                answered += 1
-                // The first read; then a set answered with keys in another order and another level than asked.
+                // Keys in another order and another level than asked: not the canonical reply.
                 connection.send(
-                    answered == 1
-                        ? RemoteHostilePeerTests.clientReply(id: id, client: "k", percent: 30)
-                        : #"{"result":{"volume":{"percent":41,"muted":true}},"id":\#(id),"jsonrpc":"2.0"}"# + "\n")
+                    #"{"result":{"volume":{"percent":41,"muted":true}},"id":\#(id),"jsonrpc":"2.0"}"# + "\n")
             }
         }
         defer { peer.stop() }
         let client = SnapcastClient(host: "127.0.0.1", port: peer.port, clientID: "k", requestTimeout: 30)
         try await client.setVolume(40)
-        // The server said 41, muted: the next set keeps that mute, and unmuting keeps 41.
         try await client.setMuted(false)
+        // No Client.GetStatus first, even on a fresh connection: snapserver keeps the part left out.
         let lines = sent.current
-        #expect(lines.count == 3, "\(lines)")
-        #expect(lines.last?.contains(#""volume":{"muted":false,"percent":41}"#) == true, "\(lines)")
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasSuffix(#""volume":{"percent":40}}}"#) == true, "\(lines)")
+        #expect(lines.last?.hasSuffix(#""volume":{"muted":false}}}"#) == true, "\(lines)")
+    }
+
+    @Test("a batch of notifications on the command connection is read, not refused as garbage")
+    func notificationBatch() async throws {
+        let peer = try LinePeer { connection in
+            while let line = connection.readLine(timeout: 60) {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let id = object["id"] as? Int
+                else { return }
+                // What snapserver sends the other controllers when one sent a batch: one array of notifications.
+                connection.send(
+                    #"[{"jsonrpc":"2.0","method":"Client.OnVolumeChanged","params":{"id":"k","volume":{"muted":true,"percent":12}}},{"jsonrpc":"2.0","method":"Client.OnVolumeChanged","params":{"id":"x, [y]","volume":{"muted":false,"percent":13}}}]"#
+                        + "\n")
+                connection.send(
+                    #"{"id":\#(id),"jsonrpc":"2.0","result":{"volume":{"muted":true,"percent":40}}}"# + "\n")
+            }
+        }
+        defer { peer.stop() }
+        let client = SnapcastClient(host: "127.0.0.1", port: peer.port, clientID: "k", requestTimeout: 30)
+        try await client.setVolume(40)
+        try await client.setVolume(41)
+    }
+
+    @Test("a JSON-RPC batch is split at its top-level commas only, and hostile batches are refused")
+    func batchElements() throws {
+        #expect(
+            try JSONLine.elements(ofArray: #" [ {"a":"x,]"} , {"b":[1,2,{"c":"\"]"}]} ] "#, limit: 8)
+                == [#" {"a":"x,]"} "#, #" {"b":[1,2,{"c":"\"]"}]} "#])
+        #expect(try JSONLine.elements(ofArray: "[]", limit: 8).isEmpty)
+        for hostile in ["[{}", "[{}]]", "{}", "[{}] [{}]", "[" + String(repeating: "[", count: 40) + "]"] {
+            #expect(throws: RemoteVolumeError.self, "\(hostile)") { try JSONLine.elements(ofArray: hostile, limit: 8) }
+        }
+        let flood = "[" + Array(repeating: "{}", count: 513).joined(separator: ",") + "]"
+        #expect(throws: RemoteVolumeError.self) { try JSONLine.elements(ofArray: flood, limit: 512) }
     }
 }

@@ -10,12 +10,10 @@ import VolumeKitCore
 /// let controller = RemoteVolumeController(device: kitchen)
 /// ```
 ///
-/// `Client.SetVolume` always carries both `percent` and `muted`: snapserver 0.26 answers a
-/// `Client.SetVolume` carrying only `percent`, then never answers that connection again and notifies no
-/// other (seen against the real Debian 0.26.0 server). The other half comes from what the command
-/// connection already knows — the last reply about the client, and the notifications snapserver pushes to
-/// it when someone else changes the client, read without waiting just before the set — so a set is one
-/// round trip; only a fresh connection reads `Client.GetStatus` first.
+/// A set is one `Client.SetVolume` carrying only what it changes — the percent, or the mute state — which
+/// snapserver keeps apart (the part left out stays as it is: its `Volume::fromJson`, 0.17 to 0.34, and the
+/// real 0.26 server), so no `Client.GetStatus` comes first and a mute made elsewhere a moment before is never
+/// overwritten by a stale one (issue 23: one round trip per set).
 ///
 /// **Bounds.** One persistent command connection, one request at a time, each within ``requestTimeout``;
 /// lines capped at 1 MiB; at most 512 notifications skipped while waiting for a reply; a reply about
@@ -76,13 +74,22 @@ public final class SnapcastClient: RemoteVolumeDevice {
                 try Self.status(of: clientID, session, deadline)
             }
         } catch let refusal as SnapcastRefusal where refusal.isNotFound {
-            throw RemoteVolumeError.unsupported(
-                "the Snapcast server at \(probe.link.address) answered, but has no client \"\(PeerText.clean(clientID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(probe.link.address)' lists its clients (a server that has just restarted knows them again within a second)"
-            )
+            throw probe.notFound(refusal)
         }
+        return SnapcastClient(link: probe.link, clientID: clientID, displayName: name(of: client, id: clientID))
+    }
+
+    /// The client's configured name, else its host's, else its id; cleaned.
+    private static func name(of client: Snapcast.Client, id: String) -> String {
         let names = [client.config.name, client.host?.name].compactMap { $0 }.filter { !$0.isEmpty }
-        return SnapcastClient(
-            link: probe.link, clientID: clientID, displayName: PeerText.clean(names.first ?? clientID, limit: 80))
+        return PeerText.clean(names.first ?? id, limit: 80)
+    }
+
+    /// "The server answered, but has no such client", with the command that lists its clients.
+    private func notFound(_ refusal: SnapcastRefusal) -> RemoteVolumeError {
+        .unsupported(
+            "the Snapcast server at \(link.address) answered, but has no client \"\(PeerText.clean(clientID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(link.address)' lists its clients (a server that has just restarted knows them again within a second)"
+        )
     }
 
     /// Reads the client's percent; one outside 0…100 is refused (``RemoteVolumeError/invalidReply(_:)``).
@@ -91,15 +98,14 @@ public final class SnapcastClient: RemoteVolumeDevice {
         return try client.config.volume.checkedPercent(of: client.named)
     }
 
-    /// Sets the client's percent, keeping its mute state: one `Client.SetVolume`, preceded by a
-    /// `Client.GetStatus` only on a fresh connection (see the type's notes).
+    /// Sets the client's percent, keeping its mute state: one `Client.SetVolume` carrying the percent alone
+    /// (see the type's notes).
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
         let id = clientID
         try await link.request { session, deadline in
             try session.catchUp()
-            let muted = try session.known[id]?.muted ?? Self.status(of: id, session, deadline).config.volume.muted
-            try session.setVolume(.init(percent: level, muted: muted), of: id, deadline: deadline)
+            try session.setVolume(.init(percent: level), of: id, deadline: deadline)
         }
     }
 
@@ -108,20 +114,49 @@ public final class SnapcastClient: RemoteVolumeDevice {
         try await status().config.volume.muted
     }
 
-    /// Mutes or unmutes the client, keeping its percent (one round trip, as ``setVolume(_:)``).
+    /// Mutes or unmutes the client, keeping its percent: one `Client.SetVolume` carrying the mute state alone.
     public func setMuted(_ muted: Bool) async throws {
         let id = clientID
         try await link.request { session, deadline in
             try session.catchUp()
-            let percent: Int
-            if let known = session.known[id] {
-                percent = known.percent
-            } else {
-                let client = try Self.status(of: id, session, deadline)
-                percent = try client.config.volume.checkedPercent(of: client.named)
-            }
-            try session.setVolume(.init(percent: percent, muted: muted), of: id, deadline: deadline)
+            try session.setVolume(.init(muted: muted), of: id, deadline: deadline)
         }
+    }
+
+    /// The client's name, percent and mute state from one `Client.GetStatus` — read after setting its percent
+    /// to `level` in the same message when a level is given (a JSON-RPC batch of a `Client.SetVolume` and
+    /// the `Client.GetStatus`: one line each way). What `volumekit remote get|set snapcast://…` print, in one
+    /// round trip on one connection.
+    ///
+    /// A server that answers but does not know the client fails with ``RemoteVolumeError/unsupported(_:)``
+    /// saying so, as ``connect(host:port:clientID:requestTimeout:)`` does; a percent outside 0…100 (read, or
+    /// `level`) is refused.
+    public func status(settingVolume level: Int? = nil) async throws -> SnapcastClientStatus {
+        if let level, !volumeRange.contains(level) {
+            throw RemoteVolumeError.unsupported("a Snapcast percent lies within 0…100; \(level) does not")
+        }
+        let id = clientID
+        let client: Snapcast.Client
+        do {
+            client = try await link.request(mappingNotFound: false) { session, deadline in
+                guard let level else { return try Self.status(of: id, session, deadline) }
+                let replies = try session.batch(
+                    [
+                        ("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: .init(percent: level))),
+                        ("Client.GetStatus", Snapcast.IDParams(id: id)),
+                    ], deadline: deadline)
+                _ = try SnapcastSession.result(
+                    of: replies[0], method: "Client.SetVolume", as: Snapcast.VolumeResult.self)
+                return try Self.checked(
+                    SnapcastSession.result(of: replies[1], method: "Client.GetStatus", as: Snapcast.ClientStatus.self)
+                        .client, id: id, session)
+            }
+        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
+            throw notFound(refusal)
+        }
+        return SnapcastClientStatus(
+            name: Self.name(of: client, id: id), volume: try client.config.volume.checkedPercent(of: client.named),
+            muted: client.config.volume.muted)
     }
 
     /// Follows the server's notifications for this client on a second connection; after a reconnect (the
@@ -187,9 +222,16 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// `Client.GetStatus` for `id`; a reply about another client is refused (issue 23 item 8). What it
     /// says is kept as the client's state on this connection.
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Client {
-        let client = try session.call(
-            "Client.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.ClientStatus.self, deadline: deadline
-        ).client
+        try checked(
+            session.call(
+                "Client.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.ClientStatus.self, deadline: deadline
+            ).client, id: id, session)
+    }
+
+    /// `client` if it is the one asked about (`id`), kept as that client's state on the connection.
+    private static func checked(_ client: Snapcast.Client, id: String, _ session: SnapcastSession) throws
+        -> Snapcast.Client
+    {
         guard client.id == id else {
             throw RemoteVolumeError.invalidReply(
                 "Snapcast answered about client \"\(PeerText.clean(client.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
@@ -198,4 +240,14 @@ public final class SnapcastClient: RemoteVolumeDevice {
         session.remember(client.config.volume, of: id)
         return client
     }
+}
+
+/// What one `Client.GetStatus` says about a Snapcast client (``SnapcastClient/status(settingVolume:)``).
+public struct SnapcastClientStatus: Sendable, Equatable {
+    /// Its configured name, else its host's name, else its id — cleaned of control characters.
+    public var name: String
+    /// Its percent (0…100).
+    public var volume: Int
+    /// Whether the client itself is muted.
+    public var muted: Bool
 }

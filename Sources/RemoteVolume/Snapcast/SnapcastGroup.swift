@@ -123,8 +123,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
             }
             for client in order {
                 guard let target = targets[client.id], client.volume.percent != target else { continue }
-                try session.setVolume(
-                    .init(percent: target, muted: client.volume.muted), of: client.id, deadline: deadline)
+                // The percent alone: the client's own mute stays as the server has it.
+                try session.setVolume(.init(percent: target), of: client.id, deadline: deadline)
             }
             memory.withLock { state in
                 state.lastSet = targets

@@ -44,26 +44,124 @@ final class SnapcastSession {
         while true {
             let line = try channel.readLine(deadline: deadline)
             if let expected, line == expected.0 { return expected.1 }
+            if JSONLine.isArray(line) {
+                // A batch of notifications (snapserver sends one when another controller sent a batch).
+                try skipBatch(line, awaiting: method, skipped: &skipped, notified: notified)
+                continue
+            }
             // One parse for the usual line (issue 23: the per-request cost); a reply whose result does not
             // decode is decoded again strictly, for the error's words.
             let envelope = try JSONLine.decode(Snapcast.Answer<R>.self, from: line)
-            if envelope.id == id {
-                if let error = envelope.error {
-                    let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
-                    throw SnapcastRefusal(method: method, code: error.code, message: PeerText.clean(detail))
-                }
-                if let result = envelope.result { return result }
-                return try JSONLine.decode(Snapcast.Reply<R>.self, from: line).result
-            }
+            if envelope.id == id { return try Self.result(of: envelope, line, method: method) }
             if envelope.id == nil, let name = envelope.method {
                 note(name, line)
                 notified(name, line)
             }
             skipped += 1
-            guard skipped <= Self.maxSkippedLines else {
-                throw RemoteVolumeError.invalidReply(
-                    "more than \(Self.maxSkippedLines) Snapcast messages without the reply to \(method)")
+            guard skipped <= Self.maxSkippedLines else { throw Self.flooded(awaiting: method) }
+        }
+    }
+
+    /// Sends `requests` as one JSON-RPC batch — one line out, one line back (JSON-RPC 2.0 §6; snapserver
+    /// answers a batch with one array) — and returns each request's reply element, in the order given.
+    /// Notifications met meanwhile are kept as ``call(_:_:as:deadline:canonical:notified:)`` keeps them.
+    func batch(_ requests: [(method: String, params: any Snapcast.Params)], deadline: Deadline) throws -> [String] {
+        let first = nextID
+        nextID += requests.count
+        let lines = requests.enumerated().map { offset, request in
+            Snapcast.request(id: first + offset, method: request.method, params: request.params)
+        }
+        try channel.send("[" + lines.joined(separator: ",") + "]\n", deadline: deadline)
+        let method = requests.map(\.method).joined(separator: " + ")
+        var skipped = 0
+        while true {
+            let line = try channel.readLine(deadline: deadline)
+            guard JSONLine.isArray(line) else {
+                let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+                if let id = envelope.id, (first..<(first + requests.count)).contains(id) {
+                    // A lone reply to a batch: the server refused the batch as a whole.
+                    throw Self.refusal(envelope, method: method)
+                }
+                if envelope.id == nil, let name = envelope.method { note(name, line) }
+                skipped += 1
+                guard skipped <= Self.maxSkippedLines else { throw Self.flooded(awaiting: method) }
+                continue
             }
+            let elements = try JSONLine.elements(ofArray: line, limit: Self.maxSkippedLines)
+            var replies: [Int: String] = [:]
+            for element in elements {
+                let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: element)
+                if let id = envelope.id, id >= first, id < first + requests.count {
+                    replies[id] = element
+                } else if envelope.id == nil, let name = envelope.method {
+                    note(name, element)
+                }
+            }
+            guard replies.isEmpty else {
+                return try (first..<(first + requests.count)).map { id in
+                    guard let reply = replies[id] else {
+                        throw RemoteVolumeError.invalidReply(
+                            "a Snapcast batch reply without the answer to request \(id)")
+                    }
+                    return reply
+                }
+            }
+            skipped += elements.count
+            guard skipped <= Self.maxSkippedLines else { throw Self.flooded(awaiting: method) }
+        }
+    }
+
+    /// The `result` of one reply (a line, or an element of a batch reply) to `method`, as `R`; a JSON-RPC
+    /// error is thrown as ``SnapcastRefusal``.
+    static func result<R: Decodable>(of reply: String, method: String, as type: R.Type) throws -> R {
+        try result(of: JSONLine.decode(Snapcast.Answer<R>.self, from: reply), reply, method: method)
+    }
+
+    private static func result<R: Decodable>(of envelope: Snapcast.Answer<R>, _ reply: String, method: String) throws
+        -> R
+    {
+        if let error = envelope.error { throw refusal(error, method: method) }
+        if let result = envelope.result { return result }
+        return try JSONLine.decode(Snapcast.Reply<R>.self, from: reply).result
+    }
+
+    private static func refusal(_ envelope: Snapcast.Envelope, method: String) -> any Error {
+        guard let error = envelope.error else {
+            return RemoteVolumeError.invalidReply("Snapcast answered \(method) with one reply, not a batch")
+        }
+        return refusal(error, method: method)
+    }
+
+    private static func refusal(_ error: Snapcast.RPCError, method: String) -> SnapcastRefusal {
+        let detail = [error.message, error.data].compactMap { $0 }.joined(separator: ": ")
+        return SnapcastRefusal(method: method, code: error.code, message: PeerText.clean(detail))
+    }
+
+    private static func flooded(awaiting method: String) -> RemoteVolumeError {
+        .invalidReply("more than \(maxSkippedLines) Snapcast messages without the reply to \(method)")
+    }
+
+    /// Notes the notifications of a batch line met while waiting for the reply to `method`; each counts as a
+    /// skipped line.
+    private func skipBatch(
+        _ line: String, awaiting method: String, skipped: inout Int, notified: (String, String) -> Void
+    ) throws {
+        let batch = try Self.notifications(inBatch: line)
+        for (name, element) in batch {
+            note(name, element)
+            notified(name, element)
+        }
+        skipped += max(1, batch.count)
+        guard skipped <= Self.maxSkippedLines else { throw Self.flooded(awaiting: method) }
+    }
+
+    /// The notifications (method and text) of a line that is a JSON array; replies in it are ignored. At most
+    /// ``maxSkippedLines`` elements are read.
+    static func notifications(inBatch line: String) throws -> [(method: String, text: String)] {
+        try JSONLine.elements(ofArray: line, limit: maxSkippedLines).compactMap { element in
+            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: element)
+            guard envelope.id == nil, let name = envelope.method else { return nil }
+            return (name, element)
         }
     }
 }
@@ -72,23 +170,35 @@ extension SnapcastSession {
     /// Reads the notifications that already arrived on this connection (without waiting, at most
     /// ``maxSkippedLines``), so ``known`` is current before a set.
     func catchUp() throws {
-        for _ in 0..<Self.maxSkippedLines {
-            guard let line = try channel.readLineIfReady() else { return }
+        var read = 0
+        while read < Self.maxSkippedLines, let line = try channel.readLineIfReady() {
+            read += 1
+            if JSONLine.isArray(line) {
+                for (name, element) in try Self.notifications(inBatch: line) { note(name, element) }
+                continue
+            }
             let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
             if envelope.id == nil, let name = envelope.method { note(name, line) }
         }
     }
 
-    /// `Client.SetVolume` of `volume` for client `id`, keeping what the server answered as the client's state;
-    /// snapserver's usual reply is recognised without parsing (issue 23 item 4).
-    func setVolume(_ volume: Volume, of id: String, deadline: Deadline) throws {
+    /// `Client.SetVolume` of `change` for client `id` (only the parts it changes are sent), keeping what the
+    /// server answered as the client's state; snapserver's usual reply is recognised without parsing (issue 23
+    /// item 4). The client's volume after the set, as the server answered it.
+    @discardableResult
+    func setVolume(_ change: Snapcast.VolumeChange, of id: String, deadline: Deadline) throws -> Volume {
+        // The reply is expected to hold the part not sent as this connection last knew it (unmuted, when it
+        // knows nothing): a wrong guess costs a parse, never a wrong result.
+        let guess =
+            change.applied(to: known[id] ?? Volume(percent: 0, muted: false)) ?? Volume(percent: 0, muted: false)
         let canonical = Snapcast.CanonicalReply(
-            text: { #"{"id":\#($0),"jsonrpc":"2.0","result":{"volume":\#(volume.json)}}"# },
-            result: Snapcast.VolumeResult(volume: volume))
+            text: { #"{"id":\#($0),"jsonrpc":"2.0","result":{"volume":\#(guess.json)}}"# },
+            result: Snapcast.VolumeResult(volume: guess))
         let result = try call(
-            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: volume), as: Snapcast.VolumeResult.self,
+            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: change), as: Snapcast.VolumeResult.self,
             deadline: deadline, canonical: canonical)
         remember(result.volume, of: id)
+        return result.volume
     }
 
     /// Records `volume` as `id`'s, when its percent lies within 0…100 (otherwise forgets it).

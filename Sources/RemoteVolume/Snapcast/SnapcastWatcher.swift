@@ -93,6 +93,13 @@ final class SnapcastWatcher: @unchecked Sendable {
                         }
                         continue
                     }
+                    if JSONLine.isArray(line) {
+                        // A batch: what snapserver sends the others when a controller sent a batch.
+                        for (method, text) in try SnapcastSession.notifications(inBatch: line) {
+                            offer(notified(method, text))
+                        }
+                        continue
+                    }
                     let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
                     if envelope.id == nil, let method = envelope.method { offer(notified(method, line)) }
                 }

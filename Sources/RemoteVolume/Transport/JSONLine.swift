@@ -54,6 +54,78 @@ enum JSONLine {
         return result + "\""
     }
 
+    /// Whether `line` holds a JSON array (its first non-blank character is `[`): a JSON-RPC batch.
+    static func isArray(_ line: String) -> Bool {
+        line.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } == UInt8(ascii: "[")
+    }
+
+    /// The texts of the elements of the JSON array `line`, split at its top-level commas (brackets and
+    /// commas inside strings are skipped); each is decoded on its own by the caller. More than `limit`
+    /// elements, or text that is not one array, is ``RemoteVolumeError/invalidReply(_:)``.
+    static func elements(ofArray line: String, limit: Int) throws -> [String] {
+        let bytes = Array(line.utf8)
+        guard nestingDepth(bytes) <= maxDepth else {
+            throw RemoteVolumeError.invalidReply("JSON nested deeper than \(maxDepth) levels")
+        }
+        var elements: [String] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start: Int?
+        var closed = false
+        for (index, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            if closed, byte != 0x20, byte != 0x09, byte != 0x0D { throw notOneArray(line) }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth == 1 {
+                    guard byte == UInt8(ascii: "[") else { throw notOneArray(line) }
+                    start = index + 1
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    try append(start, index)
+                    closed = true
+                }
+                guard depth >= 0 else { throw notOneArray(line) }
+            case UInt8(ascii: ","):
+                if depth == 1 {
+                    try append(start, index)
+                    start = index + 1
+                }
+            default: break
+            }
+        }
+        guard closed else { throw notOneArray(line) }
+        return elements
+
+        func append(_ start: Int?, _ end: Int) throws {
+            guard let start else { return }
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            guard !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else { return }
+            guard elements.count < limit else {
+                throw RemoteVolumeError.invalidReply("a JSON-RPC batch of more than \(limit) messages")
+            }
+            elements.append(text)
+        }
+    }
+
+    private static func notOneArray(_ line: String) -> RemoteVolumeError {
+        .invalidReply("unexpected JSON: \(PeerText.clean(line, limit: 80))")
+    }
+
     /// The deepest bracket nesting in `bytes`, ignoring brackets inside strings.
     static func nestingDepth(_ bytes: [UInt8]) -> Int {
         var depth = 0

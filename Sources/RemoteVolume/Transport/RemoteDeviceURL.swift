@@ -31,15 +31,24 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     /// Every message that echoes a device URL uses this, so a password is never printed, even when the URL
     /// is refused before it could be parsed (issue 23 item 10).
     public static func redacted(_ text: String, limit: Int = 120) -> String {
-        var shown = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var shown = trimmed(text)
         if let at = shown.lastIndex(of: "@") {
             let afterScheme =
-                shown.range(of: "://").map(\.upperBound)
+                shown.indices.first { shown[$0...].hasPrefix("://") }.map { shown.index($0, offsetBy: 3) }
                 ?? shown.firstIndex(of: ":").map { shown.index(after: $0) } ?? shown.startIndex
             let start = afterScheme <= at ? afterScheme : shown.startIndex
             shown.replaceSubrange(start..<at, with: "•••")
         }
         return PeerText.clean(shown, limit: limit)
+    }
+
+    /// `text` without white space and line breaks at either end (Unicode's, as Foundation's
+    /// `whitespacesAndNewlines`; done here without Foundation, which a `remote` command's start pays for).
+    static func trimmed(_ text: String) -> String {
+        let blank: (Character) -> Bool = { $0.isWhitespace || $0.isNewline }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return String(text[first...last])
     }
 
     /// What a host may hold, for messages.
@@ -49,9 +58,9 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     /// optional `%zone`): ASCII letters, digits and `.-_:%` only — nothing a resolver could be fooled by.
     static func isUsableHost(_ host: String) -> Bool {
         !host.isEmpty && host.utf8.count <= 255
-            && host.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII
-                    && (CharacterSet.alphanumerics.contains(scalar) || ".-_:%".unicodeScalars.contains(scalar))
+            && host.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || ".-_:%".utf8.contains(byte)
             }
     }
 
@@ -65,13 +74,18 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     ///
     /// The message repeats the URL with any password replaced by `•••` (``redacted(_:limit:)``).
     public static func parse(_ text: String) throws -> RemoteDeviceURL {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         func refuse(_ why: String) -> RemoteVolumeError {
             .invalidURL("\(redacted(trimmed)): \(why); use \(acceptedForms)")
         }
-        guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
-            let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased()
-        else {
+        guard trimmed.utf8.count <= 8192, trimmed.count <= 2048,
+            !trimmed.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { throw refuse("not a URL") }
+        if let scheme = ServerURLParts.serverScheme(of: trimmed) {
+            guard let parts = ServerURLParts(trimmed) else { throw refuse("not a URL") }
+            return try server(parts, scheme: scheme, refuse: refuse)
+        }
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw refuse("not a URL")
         }
         switch scheme {
@@ -81,48 +95,52 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
             } catch {
                 throw refuse("not a usable UPnP description URL")
             }
-        case "mpd", "snapcast":
-            break
         default:
             throw refuse("unknown scheme \"\(PeerText.clean(scheme, limit: 20))\"")
         }
-        guard var host = components.percentEncodedHost, !host.isEmpty else { throw refuse("no host") }
+    }
+
+    /// An `mpd://` or `snapcast://` URL from its parts.
+    private static func server(
+        _ parts: ServerURLParts, scheme: String, refuse: (String) -> RemoteVolumeError
+    ) throws -> RemoteDeviceURL {
+        guard var host = parts.host, !host.isEmpty else { throw refuse("no host") }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        host = host.removingPercentEncoding ?? host
+        host = ServerURLParts.decoded(host) ?? host
         // A host decoded from %0A%1B… would reach the resolver with a line break and ESC in it.
         guard isUsableHost(host) else { throw refuse("a host may hold \(hostRule)") }
         let port: UInt16
-        if let given = components.port {
+        if let given = parts.port {
             guard (1...65535).contains(given) else { throw refuse("port \(given) is out of range") }
             port = UInt16(given)
         } else {
             port = scheme == "mpd" ? MPDDevice.defaultPort : SnapcastClient.defaultPort
         }
-        guard components.query == nil else { throw refuse("a query is not part of the form") }
+        guard parts.query == nil else { throw refuse("a query is not part of the form") }
         if scheme == "mpd" {
-            guard components.path.isEmpty || components.path == "/", components.fragment == nil else {
+            guard parts.path.isEmpty || parts.path == "/", parts.fragment == nil else {
                 throw refuse("an MPD URL has no path")
             }
-            guard components.password == nil else {
+            guard parts.password == nil else {
                 throw refuse(
                     "give the MPD password alone before the @ (mpd://PASSWORD@HOST; write a \":\" in it as %3A)")
             }
-            let password = components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 }
+            let password = parts.user.map { ServerURLParts.decoded($0) ?? $0 }
             if let password, !isSendablePassword(password) {
                 throw refuse("the password holds a control character (a line break, NUL, ESC, …), which cannot be sent")
             }
             return .mpd(host: host, port: port, password: password)
         }
-        guard components.user == nil, components.password == nil else { throw refuse("Snapcast has no password") }
-        var path = components.percentEncodedPath
-        if let fragment = components.percentEncodedFragment { path += "%23" + fragment }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .map { String($0).removingPercentEncoding ?? String($0) }
-        switch parts.count {
-        case 1 where !parts[0].isEmpty:
-            return .snapcastClient(host: host, port: port, clientID: parts[0])
-        case 2 where parts[0] == "group" && !parts[1].isEmpty:
-            return .snapcastGroup(host: host, port: port, groupID: parts[1])
+        guard parts.user == nil, parts.password == nil else { throw refuse("Snapcast has no password") }
+        var path = parts.path
+        if let fragment = parts.fragment { path += "%23" + fragment }
+        let pieces = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .map { ServerURLParts.decoded($0) ?? String($0) }
+        switch pieces.count {
+        case 1 where !pieces[0].isEmpty:
+            return .snapcastClient(host: host, port: port, clientID: pieces[0])
+        case 2 where pieces[0] == "group" && !pieces[1].isEmpty:
+            return .snapcastGroup(host: host, port: port, groupID: pieces[1])
         default:
             throw refuse("a Snapcast URL names a client (/CLIENT_ID) or a group (/group/GROUP_ID)")
         }
@@ -131,7 +149,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     /// Parses a Snapcast server's address, `snapcast://HOST[:PORT]` (port 1705 by default), as
     /// `volumekit remote list` takes it; anything else fails with ``RemoteVolumeError/invalidURL(_:)``.
     public static func parseSnapcastServer(_ text: String) throws -> (host: String, port: UInt16) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         func refuse(_ why: String) -> RemoteVolumeError {
             .invalidURL("\(redacted(trimmed)): \(why); use snapcast://HOST[:PORT]")
         }
