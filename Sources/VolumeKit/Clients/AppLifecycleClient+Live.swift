@@ -36,27 +36,17 @@ extension AppLifecycleClient {
             tokens.append(
                 center.addObserver(forName: AVAudioSession.interruptionNotification, object: nil, queue: .main) {
                     note in
-                    guard let raw = note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
-                        let type = AVAudioSession.InterruptionType(rawValue: raw)
-                    else { return }
-                    switch type {
-                    case .began:
-                        // iOS delivers a late "began" for the time the app was suspended when it comes back
-                        // (reason `.appWasSuspended`, iOS 14.5+): the session was not taken, nothing to pause.
-                        if #available(iOS 14.5, *),
-                            let reason = note.userInfo?[AVAudioSessionInterruptionReasonKey] as? UInt,
-                            AVAudioSession.InterruptionReason(rawValue: reason) == .appWasSuspended
-                        {
-                            return
-                        }
-                        handler(.interruptionBegan)
+                    // iOS delivers a late "began" for the time the app was suspended when it comes back (reason
+                    // `.appWasSuspended`, iOS 14.5 to 15): the session was not taken, nothing to pause. It is
+                    // withheld here, and only its details reach a trace (`observeWithheldInterruptions`).
+                    guard let details = InterruptionDetails(note), details.delivered else { return }
+                    LastInterruption.shared.withLock { $0 = details }
+                    switch details.kind {
+                    case .began: handler(.interruptionBegan)
                     case .ended:
-                        let options =
-                            (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt).map(
-                                AVAudioSession.InterruptionOptions.init(rawValue:)) ?? []
-                        handler(.interruptionEnded(shouldResume: options.contains(.shouldResume)))
-                    @unknown default:
-                        break
+                        handler(
+                            .interruptionEnded(shouldResume: details.options.contains(InterruptionDetails.shouldResume))
+                        )
                     }
                 })
             // A media-services reset loses the session's category and activation and silences KVO
@@ -83,13 +73,76 @@ extension AppLifecycleClient {
             nonisolated(unsafe) let observers = tokens
             return CancellationHandle { observers.forEach(center.removeObserver) }
         },
-        lastRouteChange: { LastRouteChange.shared.current }
+        lastRouteChange: { LastRouteChange.shared.current },
+        lastInterruption: { LastInterruption.shared.current },
+        observeWithheldInterruptions: { handler in
+            let center = NotificationCenter.default
+            let token = center.addObserver(
+                forName: AVAudioSession.interruptionNotification, object: nil, queue: .main
+            ) { note in
+                if let details = InterruptionDetails(note), !details.delivered { handler(details) }
+            }
+            nonisolated(unsafe) let observer = token
+            return CancellationHandle { center.removeObserver(observer) }
+        }
     )
 }
 
 /// The reason and ports of the last route-change notification, written just before it is delivered.
 private enum LastRouteChange {
     static let shared = Locked<RouteChange?>(nil)
+}
+
+/// The details of the last interruption notification delivered, written just before it is delivered.
+private enum LastInterruption {
+    static let shared = Locked<InterruptionDetails?>(nil)
+}
+
+extension InterruptionDetails {
+    /// The details of an `AVAudioSession.interruptionNotification`, `nil` when its type is missing or unknown.
+    /// A "began" with reason `.appWasSuspended` is not delivered (``delivered`` `false`). The
+    /// `AVAudioSessionInterruptionWasSuspendedKey` of iOS 10.3 to 14.4 is not read: VolumeKit needs iOS 15.
+    fileprivate init?(_ note: Notification) {
+        guard let raw = note.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
+            let type = AVAudioSession.InterruptionType(rawValue: raw)
+        else { return nil }
+        switch type {
+        case .began:
+            let reason = (note.userInfo?[AVAudioSessionInterruptionReasonKey] as? UInt).flatMap(
+                AVAudioSession.InterruptionReason.init(rawValue:))
+            let suspended = reason == .appWasSuspended
+            self.init(kind: .began, reason: reason?.name, wasSuspended: suspended, delivered: !suspended)
+        case .ended:
+            let options =
+                (note.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt).map(
+                    AVAudioSession.InterruptionOptions.init(rawValue:)) ?? []
+            self.init(kind: .ended, options: options.names)
+        @unknown default:
+            return nil
+        }
+    }
+}
+
+extension AVAudioSession.InterruptionReason {
+    /// The reason's name as the SDK spells the case.
+    fileprivate var name: String {
+        switch self {
+        case .default: "default"
+        case .appWasSuspended: "appWasSuspended"
+        case .builtInMicMuted: "builtInMicMuted"
+        case .routeDisconnected: "routeDisconnected"
+        @unknown default: "unknown(\(rawValue))"
+        }
+    }
+}
+
+extension AVAudioSession.InterruptionOptions {
+    /// The options by name: `shouldResume`, and `unknown(N)` for the bits the SDK does not name.
+    fileprivate var names: [String] {
+        let rest = rawValue & ~AVAudioSession.InterruptionOptions.shouldResume.rawValue
+        return (contains(.shouldResume) ? [InterruptionDetails.shouldResume] : [])
+            + (rest != 0 ? ["unknown(\(rest))"] : [])
+    }
 }
 
 extension AVAudioSession.RouteChangeReason {

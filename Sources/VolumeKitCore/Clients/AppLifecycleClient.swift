@@ -59,6 +59,18 @@ public struct AppLifecycleClient: Sendable {
     /// platform knows them (`nil` before the first one, or when it does not). Read it while handling the
     /// event; a trace records it beside the event (`docs/trace.md`, `routeDetails`).
     public var lastRouteChange: @Sendable () -> RouteChange?
+    /// The reason, options and suspension flag of the last ``AppLifecycleEvent/interruptionBegan`` or
+    /// ``AppLifecycleEvent/interruptionEnded(shouldResume:)`` delivered, when the platform knows them (`nil`
+    /// before the first one, or when it does not). Read it while handling the event; a trace records it
+    /// beside the event (`docs/trace.md`, `interruptionDetails`).
+    public var lastInterruption: @Sendable () -> InterruptionDetails? = { nil }
+    /// Delivers, until the handle is cancelled, the details of each interruption notification that
+    /// ``observe`` does not deliver as an event: the live client withholds a late "began" for the time the app
+    /// was suspended (reason `.appWasSuspended`, iOS 14.5 to 15), since nothing took the session then. Only
+    /// a trace needs them (`docs/trace.md`, `interruptionDetails` with `"delivered":false`); the default
+    /// delivers nothing.
+    public var observeWithheldInterruptions:
+        @Sendable (_ handler: @escaping @Sendable (InterruptionDetails) -> Void) -> CancellationHandle = { _ in .none }
 
     /// Creates a client from its operations, with no route-change details.
     public init(
@@ -77,5 +89,20 @@ public struct AppLifecycleClient: Sendable {
         self.state = state
         self.observe = observe
         self.lastRouteChange = lastRouteChange
+    }
+
+    /// Creates a client from its operations, with the details of each route change and of each interruption,
+    /// and the interruptions it withholds from ``observe``.
+    public init(
+        state: @escaping @Sendable () -> AppState,
+        observe: @escaping @Sendable (_ handler: @escaping @Sendable (AppLifecycleEvent) -> Void) -> CancellationHandle,
+        lastRouteChange: @escaping @Sendable () -> RouteChange?,
+        lastInterruption: @escaping @Sendable () -> InterruptionDetails?,
+        observeWithheldInterruptions:
+            @escaping @Sendable (_ handler: @escaping @Sendable (InterruptionDetails) -> Void) -> CancellationHandle
+    ) {
+        self.init(state: state, observe: observe, lastRouteChange: lastRouteChange)
+        self.lastInterruption = lastInterruption
+        self.observeWithheldInterruptions = observeWithheldInterruptions
     }
 }

@@ -42,6 +42,8 @@ public enum TraceReading: Sendable, Equatable {
     case configuration(AudioSessionConfiguration)
     /// `isOtherAudioPlaying`.
     case otherAudioPlaying(Bool)
+    /// `secondaryAudioShouldBeSilencedHint`: another app's non-mixable audio is playing (trace format 3).
+    case secondaryAudioShouldBeSilencedHint(Bool)
     /// Whether capture events are available.
     case captureAvailable(Bool)
     /// A key-value store read.
@@ -135,6 +137,11 @@ public enum TraceEvent: Sendable, Equatable {
     /// The details of the last route change that the live layer knows and the client does not carry:
     /// `AVAudioSession.RouteChangeReason` and the new route's output ports.
     case routeDetails(reason: String, ports: [TracePort])
+    /// The details of an interruption notification: after the ``lifecycle(_:observer:)`` record of a
+    /// delivered one (``AppLifecycleClient/lastInterruption``), or alone for one the client withheld
+    /// (``AppLifecycleClient/observeWithheldInterruptions``, ``InterruptionDetails/delivered`` `false`), for
+    /// the lifecycle subscription `observer` (trace format 3).
+    case interruptionDetails(InterruptionDetails, observer: Int)
     /// A diagnostic a ``VolumeButtonsEngine`` raised, as it reached the app (through
     /// ``VolumeKitClients/diagnosticObserver``; trace format 2).
     case diagnostic(VolumeButtonsDiagnostic)

@@ -16,8 +16,9 @@ public struct TraceHeader: Sendable, Equatable {
     /// The `format` every VolumeKit trace header carries.
     public static let formatName = "volumekit-trace"
     /// The format version this VolumeKit writes: the newest it reads (``readableVersions``).
-    public static let formatVersion = 2
-    /// Every format version this VolumeKit reads: 1 (the first), 2 (adds `diagnostic` records).
+    public static let formatVersion = 3
+    /// Every format version this VolumeKit reads: 1 (the first), 2 (adds `diagnostic` records), 3 (adds
+    /// `interruptionDetails` records and `secondaryAudioShouldBeSilencedHint` reads).
     public static let readableVersions = 1...formatVersion
 
     /// Simulator or device.

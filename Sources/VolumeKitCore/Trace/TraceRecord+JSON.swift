@@ -34,7 +34,7 @@ extension TraceEvent {
         "kvo", "notification", "lifecycle", "capture", "viewReady", "soundCompleted",
         "subscribe", "unsubscribe", "set", "viewInstall", "viewRemove", "category", "activate", "prime",
         "soundCreate", "soundStart", "soundUI", "soundDispose", "storeWrite",
-        "read", "mark", "gesture", "app", "button", "routeDetails", "diagnostic",
+        "read", "mark", "gesture", "app", "button", "routeDetails", "diagnostic", "interruptionDetails",
     ]
 
     /// The record's `type`.
@@ -66,6 +66,7 @@ extension TraceEvent {
         case .buttonEvent: "button"
         case .routeDetails: "routeDetails"
         case .diagnostic: "diagnostic"
+        case .interruptionDetails: "interruptionDetails"
         }
     }
 
@@ -78,6 +79,7 @@ extension TraceEvent {
     static let capturePhases = ["began", "ended", "cancelled"]
     static let readings = [
         "outputVolume", "route", "appState", "configuration", "otherAudioPlaying", "captureAvailable", "stored",
+        "secondaryAudioShouldBeSilencedHint",
     ]
     static let gestures = ["press", "hold", "other"]
 
@@ -165,6 +167,8 @@ extension TraceEvent {
                 return [.init("what", .string("otherAudioPlaying")), .init("value", .bool(playing))]
             case .captureAvailable(let available):
                 return [.init("what", .string("captureAvailable")), .init("value", .bool(available))]
+            case .secondaryAudioShouldBeSilencedHint(let hint):
+                return [.init("what", .string("secondaryAudioShouldBeSilencedHint")), .init("value", .bool(hint))]
             case .stored(let key, let data):
                 return [.init("what", .string("stored")), .init("key", .string(key)), .init("value", Self.data(data))]
             }
@@ -197,6 +201,8 @@ extension TraceEvent {
             ]
         case .diagnostic(let diagnostic):
             return Self.fields(of: diagnostic)
+        case .interruptionDetails(let details, let observer):
+            return Self.fields(of: details, observer: observer)
         }
     }
 
@@ -292,6 +298,12 @@ extension TraceEvent {
                 self = .read(.configuration(try TraceHeader.configuration(from: try fields.object("value"))))
             case "otherAudioPlaying": self = .read(.otherAudioPlaying(try fields.bool("value")))
             case "captureAvailable": self = .read(.captureAvailable(try fields.bool("value")))
+            case "secondaryAudioShouldBeSilencedHint":
+                try Self.requireFormat(
+                    Self.interruptionDetailsVersion, fields, version: version, field: "what",
+                    value: "secondaryAudioShouldBeSilencedHint", kind: "a read",
+                    plural: "secondaryAudioShouldBeSilencedHint reads")
+                self = .read(.secondaryAudioShouldBeSilencedHint(try fields.bool("value")))
             default: self = .read(.stored(key: try fields.string("key"), data: try Self.data("value", fields)))
             }
         case "mark":
@@ -326,14 +338,15 @@ extension TraceEvent {
             self = .routeDetails(reason: try fields.string("reason"), ports: ports)
         case "diagnostic":
             // A trace that says it is of an older format cannot hold one: its reader would not know the record.
-            guard version >= Self.diagnosticVersion else {
-                throw fields.invalid(
-                    "type", "\"diagnostic\"",
-                    expected:
-                        "a record type of trace format \(version) (diagnostic records came with format \(Self.diagnosticVersion))"
-                )
-            }
+            try Self.requireFormat(
+                Self.diagnosticVersion, fields, version: version, field: "type", value: type, kind: "a record type",
+                plural: "diagnostic records")
             self = .diagnostic(try Self.diagnostic(fields))
+        case "interruptionDetails":
+            try Self.requireFormat(
+                Self.interruptionDetailsVersion, fields, version: version, field: "type", value: type,
+                kind: "a record type", plural: "interruptionDetails records")
+            self = try Self.interruptionDetails(fields)
         default:
             throw TraceError(line: fields.line, .unknownRecordType(type))
         }

@@ -132,8 +132,12 @@ private struct TraceTap: Sendable {
             },
             currentOutputs: client.currentOutputs
         )
-        // Not a trace record (yet): passed through so that a recorded run decides re-activation as an unrecorded one.
-        wrapped.secondaryAudioShouldBeSilencedHint = client.secondaryAudioShouldBeSilencedHint
+        // A read like `isOtherAudioPlaying` (trace format 3): ``SessionReactivation`` takes the two together.
+        wrapped.secondaryAudioShouldBeSilencedHint = {
+            let hint = client.secondaryAudioShouldBeSilencedHint()
+            record(.read(.secondaryAudioShouldBeSilencedHint(hint)))
+            return hint
+        }
         return wrapped
     }
 
@@ -144,18 +148,44 @@ private struct TraceTap: Sendable {
                 record(.read(.appState(state)))
                 return state
             },
-            observe: observe(.lifecycle, client.observe) { event, observer in
-                // A route change's reason and ports, when the platform gives them, follow its record.
-                if case .routeChanged = event, let change = client.lastRouteChange() {
+            observe: { handler in
+                let observer = recorder.newObserver()
+                record(.subscribed(.lifecycle, observer: observer))
+                let handle = client.observe { event in
                     record(.lifecycle(event, observer: observer))
-                    return .routeDetails(
-                        reason: change.reason,
-                        ports: change.outputs.map { TracePort(type: $0.type, uid: recorder.portName($0.uid)) })
+                    if let details = details(of: event, client, observer: observer) { record(details) }
+                    handler(event)
                 }
-                return .lifecycle(event, observer: observer)
+                // What the client keeps from its events still reaches the trace, under the same observer.
+                let withheld = client.observeWithheldInterruptions { details in
+                    record(.interruptionDetails(details, observer: observer))
+                }
+                return CancellationHandle {
+                    record(.unsubscribed(.lifecycle, observer: observer))
+                    handle.cancel()
+                    withheld.cancel()
+                }
             },
-            lastRouteChange: client.lastRouteChange
+            lastRouteChange: client.lastRouteChange,
+            lastInterruption: client.lastInterruption,
+            observeWithheldInterruptions: client.observeWithheldInterruptions
         )
+    }
+
+    /// The record that follows `event`'s, when the platform gives its details: a route change's reason and
+    /// ports, an interruption's reason, options and suspension flag (for the subscription `observer`).
+    private func details(of event: AppLifecycleEvent, _ client: AppLifecycleClient, observer: Int) -> TraceEvent? {
+        switch event {
+        case .routeChanged:
+            guard let change = client.lastRouteChange() else { return nil }
+            let ports = change.outputs.map { TracePort(type: $0.type, uid: recorder.portName($0.uid)) }
+            return .routeDetails(reason: change.reason, ports: ports)
+        case .interruptionBegan, .interruptionEnded:
+            guard let details = client.lastInterruption(), details.describes(event) else { return nil }
+            return .interruptionDetails(details, observer: observer)
+        default:
+            return nil
+        }
     }
 
     func wrap(_ client: SystemSoundClient) -> SystemSoundClient {

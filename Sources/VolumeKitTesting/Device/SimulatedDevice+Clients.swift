@@ -115,7 +115,11 @@ extension SimulatedDevice {
         AppLifecycleClient(
             state: { [unowned self] in self.appState ?? .background },
             observe: { [unowned self] handler in self.addObserver(launched, \.lifecycleObservers, handler) },
-            lastRouteChange: { [unowned self] in self.locked { self.lastRouteChange } }
+            lastRouteChange: { [unowned self] in self.locked { self.lastRouteChange } },
+            lastInterruption: { [unowned self] in self.locked { self.lastInterruption } },
+            observeWithheldInterruptions: { [unowned self] handler in
+                self.addObserver(launched, \.withheldInterruptionObservers, handler)
+            }
         )
     }
 

@@ -121,9 +121,10 @@ extension SimulatedDevice {
     /// The late interruption "began" (``DeviceBehaviour/lateInterruptionBegan``): iOS deactivated the session of
     /// the app while it was suspended, and tells it when it runs again. On iOS 10.3 to 14.4 it carries
     /// `AVAudioSessionInterruptionWasSuspendedKey` and reaches the app as any "began"; from 14.5 to 15 it carries
-    /// the reason `.appWasSuspended`, which VolumeKit's live client drops (`AppLifecycleClient+Live.swift`), so
-    /// nothing reaches the engine there — the simulated clients stand for the live ones; from 16 iOS sends none
-    /// (`shared/facts/envelope.md`). Once per trip to the background.
+    /// the reason `.appWasSuspended`, which VolumeKit's live client withholds (`AppLifecycleClient+Live.swift`),
+    /// so nothing reaches the engine there but its details (``deliverWithheld(_:)``) — the simulated clients
+    /// stand for the live ones; from 16 iOS sends none (`shared/facts/envelope.md`). Once per trip to the
+    /// background.
     private func deliverLateInterruptionBegan() {
         guard app?.sessionLostToSuspension == true else { return }
         app?.sessionLostToSuspension = false
@@ -131,10 +132,32 @@ extension SimulatedDevice {
         guard version >= Self.lateBeganSince, version < Self.lateBeganUntil else { return }
         let reaches = version < Self.appWasSuspendedReasonSince
         record(.lateInterruptionBegan(currentTime, delivered: reaches))
-        guard reaches else { return }
+        guard reaches else {
+            deliverWithheld(
+                InterruptionDetails(kind: .began, reason: "appWasSuspended", wasSuspended: true, delivered: false))
+            return
+        }
         audioInterrupted = true
         disturb()
-        deliver(.interruptionBegan)
+        deliver(.interruptionBegan, details: InterruptionDetails(kind: .began, wasSuspended: true))
+    }
+
+    /// Tells the app's lifecycle clients of an interruption they withhold from their events.
+    private func deliverWithheld(_ details: InterruptionDetails) {
+        guard let app else { return }
+        for observer in app.withheldInterruptionObservers.sorted(by: { $0.key < $1.key }).map(\.value) {
+            observer(details)
+        }
+    }
+
+    /// The details iOS gives with `event`, an interruption: its kind and options, and from iOS 14.5 a "began"'s
+    /// reason, `default` (another session took the audio); `nil` for other events.
+    func interruptionDetails(of event: AppLifecycleEvent) -> InterruptionDetails? {
+        guard var details = InterruptionDetails(event) else { return nil }
+        if details.kind == .began, configuration.osVersion >= Self.appWasSuspendedReasonSince {
+            details.reason = "default"
+        }
+        return details
     }
 }
 

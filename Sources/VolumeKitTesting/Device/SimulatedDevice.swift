@@ -119,6 +119,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     var bootWallTime: TimeInterval = 1_800_000_000
     /// The reason and ports of the last route change delivered.
     var lastRouteChange: RouteChange?
+    /// The details of the last interruption delivered (``deliver(_:details:)``).
+    var lastInterruption: InterruptionDetails?
     /// The current Bluetooth headset's port UID, and the other headsets' volumes (each keeps its own).
     var bluetoothPort = SimulatedDevice.defaultBluetoothPort
     var otherHeadsetVolumes: [String: Float] = [:]
@@ -173,6 +175,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         var volumeObservers: [Int: @Sendable (Float) -> Void] = [:]
         var notificationObservers: [Int: @Sendable (SystemVolumeNotification) -> Void] = [:]
         var lifecycleObservers: [Int: @Sendable (AppLifecycleEvent) -> Void] = [:]
+        /// Told of the interruptions the app's lifecycle client withholds (``deliverWithheld(_:)``).
+        var withheldInterruptionObservers: [Int: @Sendable (InterruptionDetails) -> Void] = [:]
         var captureObservers: [Int: @Sendable (CaptureEvent) -> Void] = [:]
         var volumeViews: [Int: VolumeView] = [:]
         var sequenceNumber = 1000
@@ -301,8 +305,11 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     static func clamp(_ value: Float) -> Float { min(1, max(0, value)) }
 
-    func deliver(_ event: AppLifecycleEvent) {
+    /// Delivers `event` to the app's lifecycle observers; an interruption's `details` (by default what the
+    /// event says, with the reason iOS gives from 14.5) are the lifecycle client's `lastInterruption` meanwhile.
+    func deliver(_ event: AppLifecycleEvent, details: InterruptionDetails? = nil) {
         guard let app else { return }
+        if let interruption = details ?? interruptionDetails(of: event) { lastInterruption = interruption }
         let observers = app.lifecycleObservers.sorted { $0.key < $1.key }.map(\.value)
         for observer in observers { observer(event) }
     }

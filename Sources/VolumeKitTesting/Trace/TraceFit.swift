@@ -3,11 +3,12 @@ import VolumeKitCore
 
 /// Estimates, from a trace alone, the device-behaviour rules that `shared/facts/envelope.md` lists as
 /// unknown — step size and quantization, set → KVO latency, KVO delay, slider latency, view-ready delay,
-/// hold rhythm, route/KVO order, dropped sets, tap length — and sets each beside the envelope's range.
+/// hold rhythm, route/KVO order, dropped sets, tap length, sound completions, the late interruption "began" —
+/// and sets each beside the envelope's range.
 ///
 /// Only what crossed the clients is used: the KVO (or private-notification) volume stream, the app's
-/// sets, view installs and readiness, lifecycle and route events, capture events, and the `gesture`
-/// records that say where a hold began (their exact time is not trusted).
+/// sets, view installs and readiness, lifecycle, route and interruption events and their details, capture
+/// events, and the `gesture` records that say where a hold began (their exact time is not trusted).
 public enum TraceFit {
     /// A rule the fitter estimates.
     public struct Rule: Sendable, Equatable {
@@ -100,6 +101,15 @@ public enum TraceFit {
             "soundPlayedDelay", nil,
             "a played system sound's completion delay: its length plus 1–200 ms (mute-switch.md §4; the length is not in the trace)"
         ),
+        Rule(
+            "lateInterruptionBegan",
+            EnvelopeRange(
+                .variants(["none", "onResume", "afterActive"]),
+                source:
+                    "envelope.md (the late began): AVAudioSessionInterruptionWasSuspendedKey (iOS 10.3), reason .appWasSuspended (iOS 14.5–15), CSDN shengpeng3344 83617979"
+            ),
+            "whether the interruption \"began\" for the time suspended arrives on a return to the foreground before didBecomeActive or after it (trace format 3)"
+        ),
     ]
 
     /// The envelope range of `rule`.
@@ -130,6 +140,7 @@ public enum TraceFit {
         estimates.append(sets.dropped)
         estimates.append(observations.tapLength())
         estimates += observations.soundCompletions()
+        estimates.append(lateInterruptionBegan(trace))
         let order = rules.map(\.name)
         estimates.sort { (order.firstIndex(of: $0.rule) ?? 99) < (order.firstIndex(of: $1.rule) ?? 99) }
         return TraceFitReport(source: trace.header.source, estimates: estimates, ranges: ranges)
@@ -228,7 +239,7 @@ public struct TraceFitReport: Sendable, Equatable {
 
     /// A table for people.
     public var textLines: [String] {
-        var out = ["rule                 estimate               envelope                         verdict"]
+        var out = ["rule                   estimate               envelope                         verdict"]
         for estimate in estimates {
             let value: String
             switch estimate.value {
@@ -256,7 +267,7 @@ public struct TraceFitReport: Sendable, Equatable {
             let verdictText =
                 verdict == .notObserved ? "not observed" : verdict == .noRange ? "no range" : verdict.rawValue
             out.append(
-                estimate.rule.padding(toLength: 21, withPad: " ", startingAt: 0)
+                estimate.rule.padding(toLength: 23, withPad: " ", startingAt: 0)
                     + value.padding(toLength: 23, withPad: " ", startingAt: 0)
                     + range.padding(toLength: 33, withPad: " ", startingAt: 0) + verdictText)
         }

@@ -107,7 +107,8 @@ final class TraceReplayWorld: @unchecked Sendable {
                 inputs.append((time, order, record.event, ownWorkAt == time))
                 ownWorkAt = nil
                 lastInputAt = time
-            case .app, .gesture, .mark:
+            case .app, .gesture, .mark, .interruptionDetails:
+                // Not the app's own work: an annotation, or what the system said (a withheld interruption).
                 lastInputAt = time
             default:
                 if lastInputAt != time { ownWorkAt = time }
@@ -142,6 +143,7 @@ final class TraceReplayWorld: @unchecked Sendable {
         case .configuration: "configuration"
         case .otherAudioPlaying: "otherAudioPlaying"
         case .captureAvailable: "captureAvailable"
+        case .secondaryAudioShouldBeSilencedHint: "secondaryAudioShouldBeSilencedHint"
         case .stored(let key, _): "stored:" + key
         }
     }
@@ -374,7 +376,14 @@ final class TraceReplayWorld: @unchecked Sendable {
                     return .speaker
                 },
                 primeOutput: {}
-            ),
+            ).answeringHint { [unowned self] in
+                if case .secondaryAudioShouldBeSilencedHint(let value)? = self.answer(
+                    "secondaryAudioShouldBeSilencedHint")
+                {
+                    return value
+                }
+                return false
+            },
             lifecycle: AppLifecycleClient(
                 state: { [unowned self] in
                     if case .appState(let value)? = self.answer("appState") { return value }
@@ -416,6 +425,15 @@ final class TraceReplayWorld: @unchecked Sendable {
             ),
             sessionLease: AudioSessionLease()
         )
+    }
+}
+
+extension AudioSessionClient {
+    /// The same client, with `hint` as its `secondaryAudioShouldBeSilencedHint`.
+    fileprivate func answeringHint(_ hint: @escaping @Sendable () -> Bool) -> AudioSessionClient {
+        var client = self
+        client.secondaryAudioShouldBeSilencedHint = hint
+        return client
     }
 }
 

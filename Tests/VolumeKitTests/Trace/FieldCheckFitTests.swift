@@ -24,8 +24,12 @@ struct FieldCheckFitTests {
         var device: SimulatedDevice
     }
 
-    static func simulate(_ behaviour: DeviceBehaviour, strategy: SimulatedStrategy = .outputVolume) throws -> Run {
-        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+    /// `os`, when given, is the script's `ios` line (the field check's own runs on iOS 17.4).
+    static func simulate(_ behaviour: DeviceBehaviour, strategy: SimulatedStrategy = .outputVolume, os: String? = nil)
+        throws -> Run
+    {
+        let text = os.map { "ios \($0)\n" + script } ?? script
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: text), strategy: strategy, behaviour: behaviour)
         let lines = Locked([String]())
         runner.traceOptions = ScenarioTraceOptions(
             keepsRecords: false, onLine: { line in lines.withLock { $0.append(line) } })
@@ -117,6 +121,16 @@ struct FieldCheckFitTests {
         for estimate in report.estimates where report.verdict(estimate) == .outside {
             misses.append("\(estimate.rule): judged outside the envelope (\(String(describing: estimate.value)))")
         }
+        // The late "began": the sample's variant where the device sent one (iOS 10.3 to 15, the app suspended in
+        // the background), and not observed otherwise — a fit never claims it from a trace without one.
+        let sent = run.device.log.contains { if case .lateInterruptionBegan = $0 { true } else { false } }
+        let late = report["lateInterruptionBegan"]
+        let expected: RuleEstimate.Value? = sent ? .variant(behaviour.lateInterruptionBegan.rawValue) : nil
+        if late?.value != expected {
+            misses.append(
+                "lateInterruptionBegan: \(late?.value.map { "\($0)" } ?? "not observed"), true \(expected.map { "\($0)" } ?? "not sent") (\(late?.how ?? "missing"))"
+            )
+        }
         guard strategy != .captureEvents else { return misses }
         // Dropped sets: exactly the sets the device refused (downPressRefusal) or ignored (no ready view, no slider)
         // that would have moved the volume — a dropped set of the value the volume already has changes nothing a
@@ -156,10 +170,10 @@ struct FieldCheckFitTests {
     }
 
     /// Simulates, writes and reads back, fits and replays one sample; returns what went wrong.
-    static func check(_ k: Int, strategy: SimulatedStrategy) -> [String] {
+    static func check(_ k: Int, strategy: SimulatedStrategy, os: String? = nil) -> [String] {
         let behaviour = DeviceBehaviour.sample(UInt64(k))
         do {
-            let run = try simulate(behaviour, strategy: strategy)
+            let run = try simulate(behaviour, strategy: strategy, os: os)
             let trace = try Trace(jsonLines: Data(run.text.utf8))
             guard trace.header.source == .simulator else { return ["sample:\(k): the header does not say simulator"] }
             var problems = misses(TraceFit.fit(trace), run, behaviour, strategy: strategy).map {
@@ -208,6 +222,28 @@ struct FieldCheckFitTests {
     func otherStrategies(strategy: SimulatedStrategy) async {
         let problems = await offThePool {
             stride(from: 1, through: 50, by: 7).flatMap { Self.check($0, strategy: strategy) }
+        }
+        #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
+    }
+
+    /// The samples whose device sends the late "began" in the field check (suspended within its 1 s in the
+    /// background, a variant other than `none`), and every 5th.
+    static let lateBeganSamples: (sending: [Int], all: [Int]) = {
+        let sending = (1...50).filter {
+            let behaviour = DeviceBehaviour.sample(UInt64($0))
+            return behaviour.suspensionDelay < 1 && behaviour.backgroundAudio == .suspends
+                && behaviour.lateInterruptionBegan != .none
+        }
+        return (sending, Array(Set(sending).union(stride(from: 5, through: 50, by: 5))).sorted())
+    }()
+
+    @Test(
+        "On iOS 14.4 (the late began delivered) and 15 (withheld), the late began fits too, and every other rule",
+        arguments: ["14.4", "15.0"])
+    func olderSystems(os: String) async {
+        #expect(Self.lateBeganSamples.sending.count >= 2, "too few samples send the late began to test its fit")
+        let problems = await offThePool {
+            Self.lateBeganSamples.all.flatMap { Self.check($0, strategy: .outputVolume, os: os) }
         }
         #expect(problems.isEmpty, "\(problems.count) misses:\n\(problems.joined(separator: "\n"))")
     }

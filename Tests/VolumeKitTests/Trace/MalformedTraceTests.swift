@@ -110,11 +110,11 @@ struct MalformedTraceTests {
     }
 
     @Test(
-        "Versions other than 1 and 2 are refused at line 1 with the version named",
-        arguments: ["0", "3", "-1", "1.5", "1e400", "null"])
+        "Versions other than 1, 2 and 3 are refused at line 1 with the version named",
+        arguments: ["0", "4", "-1", "1.5", "1e400", "null"])
     func unknownVersions(version: String) {
         guard let header = Self.lines.first else { return }
-        let changed = header.replacingOccurrences(of: #""version":2"#, with: #""version":\#(version)"#)
+        let changed = header.replacingOccurrences(of: #""version":3"#, with: #""version":\#(version)"#)
         #expect(changed != header)
         do {
             _ = try Trace(jsonLines: Data(([changed] + Self.lines.dropFirst()).joined(separator: "\n").utf8))
@@ -124,11 +124,11 @@ struct MalformedTraceTests {
             if version == "null" {
                 #expect(error.problem == .missingField("version"))
             } else {
-                guard case .unsupportedVersion(_, supported: 2) = error.problem else {
+                guard case .unsupportedVersion(_, supported: 3) = error.problem else {
                     Issue.record("\(error)")
                     return
                 }
-                #expect(error.description.contains("this VolumeKit reads versions 1 and 2"))
+                #expect(error.description.contains("this VolumeKit reads versions 1 to 3"))
             }
         } catch {
             Issue.record("untyped error \(error)")

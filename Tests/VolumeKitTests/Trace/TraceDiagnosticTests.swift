@@ -38,7 +38,7 @@ struct TraceDiagnosticTests {
         let received = runner.diagnostics
         try #require(received.map(\.name).contains("headroomExhausted"), "the scenario no longer raises it")
         #expect(lines.contains { $0.contains(#""type":"diagnostic","name":"headroomExhausted","by":"buttons""#) })
-        #expect(lines.first?.contains(#""version":2"#) == true)
+        #expect(lines.first?.contains(#""version":3"#) == true)
         let recorded = Self.diagnostics(try Self.trace(lines))
         #expect(recorded.map(\.diagnostic.traceName) == received.map(\.name))
         for (record, app) in zip(recorded, received) {
@@ -105,7 +105,7 @@ struct TraceDiagnosticTests {
         let (_, lines) = try Self.burstRun()
         let old = lines.filter { !$0.contains(#""type":"diagnostic""#) }
         var v1 = old
-        v1[0] = old[0].replacingOccurrences(of: #""version":2"#, with: #""version":1"#)
+        v1[0] = old[0].replacingOccurrences(of: #""version":3"#, with: #""version":1"#)
         #expect(v1[0] != old[0])
         let trace = try Self.trace(v1)
         #expect(trace.formatVersion == 1)

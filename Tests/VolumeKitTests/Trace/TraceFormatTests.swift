@@ -50,6 +50,12 @@ struct TraceFormatTests {
         .app(feature: "buttons", call: "start"), .buttonEvent(.up, .repeated),
         .routeDetails(reason: "newDeviceAvailable", ports: [TracePort(type: "Headphones", uid: "Wired Headphones")]),
         .diagnostic(.headroomExhausted),
+        .read(.secondaryAudioShouldBeSilencedHint(true)),
+        .interruptionDetails(InterruptionDetails(kind: .began, reason: "default"), observer: 1),
+        .interruptionDetails(InterruptionDetails(kind: .ended, options: ["shouldResume", "unknown(4)"]), observer: 1),
+        .interruptionDetails(
+            InterruptionDetails(kind: .began, reason: "appWasSuspended", wasSuspended: true, delivered: false),
+            observer: 5),
     ]
 
     /// Every diagnostic case, each payload kind (format 2's `diagnostic` record).
@@ -195,9 +201,9 @@ struct TraceFormatTests {
 
     @Test("An unknown version or another format is refused at line 1")
     func versions() {
-        let v3 = Self.headerLine.replacingOccurrences(of: "\"version\":2", with: "\"version\":3")
-        Self.expectError([v3], line: 1, .unsupportedVersion("3", supported: 2))
-        let textVersion = Self.headerLine.replacingOccurrences(of: "\"version\":2", with: "\"version\":\"1\"")
+        let v4 = Self.headerLine.replacingOccurrences(of: "\"version\":3", with: "\"version\":4")
+        Self.expectError([v4], line: 1, .unsupportedVersion("4", supported: 3))
+        let textVersion = Self.headerLine.replacingOccurrences(of: "\"version\":3", with: "\"version\":\"1\"")
         Self.expectError(
             [textVersion], line: 1, .wrongType(field: "version", expected: "a whole number", found: "a string (\"1\")"))
         Self.expectError([#"{"format":"other-trace","version":1}"#], line: 1, .notATrace(format: "other-trace"))
