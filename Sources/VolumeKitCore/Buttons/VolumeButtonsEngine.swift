@@ -852,6 +852,7 @@ public final class VolumeButtonsEngine: Sendable {
         let volume = clients.systemVolume.outputVolume()
         let route = clients.audioSession.currentOutput()
         run { state in
+            let wasLive = state.isSessionLive
             state.isSessionLive = true
             state.reportedActivationFailure = false
             // The route read now is the one in force: a route change with no notification while reads were stale
@@ -863,8 +864,11 @@ public final class VolumeButtonsEngine: Sendable {
                 // Routes changed while reads were stale and came back to one without volume control: its
                 // presses show the system HUD again, said again for this change.
                 if route == state.route, !self.controlsVolume() { work.append(.diagnose(.volumeControlUnavailable)) }
-                // Its KVO came (or not) while reads were stale: none is still to come.
-                work += self.changeRoute(to: route, volume: volume, expectsObservation: false, &state, at: now)
+                // Its KVO came (or not) while reads were stale: none is still to come. With reads live all along
+                // (a take-over noticed at the route change's own notification), it is still to come, after the
+                // notification (`routeNotification=beforeKVO`): a step from the anchor then, not a press
+                // (7800-61768201, 3058-24216303).
+                work += self.changeRoute(to: route, volume: volume, expectsObservation: wasLive, &state, at: now)
             }
             work += then(&state, volume, now)
             // Capture waits for live reads to start (see startSteps); not for a stop.

@@ -14,7 +14,6 @@ enum KnownSessionViolations {
         // sets landing with no echo left; the rest of this family is fixed: `VolumeStepMachine.lateLanding`).
         "systemNotification 2711 21468409": "wrongButton at 3.2295",
         // Not analysed yet.
-        "outputVolume 3058 24216303": "phantomPress at 9.0557; tapReadAsRepeat at 9.3376",
         "outputVolume 3814 30203066": "holdSplit at 4.6839",
         "systemNotification 1368 10833193": "phantomPress at 2.9635",
         "passive 3044 24105436":

@@ -15,6 +15,18 @@ struct RandomSessionRegressionTests {
         VolumeButtonsEngine(configuration: .init(), clients: device.clients, onEvent: { _ in })
     }
 
+    @Test("A take-over noticed at a route change's own notification still expects the route's KVO after it")
+    func routeKVOAfterTakeOverNotification() {
+        // Sample 7800, session 61768201 (a fresh sweep range): a player took the session over earlier; the move to
+        // the receiver (its own 15/16) comes with its notification 17 ms before its KVO. VolumeKit notices the
+        // take-over at that notification, re-takes the session and anchors at 14/16, which lands within 15 ms —
+        // and the route's KVO of 15/16 after it read as an up press.
+        let session = RandomSession(seed: 61_768_201, behaviour: .sample(7800), strategy: .outputVolume)
+        session.run(length: 14)
+        let verdict = session.eventVerdict()
+        #expect(verdict.ok, "\(verdict.violations)\n\(session.script.joined(separator: "\n"))")
+    }
+
     @Test("A headset's sync seen just after an interruption began is not overwritten by the restore already on its way")
     func syncSeenAfterInterruptionRestore() {
         // Sample 8223, session 65117938 (a fresh sweep range): a Bluetooth headset syncs its 0.1 while VolumeKit holds
