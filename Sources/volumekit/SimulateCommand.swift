@@ -70,6 +70,7 @@ enum SimulateCommand: Subcommand {
           background · foreground · interrupt begin|end · call begin|end · siri [S] · alarm S [noend]
           takeover camera|player|webview · camera start|stop · media reset
           route speaker|headphones|bluetooth|airplay|receiver|external · crash · launch
+          route bluetooth|airplay|external NAME   (the device NAME: each keeps its own volume)
           mute on|off (iPhone switch) · silent on|off (Control Center Silent mode)
           other sources of the volume, with a headset on the route:
             headset up|down [xN] [every S]   the headset's own buttons (a step, or its own level:

@@ -24,7 +24,8 @@ public struct AudioSessionClient: Sendable {
     /// ``AudioSessionLease/deactivationRetryDelay``).
     public var primeOutput: @Sendable () -> Void
     /// The output ports of the current route (type and UID), when the platform knows them; empty otherwise.
-    /// VolumeKit keys a Bluetooth route's saved volume by its port UID, so two headsets keep their own.
+    /// VolumeKit keys a Bluetooth or external route's saved volume by its first port's UID
+    /// (``currentOutput()``), so two headsets, or two AirPlay speakers, keep their own.
     public var currentOutputs: @Sendable () -> [AudioPort]
 
     /// How long the silent sound of ``primeOutput`` plays (the live primer's buffer is 50 ms).
@@ -87,18 +88,35 @@ public struct AudioPort: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// One output as far as its volume goes: a route, and for Bluetooth the headset's port UID. iOS keeps a
-/// volume per output, and each Bluetooth device keeps its own (absolute volume).
+/// One output as far as its volume goes: a route, and for Bluetooth and external routes the device's port UID.
+/// iOS keeps a volume per output: each Bluetooth device keeps its own (absolute volume), and so does each
+/// AirPlay speaker, TV or car — a volume saved on one is never given to another.
 public struct AudioOutput: Sendable, Equatable, Hashable {
     /// The route.
     public var route: AudioRoute
-    /// A Bluetooth headset's port UID, when known; `nil` for other routes.
+    /// The port UID of a Bluetooth headset or an external device (AirPlay, HDMI, CarPlay, line-out), when
+    /// known; `nil` for other routes.
     public var portUID: String?
 
     /// Creates an output.
     public init(route: AudioRoute, portUID: String? = nil) {
         self.route = route
         self.portUID = portUID
+    }
+
+    /// The most characters of a port UID kept in a key: a Bluetooth address or an AirPlay UID is a few dozen.
+    public static let portUIDLimit = 128
+
+    /// A port UID as saved volumes are keyed by it: control characters shown as escapes (`\u{1B}`, the rule of
+    /// every echo of input, `EchoedText`), then cut to ``portUIDLimit`` Unicode scalars and "…", so that a hostile
+    /// or broken name can neither grow the store nor reach a trace or a terminal as it is. A key is its own key.
+    /// `nil` for an empty UID (the port is unknown).
+    public static func portKey(_ uid: String) -> String? {
+        guard !uid.isEmpty else { return nil }
+        let head = String(String.UnicodeScalarView(uid.unicodeScalars.prefix(portUIDLimit + 1)))
+        let cleaned = EchoedText.clean(head, limit: .max).unicodeScalars
+        guard cleaned.count > portUIDLimit else { return String(cleaned) }
+        return String(String.UnicodeScalarView(cleaned.prefix(portUIDLimit))) + "…"
     }
 }
 
@@ -197,4 +215,8 @@ public enum AudioRoute: String, Sendable, Equatable, Hashable, CaseIterable, Cod
     /// The built-in receiver (earpiece, `.builtInReceiver`), used by `.playAndRecord` without
     /// `.defaultToSpeaker`. It keeps a volume of its own, apart from the speaker's.
     case receiver
+
+    /// Whether each device on this route keeps a volume of its own, told apart by its port UID
+    /// (``AudioOutput/portUID``): ``bluetooth`` and ``external``.
+    public var keepsVolumePerDevice: Bool { self == .bluetooth || self == .external }
 }

@@ -124,6 +124,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The current Bluetooth headset's port UID, and the other headsets' volumes (each keeps its own).
     var bluetoothPort = SimulatedDevice.defaultBluetoothPort
     var otherHeadsetVolumes: [String: Float] = [:]
+    /// The current external device's port UID (an AirPlay speaker's), and the other devices' volumes.
+    var externalPort = SimulatedDevice.defaultExternalPort
+    var otherExternalVolumes: [String: Float] = [:]
 
     // The app's process: `nil` when not running.
     var app: AppProcess?

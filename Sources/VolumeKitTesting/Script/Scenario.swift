@@ -22,7 +22,8 @@ import VolumeKitCore
 /// held) · `wait S` · `slider V` (Control Center, as the device's behaviour delivers it) · `drag V` (a
 /// Control Center drag: a series of values) · `background` · `foreground` · `interrupt begin|end` ·
 /// `call begin|end` · `siri [S]` · `alarm S [noend]` · `takeover camera|player|webview` · `camera start|stop` ·
-/// `route speaker|headphones|bluetooth|airplay|receiver|external` · `crash` · `launch [&]` (the app
+/// `route speaker|headphones|bluetooth|airplay|receiver|external` · `route bluetooth|airplay|external NAME` (the
+/// device NAME on that route: each headset, AirPlay speaker or TV keeps its own volume) · `crash` · `launch [&]` (the app
 /// launches again and recovers the user's volume; the next line waits for that, or with `&` runs at once) · `mute on|off` (the
 /// iPhone's switch) · `silent on|off` (Control Center's Silent mode, iPad) · `media reset` (the media server
 /// restarts: `mediaServicesWereResetNotification`) · other sources of the volume: `headset up|down [xN] [every S]`
@@ -77,6 +78,10 @@ public struct Scenario: Sendable, Equatable {
         case call(began: Bool)
         /// `route R`.
         case route(AudioRoute)
+        /// `route bluetooth|airplay|external NAME`: audio moves to the device NAME of that route, NAME its port
+        /// UID (``SimulatedDevice/connect(_:device:)``) as VolumeKit keys it: cleaned of control characters and
+        /// cut (``/VolumeKitCore/AudioOutput/portKey(_:)``).
+        case routeDevice(AudioRoute, name: String)
         /// `crash`: the app ends without cleanup.
         case crash
         /// `launch`: the app launches again.
@@ -186,6 +191,8 @@ public struct Scenario: Sendable, Equatable {
                 throw ScenarioError(
                     line: number, message: "the script asks for more than \(Self.maximumPresses) presses, the limit")
             }
+            // A device's name is the one free text of a command: the line shows it as the command keeps it.
+            if case .routeDevice(_, let name) = command { words = Array(words.prefix(2)) + [name] }
             lines.append(
                 Line(
                     number: number, command: command, text: (words + (atOnce ? ["&"] : [])).joined(separator: " "),
@@ -388,12 +395,17 @@ public struct Scenario: Sendable, Equatable {
             try expectCount(2...2, "call begin|end")
             return .call(began: try choice(words[1], "begin", "end"))
         case "route":
-            try expectCount(2...2, "route speaker|headphones|bluetooth|airplay|receiver|external")
+            try expectCount(2...Int.max, "route speaker|headphones|bluetooth|airplay|receiver|external [NAME]")
             guard let route = words[1] == "airplay" ? .external : AudioRoute(rawValue: words[1]) else {
                 throw fail(
                     "'\(echo(words[1]))' is not a route (speaker, headphones, bluetooth, airplay, receiver, external)")
             }
-            return .route(route)
+            guard words.count > 2 else { return .route(route) }
+            guard route.keepsVolumePerDevice else {
+                throw fail("the \(words[1]) route has one device: only bluetooth, airplay and external take a NAME")
+            }
+            let name = words[2...].joined(separator: " ")
+            return .routeDevice(route, name: AudioOutput.portKey(name) ?? name)
         case "crash":
             try expectCount(1...1, "crash")
             return .crash

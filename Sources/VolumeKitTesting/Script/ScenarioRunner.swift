@@ -288,6 +288,8 @@ public final class ScenarioRunner: @unchecked Sendable {
             device.phoneCall(began: began)
         case .route(let route):
             device.connect(route)
+        case .routeDevice(let route, let name):
+            device.connect(route, device: name)
         case .crash:
             endCaptureWindow()
             traceRecorder?.mark("the app crashed")

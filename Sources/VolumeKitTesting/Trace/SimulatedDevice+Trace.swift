@@ -54,6 +54,8 @@ extension Scenario.Command {
         case .interrupt(let began): .other("interruption \(began ? "begins" : "ends")")
         case .call(let began): .other("call \(began ? "begins" : "ends")")
         case .route(let route): .other("route \(route.rawValue)")
+        // Without the name: a trace names ports only by alias (`TracePortNaming`).
+        case .routeDevice(let route, _): .other("route \(route.rawValue), another device")
         case .mute(let on): .other("Ring/Silent switch \(on ? "silent" : "ring")")
         case .mediaReset: .other("media services reset")
         // Not `.press`: a trace fit reads the side buttons' rhythm from press gestures.
