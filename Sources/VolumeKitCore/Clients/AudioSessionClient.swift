@@ -65,11 +65,12 @@ public struct AudioSessionClient: Sendable {
         self.currentOutputs = currentOutputs
     }
 
-    /// The identity of the current output for saved volumes: the route, and for a Bluetooth route the UID of
-    /// its first output port (`nil` when unknown).
+    /// The identity of the current output for saved volumes: the route, and for a Bluetooth or external route
+    /// (AirPlay, HDMI, CarPlay, line-out) the UID of its first output port, as ``AudioOutput/portKey(_:)`` keeps
+    /// it (`nil` when unknown).
     public func currentOutput() -> AudioOutput {
         let route = currentRoute()
-        let port = route == .bluetooth ? currentOutputs().first?.uid : nil
+        let port = route.keepsVolumePerDevice ? currentOutputs().first.flatMap { AudioOutput.portKey($0.uid) } : nil
         return AudioOutput(route: route, portUID: port)
     }
 }

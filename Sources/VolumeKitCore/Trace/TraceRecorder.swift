@@ -139,21 +139,12 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Stored `data` as the trace carries it: pending-restore JSON (``PendingRestores``) with each
-    /// headset's UID — the `bluetooth:<UID>` keys and the `portUID` values — replaced by its port name,
-    /// re-encoded with sorted keys as ``PendingRestores/save(to:)`` writes it. Other data is unchanged.
+    /// Stored `data` as the trace carries it: pending-restore JSON (``PendingRestores``) with each port's
+    /// UID — the `bluetooth:<UID>` and `external:<UID>` keys and the `portUID` values — replaced by its port
+    /// name, re-encoded with sorted keys as ``PendingRestores/save(to:)`` writes it. Other data is unchanged.
     func storedData(_ data: Data?) -> Data? {
-        guard portNaming == .aliases, let data, let decoded = PendingRestores.decodeStored(data) else { return data }
-        let prefix = PendingRestores.headsetPrefix
-        guard decoded.contains(where: { $0.key.hasPrefix(prefix) || $0.value.portUID != nil }) else { return data }
-        var named: [String: PendingRestore] = [:]
-        for (key, record) in decoded.sorted(by: { $0.key < $1.key }) {
-            var record = record
-            record.portUID = record.portUID.map(portName)
-            let name = key.hasPrefix(prefix) ? prefix + portName(String(key.dropFirst(prefix.count))) : key
-            named[name] = record
-        }
-        return PendingRestores.encodeStored(named) ?? data
+        guard portNaming == .aliases, let data else { return data }
+        return PendingRestores.renamingPorts(in: data, portName) ?? data
     }
 }
 
