@@ -77,6 +77,9 @@ extension PressOracle.Run {
         guard let before = volume(on: old, before: change), let after = volume(on: new, before: change),
             abs(before - after) <= 1e-4
         else { return false }
-        return !volumes.changes.contains { $0.route == new && $0.time >= change - 1e-9 && $0.time < time - 1e-9 }
+        // A press at a rail is logged with the value it left, unchanged: no change KVO could report.
+        return !volumes.changes.contains {
+            $0.route == new && $0.time >= change - 1e-9 && $0.time < time - 1e-9 && abs($0.value - after) > 1e-4
+        }
     }
 }

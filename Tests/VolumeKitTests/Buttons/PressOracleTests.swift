@@ -373,6 +373,8 @@ struct PressOracleTests {
         #expect(judged([], proof).ok)
         #expect(!judged([], []).ok)
         #expect(!judged([(3, .external, 0.4375)], proof).ok)
+        // A press at a rail logged with the value it left, unchanged (4001-31683919): still no change KVO reports.
+        #expect(judged([(3, .external, 0.5)], proof).ok)
         // A switch that moved the volume (the routes at different values) was seen by KVO: no excuse later.
         let moved = PressOracle().judge(
             truth: truth, events: [], diagnostics: proof,
