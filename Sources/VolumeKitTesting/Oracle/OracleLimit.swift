@@ -36,6 +36,9 @@ public struct OracleLimit: Sendable {
         /// For a tap reported as a repeat: seconds from another source's last such change to the `pressed` its
         /// chain began with, if one came before it.
         public var chainSinceOtherSourceStep: TimeInterval?
+        /// Whether the press concerned, held, stepped at a rail it had reached before the failure: its
+        /// auto-repeats there left the volume as it was, and nothing reported them.
+        public var pressRepeatedAtRail: Bool = false
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -81,8 +84,20 @@ public struct OracleLimit: Sendable {
     /// under the first (the route limit, which also explains some split holds, after the holds' own).
     public static let all: [OracleLimit] = [
         headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, warningTookRepeat,
-        pressOnSetInFlight, routeChangeNotNotified, noVolumeControl, otherSourceStep,
+        pressOnSetInFlight, routeChangeNotNotified, noVolumeControl, otherSourceStep, passiveHoldAtRail,
     ]
+
+    /// Passive mode lets the volume move, so a hold that reaches 0 or 1 goes on auto-repeating there with nothing
+    /// for KVO or the notification to report (seed 000; README: "passive mode cannot see presses at the rails"):
+    /// its release is inferred when the steps stop, and when something moves the volume off the rail during the
+    /// hold (a Bluetooth headset's sync), its next repeats come faster than taps can be told from and read as
+    /// presses. No app can see the repeats at the rail: no diagnostic, counted apart. Only a split hold, in passive
+    /// mode, that auto-repeated at a rail before the split.
+    public static let passiveHoldAtRail = OracleLimit(
+        name: "hold's repeats unseen at a rail (passive)", diagnostic: nil, countedApart: true
+    ) { evidence in
+        evidence.strategy == .passive && evidence.violation.kind == .holdSplit && evidence.pressRepeatedAtRail
+    }
 
     /// `headphoneLimit=euWarning` (SO 29193657: the first click above the EU headphone limit shows a warning and
     /// moves nothing, `shared/facts/envelope.md`): when that click is an auto-repeat of a hold, the hold's steps

@@ -119,6 +119,14 @@ extension PressOracle {
                 chainSinceOtherSourceStep: press.flatMap { current in
                     current.readAsRepeat ? current.chainStart : nil
                 }.flatMap { start in run.otherSourceSteps.last { $0 <= start + 1e-6 }.map { start - $0 } },
+                pressRepeatedAtRail: press.map { current in
+                    let steps = run.buttonSteps.filter {
+                        $0.time >= current.down - 1e-6 && $0.time <= min(current.up, failure.time) + 1e-6
+                    }
+                    return zip(steps, steps.dropFirst()).contains { previous, step in
+                        (step.value <= 0 || step.value >= 1) && abs(step.value - previous.value) < 1e-6
+                    }
+                } ?? false,
                 pressLandedOnSetInFlight: press.map { current in
                     // A hold's later splits follow from its first (its repeats then come faster than taps can be
                     // told from): the cause is judged at the first.

@@ -179,6 +179,30 @@ struct PressOracleTests {
         }
     }
 
+    @Test("Passive: a hold split after it auto-repeated unseen at a rail is counted apart (3044-24105436)")
+    func passiveHoldAtRail() {
+        // A hold down reaches 0 at 1.5; its repeats there move nothing; a headset's sync lifts the volume and the
+        // next repeats read as presses.
+        let events = [
+            Self.event(.down, .pressed, at: 1.01), Self.event(.down, .repeated, at: 1.51),
+            Self.event(.down, .released, at: 1.8), Self.event(.down, .pressed, at: 1.86),
+            Self.event(.down, .released, at: 2.3),
+        ]
+        func judged(_ steps: [(time: Instant, value: Float)], _ strategy: SimulatedStrategy) -> Verdict {
+            var run = PressOracle.Run(strategy: strategy, behaviour: .default, captureWindows: [0..<100])
+            run.buttonSteps = steps
+            return PressOracle().judge(
+                truth: [Self.press(.down, at: 1, duration: 1.2)], events: events, diagnostics: [], run: run)
+        }
+        let atRail: [(time: Instant, value: Float)] = [(1, 0.0625), (1.5, 0), (1.56, 0), (1.62, 0), (1.85, 0.9375)]
+        #expect(judged(atRail, .passive).ok)
+        #expect(judged(atRail, .passive).excused.map(\.limit) == [OracleLimit.passiveHoldAtRail.name])
+        // Repeats that moved the volume each time, or another strategy: a violation.
+        let moving: [(time: Instant, value: Float)] = [(1, 0.5), (1.5, 0.4375), (1.56, 0.375), (1.85, 0.3125)]
+        #expect(!judged(moving, .passive).ok)
+        #expect(!judged(atRail, .systemNotification).ok)
+    }
+
     @Test("A hold split after a repeat landed on the value of a set of ours dropped as it arrived is counted apart")
     func repeatOnDroppedSet() {
         // A hold up from 1.0: repeats from 1.5 every 0.06; the repeat at 1.56 left 0.6875, exactly a set of ours

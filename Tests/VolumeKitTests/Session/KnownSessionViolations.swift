@@ -16,8 +16,6 @@ enum KnownSessionViolations {
         // Not analysed yet.
         "outputVolume 3814 30203066": "holdSplit at 4.6839",
         "systemNotification 1368 10833193": "phantomPress at 2.9635",
-        "passive 3044 24105436":
-            "holdSplit at 2.1276; holdSplit at 2.1876; holdSplit at 2.2476; holdSplit at 2.3076; holdSplit at 2.3676; holdSplit at 2.4276",
     ]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
