@@ -39,6 +39,10 @@ public struct OracleLimit: Sendable {
         /// Whether the press concerned, held, stepped at a rail it had reached before the failure: its
         /// auto-repeats there left the volume as it was, and nothing reported them.
         public var pressRepeatedAtRail: Bool = false
+        /// Whether another source's last change a press's step away (before the failure) left exactly the value of
+        /// a set of VolumeKit's on its way, which reached the system after it: that change took the set's echo, and
+        /// the set's own landing, later, reads as a change of its own.
+        public var otherSourceOnSetInFlight: Bool = false
         /// Whether a set of the app's landed on exactly the value the press's step left, less than the slider's
         /// latency after it (issued before the press, in flight when it came): the set's landing then changes
         /// nothing KVO reports, and the press's change reads as that set's landing.
@@ -122,7 +126,9 @@ public struct OracleLimit: Sendable {
     /// of taps just before, at their pace), a press of the other button, a second `pressed` during a hold, or a
     /// report read as a press made just before in the background (no app could see that one), reported within
     /// KVO's latency (0.03 s, with room: 0.1 s) of such a change; a tap reported as a repeat of a `pressed` so
-    /// reported (the change began its chain); and a hold split after such a change made during that hold (the
+    /// reported (the change began its chain); a phantom or the other button reported when a set of VolumeKit's
+    /// that the change landed on (taking its echo) reaches the system, up to a slider's and a KVO's latency
+    /// later; and a hold split after such a change made during that hold (the
     /// change, read as a step of its own, ends the hold's chain of steps, and its later repeats read as presses).
     public static let otherSourceStep = OracleLimit(
         name: "another source moved the volume a press's step", diagnostic: nil, countedApart: true
@@ -132,6 +138,11 @@ public struct OracleLimit: Sendable {
             return since >= -1e-6 && since <= 0.1
         }
         guard let since = evidence.sinceOtherSourceStep, since >= -1e-6 else { return false }
+        // The change took the echo of a set of ours landing on its value: that set's landing, up to a slider's and
+        // a KVO's latency later, is read as a step (1368-10833193).
+        if evidence.otherSourceOnSetInFlight, [.phantomPress, .wrongButton].contains(evidence.violation.kind) {
+            return since <= evidence.behaviour.sliderLatency + evidence.behaviour.kvoLatency + 0.1
+        }
         if since <= 0.1 {
             return [.phantomPress, .wrongButton, .holdSplit, .unseenPressReported, .repeatOutsideHold].contains(
                 evidence.violation.kind)

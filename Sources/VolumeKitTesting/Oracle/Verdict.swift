@@ -127,6 +127,15 @@ extension PressOracle {
                         (step.value <= 0 || step.value >= 1) && abs(step.value - previous.value) < 1e-6
                     }
                 } ?? false,
+                otherSourceOnSetInFlight: run.otherSourceSteps.last { $0 <= failure.time + 1e-6 }.map { step in
+                    guard let value = run.volumes.changes.last(where: { abs($0.time - step) < 1e-9 })?.value else {
+                        return false
+                    }
+                    let window = run.behaviour.sliderLatency + run.behaviour.kvoLatency + 1e-6
+                    return (run.landedSets + run.droppedSets).contains {
+                        $0.time >= step - 1e-9 && $0.time - step <= window && abs($0.value - value) <= 1e-4
+                    }
+                } ?? false,
                 pressLandedOnSetInFlight: press.map { current in
                     // A hold's later splits follow from its first (its repeats then come faster than taps can be
                     // told from): the cause is judged at the first.

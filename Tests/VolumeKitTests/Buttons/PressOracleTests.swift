@@ -179,6 +179,24 @@ struct PressOracleTests {
         }
     }
 
+    @Test("Another source's change onto the value of a set of ours on its way: that set's landing read as a press")
+    func otherSourceOnSetInFlight() {
+        // A headset's sync moves the speaker to 0.5 at 1.0, exactly where a set of ours (slow slider, 0.15 s) lands
+        // at 1.12; the sync took the set's echo, and its landing reads as a phantom at 1.13 (1368-10833193).
+        var behaviour = DeviceBehaviour.default
+        behaviour.sliderLatency = 0.15
+        let phantom = [Self.event(.down, .pressed, at: 1.13), Self.event(.down, .released, at: 1.8)]
+        for (landing, excused) in [(Instant(1.12), true), (Instant(1.4), false)] {
+            let verdict = PressOracle().judge(
+                truth: [], events: phantom, diagnostics: [],
+                run: PressOracle.Run(
+                    strategy: .systemNotification, behaviour: behaviour, captureWindows: [0..<100],
+                    landedSets: [(landing, 0.5)], otherSourceSteps: [1.0],
+                    volumes: ([.speaker: 0.5625], [(1.0, .speaker, 0.5)])))
+            #expect(verdict.ok == excused, "\(landing): \(verdict.violations)")
+        }
+    }
+
     @Test("Passive: a hold split after it auto-repeated unseen at a rail is counted apart (3044-24105436)")
     func passiveHoldAtRail() {
         // A hold down reaches 0 at 1.5; its repeats there move nothing; a headset's sync lifts the volume and the

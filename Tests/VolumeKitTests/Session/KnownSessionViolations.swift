@@ -15,7 +15,6 @@ enum KnownSessionViolations {
         "systemNotification 2711 21468409": "wrongButton at 3.2295",
         // Not analysed yet.
         "outputVolume 3814 30203066": "holdSplit at 4.6839",
-        "systemNotification 1368 10833193": "phantomPress at 2.9635",
     ]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
