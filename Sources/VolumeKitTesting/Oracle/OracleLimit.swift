@@ -225,8 +225,8 @@ public struct OracleLimit: Sendable {
     /// that left the volume where it was when the press made the first change since (no KVO came with the
     /// route's change, so nothing tells when it happened: the press's change or the route's own volume read
     /// the same) — or a hold split whose
-    /// button went down within 1.5 s after it (its first step taken for the route's volume, it is seen from its
-    /// repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s
+    /// button went down within 1.5 s after it, or whose first step was that first change (its first step taken for
+    /// the route's volume, it is seen from its repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s
     /// before the press to 1 s after the failure.
     public static let routeChangeNotNotified = OracleLimit(
         name: "route change without a notification", diagnostic: "routeChangeNotNotified"
@@ -234,6 +234,7 @@ public struct OracleLimit: Sendable {
         guard evidence.behaviour.routeNotification == .missing else { return false }
         if evidence.violation.kind == .holdSplit {
             return evidence.pressSinceRouteChange.map { $0 <= 1.5 } ?? false
+                || evidence.pressFirstChangeSinceRouteChange
         }
         guard let since = evidence.sinceRouteChange else { return false }
         let kinds: Set<PressOracle.Violation.Kind> = [.missedPress, .phantomPress, .wrongButton]

@@ -396,6 +396,17 @@ struct PressOracleTests {
         #expect(verdict.excused.map(\.limit) == [OracleLimit.routeChangeNotNotified.name])
         #expect(verdict.excused.first?.diagnostic?.name == "routeChangeNotNotified")
 
+        // A hold whose first step is that first change: seen from its repeats, which split it (3814-30203066).
+        let held = "volume 0.5\nstart\nwait 2\nroute headphones\nwait 3\nhold down 1.2\nwait 1\nstop\n"
+        var rhythm = behaviour
+        try rhythm.set("firstRepeatDelay=0.45")
+        try rhythm.set("repeatInterval=0.2")
+        let hold = ScenarioRunner(scenario: try Scenario(parsing: held), strategy: .outputVolume, behaviour: rhythm)
+        hold.run()
+        let holdVerdict = try #require(hold.verdict)
+        #expect(holdVerdict.ok, "\(holdVerdict.violations)")
+        #expect(holdVerdict.excused.contains { $0.violation.kind == .holdSplit })
+
         // The same missed press 3 s after a route change, judged with and without a change of the new route's
         // volume in between (then KVO reported the route's volume, and the press is a second change): only the
         // silent switch excuses it, and only with the diagnostic.

@@ -13,8 +13,6 @@ enum KnownSessionViolations {
         // An up press read as a down at the end of a fast burst (the last nudge-and-anchor pair of VolumeKit's
         // sets landing with no echo left; the rest of this family is fixed: `VolumeStepMachine.lateLanding`).
         "systemNotification 2711 21468409": "wrongButton at 3.2295",
-        // Not analysed yet.
-        "outputVolume 3814 30203066": "holdSplit at 4.6839",
     ]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
