@@ -30,9 +30,9 @@ struct HostileFloodTests {
         }
         #expect(result.error == nil, "\(String(describing: result.error))")
         // The bound docs/security.md states is timeout + 1 s on a quiet machine; a loaded 2-core CI running the
-        // whole suite at once has stalled this wall-clock measure by seconds. Unbounded, the 256 answers kept
-        // would each wait for the silent host (minutes): 5 s of slack still tells the two apart.
-        #expect(result.seconds < timeout + 5, "discovery took \(result.seconds) s")
+        // whole suite at once has stalled this wall-clock measure by up to 8 s. Unbounded, the 256 answers kept
+        // would each wait for the silent host (minutes): 15 s of slack still tells the two apart.
+        #expect(result.seconds < timeout + 15, "discovery took \(result.seconds) s")
         #expect(!found.isEmpty && found.count <= 256, "\(found.count) answers kept")
         #expect(found.allSatisfy { $0.renderer == nil && $0.error != nil })
         // The plain search keeps at most 256 answers too (a fresh flood: the first peer is still busy flooding).

@@ -12,7 +12,7 @@ enum KnownSessionViolations {
     static let events: [String: String] = [
         // An up press read as a down at the end of a fast burst (the last nudge-and-anchor pair of VolumeKit's
         // sets landing with no echo left; the rest of this family is fixed: `VolumeStepMachine.lateLanding`).
-        "systemNotification 2711 21468409": "wrongButton at 3.2295",
+        "systemNotification 2711 21468409": "wrongButton at 3.2295"
     ]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
