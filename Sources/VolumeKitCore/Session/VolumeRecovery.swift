@@ -67,8 +67,8 @@ public enum VolumeRecovery {
         // A short capture run does exactly what is needed: it reads the live volume, applies the rule and
         // gives the user's volume back on stop, clearing the record.
         let engine = VolumeButtonsEngine(
-            configuration: runConfiguration, clients: clients, onEvent: { _ in }, onDiagnostic: onDiagnostic)
-        engine.markAsRecoveryRun()
+            configuration: runConfiguration, clients: clients, isRecoveryRun: true, onEvent: { _ in },
+            onDiagnostic: onDiagnostic)
         do {
             try engine.start(onReady: {
                 // Captures wait for the run: it must end even if its stop never calls back — torn down, setting

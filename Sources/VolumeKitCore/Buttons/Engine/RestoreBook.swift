@@ -1,0 +1,177 @@
+import Foundation
+
+/// The records that give the user's volume back after a crash or a kill (``PendingRestores``), kept in step with
+/// what ``VolumeStepMachine`` does: a record exists for a route while VolumeKit holds its volume (a press may move
+/// it at any moment) or has left it away from the user's, and is written before any set it covers. An earlier
+/// run's record is judged by ``RecoveryRule``.
+///
+/// Pure: each method says whether the records changed and must be saved; the engine saves them once per input.
+struct RestoreBook {
+    /// Whose the records are: an earlier run's (a crash, a kill) until this run's step machine starts — still
+    /// owed then, and never dropped for what the idle machine believes.
+    enum Owner {
+        case earlierRun
+        case thisRun
+    }
+
+    /// The records by output.
+    var records = PendingRestores()
+    /// The lowest value VolumeKit set since the current route's record was last brought up to date, other than
+    /// the user's own volume (``PendingRestore/lowestVolume``); `nil` when none.
+    var lowestSet: Float?
+    var owner = Owner.earlierRun
+
+    /// Whether this run's step machine has started (the records are this run's to keep in step).
+    var isThisRuns: Bool { owner == .thisRun }
+
+    /// The step of a saved ``PendingRestore/lowestVolume``: 8 nudges (1/512).
+    static let lowestGranularity: Float = 8 * VolumeStepMachine.nudge
+
+    /// A set of `value` is being made while the user's volume is `userVolume`: the user's own volume given
+    /// back is theirs for ``RecoveryRule``, not a value VolumeKit leaves.
+    mutating func noteSet(_ value: Float, userVolume: Float) {
+        if abs(value - userVolume) > VolumeStepMachine.readTolerance {
+            lowestSet = min(lowestSet ?? value, value)
+        }
+    }
+
+    /// What ``RecoveryRule`` gives back for the record saved for `output` at `volume`.
+    struct Recovery {
+        /// The user's volume to give back, `nil` when there is none (no record, or it was discarded).
+        var userVolume: Float?
+        /// Diagnostics the recovery raises.
+        var diagnostics: [VolumeButtonsDiagnostic] = []
+        /// The record was discarded: the records must be saved.
+        var dropped = false
+    }
+
+    /// Applies ``RecoveryRule`` to the record saved for `output`, if any (dropping it when the rule discards
+    /// it). `watchesRails`: the strategy cannot see presses at a rail (`outputVolume`).
+    mutating func recover(
+        _ output: AudioOutput, volume: Float, at now: Instant, bootTime: Instant?, watchesRails: Bool
+    ) -> Recovery {
+        guard let record = records[output] else { return Recovery() }
+        switch RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: bootTime) {
+        case .restore(let userVolume):
+            var recovery = Recovery(userVolume: userVolume)
+            // Restored from a rail the crashed run left: a press toward it since was unseen.
+            if watchesRails, volume <= 0 || volume >= 1, abs(userVolume - volume) > VolumeStepMachine.readTolerance {
+                recovery.diagnostics.append(.railPressesUnseen(volume <= 0 ? 0 : 1))
+            }
+            // From exactly a set the crashed run never saw land: a grid press from its nudge may have ended there.
+            if record.heldSetUnconfirmed == true, abs(volume - record.heldVolume) <= VolumeStepMachine.readTolerance {
+                recovery.diagnostics.append(.recoveredAtUnconfirmedSet)
+            }
+            return recovery
+        case .discard:
+            records[output] = nil
+            return Recovery(dropped: true)
+        }
+    }
+
+    /// Until the machine starts, every read of the volume on `output` is judged by ``RecoveryRule``: a change the
+    /// rule takes for the user's (or a volume already at theirs) ends the record at once — their choice, made
+    /// after launch, wins even if the volume later comes back to where VolumeKit left it. Returns whether the
+    /// record was dropped.
+    mutating func judgeBeforeStart(_ output: AudioOutput, volume: Float, at now: Instant, bootTime: Instant?) -> Bool {
+        guard owner == .earlierRun, let record = records[output],
+            case .discard = RecoveryRule.decide(record, currentVolume: volume, uptime: now, bootTime: bootTime)
+        else { return false }
+        records[output] = nil
+        return true
+    }
+
+    /// The output moves away from `output`: its record stays only if VolumeKit left it away from the user's
+    /// volume, or a set of ours away from it may still land there (a nudge in flight) — it can only be set
+    /// again once it is current (per-route volumes). Returns whether the records changed.
+    mutating func leave(_ output: AudioOutput, steps: VolumeStepMachine) -> Bool {
+        guard owner == .thisRun, var record = records[output] else { return false }
+        let leftAway = steps.holdsVolumeAwayFromUser || steps.maySetAwayFromUser
+        guard leftAway else {
+            records[output] = nil
+            return true
+        }
+        // A reset in flight lands on the new route: this one stays where it was last seen.
+        record.leftVolume = steps.believedVolume
+        record.lowestVolume = Self.lowest(
+            held: record.heldVolume, left: record.leftVolume, existing: record, sets: lowestSet)
+        records[output] = record
+        return true
+    }
+
+    /// Brings `output`'s record in step with `steps` (crash and kill safety); returns whether it changed.
+    mutating func sync(_ output: AudioOutput, with steps: VolumeStepMachine, at now: Instant, bootTime: Instant?)
+        -> Bool
+    {
+        let existing = records[output]
+        let sets = lowestSet
+        lowestSet = nil
+        guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
+            guard existing != nil else { return false }
+            records[output] = nil
+            return true
+        }
+        let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
+        let walked = Self.walked(steps, held: held)
+        let keepsLeft = steps.phase != .running
+        // While a burst's nudge below the anchor is the last set, the anchor exactly is not where VolumeKit left
+        // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
+        // before the anchor is set again once quiet).
+        let nudged: Bool? = steps.isNudgedBelowAnchor ? true : nil
+        // Once the anchor is set again, until it is seen to land: a crash may leave the nudge, or the anchor.
+        let unconfirmed: Bool? = steps.isAnchorSetUnconfirmed ? true : nil
+        let lowest = Self.lowest(
+            held: held, left: keepsLeft ? existing?.leftVolume : walked, existing: existing, sets: sets)
+        if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
+            existing.lowestVolume == lowest,
+            keepsLeft
+                || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged
+                    && existing.heldSetUnconfirmed == unconfirmed)
+        {
+            return false
+        }
+        #if VOLUMEKIT_MUTANTS
+        let saved = Mutant.isOn(.recordSavesAnchor) ? held : steps.userVolume
+        #else
+        let saved = steps.userVolume
+        #endif
+        var record = PendingRestore(
+            userVolume: saved, heldVolume: held, savedAtUptime: now, bootTime: bootTime, leftVolume: walked)
+        record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
+        record.heldSetUnconfirmed = keepsLeft ? existing?.heldSetUnconfirmed : unconfirmed
+        record.lowestVolume = lowest
+        records[output] = record
+        return true
+    }
+
+    /// Where presses walked the volume while running, once it is more than one press from the anchor `held` and
+    /// away from the user's volume: presses faster than VolumeKit's resets (refused during a down press, headroom
+    /// used up) walk it away, even to a rail — the user's volume is unchanged, and a crash there must still give
+    /// it back. One press away is every press until its reset lands: not worth two writes a press
+    /// (``RecoveryRule``'s stated limit). Where VolumeKit once left the route before no longer applies once it
+    /// holds the route again: a press to that value after a crash would be taken for VolumeKit's.
+    private static func walked(_ steps: VolumeStepMachine, held: Float) -> Float? {
+        steps.phase == .running
+            && abs(steps.believedVolume - held) > VolumeStepMachine.step + VolumeStepMachine.stepTolerance
+            && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
+            ? steps.believedVolume : nil
+    }
+
+    /// The lowest value VolumeKit may have left a route at while holding it at `held`
+    /// (``PendingRestore/lowestVolume``): the record's own while it holds the same value (`nil` stays `nil`: a
+    /// record of an older version keeps today's rule), lowered to cover `sets`, the values set since. Values more
+    /// than ``RecoveryRule/tolerance`` below both `held` and `left` (``PendingRestore/leftVolume``) are left out:
+    /// the rule looks no lower (a restore's sets toward a user's volume far below, the nudge beside it). Stored a
+    /// multiple of ``lowestGranularity`` below `held`, so a burst of down presses rewrites the record only at its
+    /// first nudge (when ``PendingRestore/nudgedBelowHeld`` is written anyway) and every 8 nudges after.
+    static func lowest(held: Float, left: Float?, existing: PendingRestore?, sets: Float?) -> Float? {
+        var low = held
+        if let existing, existing.heldVolume == held {
+            guard let saved = existing.lowestVolume else { return nil }
+            low = saved
+        }
+        guard let sets, sets < low, sets >= min(held, left ?? held) - RecoveryRule.tolerance else { return low }
+        let below = ((held - sets) / lowestGranularity).rounded(.up)
+        return max(0, held - below * lowestGranularity)
+    }
+}

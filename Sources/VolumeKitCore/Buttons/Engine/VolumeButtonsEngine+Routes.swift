@@ -1,0 +1,99 @@
+import Foundation
+
+extension VolumeButtonsEngine {
+    /// How long a route's notification may follow its KVO (the gap is 0–20 ms in `shared/facts/envelope.md`,
+    /// plus KVO latency): later, it is taken as missing.
+    static let routeNotificationGrace: TimeInterval = 0.25
+
+    /// The route's KVO may come before its notification, or with none (and with no KVO either when both
+    /// routes have the same volume): the route is read with every input. Returns whether it had changed.
+    @discardableResult
+    func followRoute(observed: Float? = nil) -> Bool {
+        let now = clients.clock.now()
+        let route = clients.audioSession.currentOutput()
+        let moved = shell.withState {
+            $0.liveness.isSessionLive && $0.routes.route != route && ($0.isStarted || $0.steps.phase != .idle)
+        }
+        guard moved else { return false }
+        let volume = clients.systemVolume.outputVolume()
+        run { state in
+            state.routes.unnotified = route.route
+            return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
+        }
+        awaitRouteNotification(route.route)
+        return true
+    }
+
+    /// A route change's notification: the change read before it is notified — not by a take-over's
+    /// `.categoryChange` naming the same route, which says nothing of how the route came to be (a camera
+    /// starting 0.25 s after an unnotified change hid it).
+    func routeNotified(_ changed: AudioRoute, at now: Instant) {
+        let takeOver = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
+        shell.withState { $0.routes.notified(changed, byTakeOver: takeOver) }
+        if usesSession, sessionWasTakenOver() { return }
+        let current = clients.audioSession.currentOutput()
+        let route = current.route == changed ? current : AudioOutput(route: changed)
+        let volume = clients.systemVolume.outputVolume()
+        run { state in
+            guard state.isStarted || state.steps.phase != .idle else { return [] }
+            // With the session inactive the volume read is stale (seed 001): decide once it is live.
+            guard state.liveness.isSessionLive else {
+                state.routes.pending = route
+                return []
+            }
+            return self.changeRoute(to: route, volume: volume, &state, at: now)
+        }
+    }
+
+    /// A route change was read before its notification: reports ``VolumeButtonsDiagnostic/routeChangeNotNotified``
+    /// if the notification does not follow within ``routeNotificationGrace`` (for each such change).
+    private func awaitRouteNotification(_ route: AudioRoute) {
+        _ = clients.clock.schedule(Self.routeNotificationGrace) { [weak self] in
+            guard let self else { return }
+            let missing = self.shell.withState { state -> Bool in
+                state.isStarted && state.routes.notificationMissing(for: route)
+            }
+            if missing { self.onDiagnostic(.routeChangeNotNotified) }
+        }
+    }
+
+    /// The output moved to `route`, whose volume is `volume` (a live read); `observed` is the observation that
+    /// showed the change, if one did (see ``VolumeStepMachine/routeVolume(read:observed:)``). `expectsObservation`
+    /// is `false` when the route's KVO cannot come any more (the change happened while reads were stale).
+    func changeRoute(
+        to route: AudioOutput, volume: Float, observed: Float? = nil, expectsObservation: Bool = true,
+        _ state: inout State, at now: Instant
+    ) -> [Work] {
+        state.routes.pending = nil
+        guard route != state.routes.route else { return [] }
+        var work = [Work]()
+        if state.book.leave(state.routes.route, steps: state.steps) { work.append(.save(state.book.records)) }
+        state.routes.route = route
+        let own = state.steps.routeVolume(read: volume, observed: observed)
+        // The read may be a set of ours from the old route landed here, over an own volume equal to the old
+        // route's (no KVO marked the change): taken as the route's own, and reported (each time). The system
+        // notification's route change carries the route's own volume whatever it is (not so KVO, silent
+        // between equal values), so only `outputVolume` meets this.
+        if configuration.strategy == .outputVolume, state.steps.mayBeOwnLanding(own, at: now) {
+            work.append(.diagnose(.routeVolumeUncertain))
+        }
+        let recovered = recoveredUserVolume(&state, route: route, volume: own, at: now, work: &work)
+        // A route without volume control holds nothing: leave holding before the change, take it up after it.
+        let control = controlsVolume()
+        if !control { work += volumeControl(false, &state, at: now) }
+        // The new route's KVO is still to come unless the observation that showed the change was it: a landing of
+        // ours on the old route observed after the switch shows the change before the route's own KVO arrives.
+        let sawOwnVolume = observed.map { abs($0 - volume) <= VolumeStepMachine.readTolerance } ?? false
+        work += translate(
+            state.steps.routeChanged(
+                volume: volume, userVolume: recovered ?? own,
+                expectsObservation: expectsObservation && !sawOwnVolume && configuration.strategy == .outputVolume,
+                at: now),
+            &state, at: now)
+        if control { work += volumeControl(true, &state, at: now) }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.pressAfterRouteChange) { work += state.classifier.step(.up, at: now).map(Work.emit) }
+        #endif
+        return work
+    }
+}

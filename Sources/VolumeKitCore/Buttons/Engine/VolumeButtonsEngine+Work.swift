@@ -1,0 +1,152 @@
+import Foundation
+
+extension VolumeButtonsEngine {
+    /// What an input asks the engine to do once its lock is released.
+    enum Work {
+        /// The order work is carried out in: saves, sets, callbacks, teardown.
+        var rank: Int {
+            switch self {
+            case .save: 0
+            case .setVolume: 1
+            case .emit, .userVolume, .diagnose, .ready: 2
+            case .tearDown: 3
+            }
+        }
+
+        case setVolume(Float)
+        case emit(VolumeButtonEvent)
+        case userVolume(Float)
+        case diagnose(VolumeButtonsDiagnostic)
+        case save(PendingRestores)
+        case ready(@Sendable () -> Void)
+        case tearDown
+
+        var isSave: Bool {
+            if case .save = self { true } else { false }
+        }
+    }
+
+    /// The step machine's actions as work: presses through the classifier, sets noted for the crash records.
+    func translate(_ actions: VolumeStepMachine.Actions, _ state: inout State, at now: Instant) -> [Work] {
+        var work = [Work]()
+        for action in actions {
+            switch action {
+            case .setVolume(let value):
+                state.book.noteSet(value, userVolume: state.steps.userVolume)
+                work.append(.setVolume(value))
+            case .steps(let button, let count):
+                for _ in 0..<count {
+                    work += state.classifier.step(button, at: now).map(Work.emit)
+                    if state.classifier.lastStepWasFirstRepeat { work.append(.diagnose(.ambiguousStep)) }
+                }
+            case .userVolumeChanged(let value):
+                work.append(.userVolume(value))
+            case .restored:
+                work.append(.tearDown)
+            case .setFailed(let value):
+                work.append(.diagnose(.volumeSetFailed(value)))
+            case .leavesRailUnobserved(let rail):
+                work.append(.diagnose(.railPressesUnseen(rail)))
+            }
+        }
+        return work
+    }
+
+    /// Applies ``RecoveryRule`` to the record saved for `route`, if any: the user's volume to give back, or
+    /// `nil` (the record is dropped when the rule discards it).
+    func recoveredUserVolume(
+        _ state: inout State, route: AudioOutput, volume: Float, at now: Instant, work: inout [Work]
+    ) -> Float? {
+        let recovery = state.book.recover(
+            route, volume: volume, at: now, bootTime: clients.device.bootTime,
+            watchesRails: configuration.strategy == .outputVolume)
+        work += recovery.diagnostics.map(Work.diagnose)
+        if recovery.dropped { work.append(.save(state.book.records)) }
+        return recovery.userVolume
+    }
+
+    /// Until the machine starts, an earlier run's record is judged on every read (``RestoreBook``) — not while a
+    /// recovery run gives it back: its sets are not the user's change.
+    func judgeBeforeStart(_ state: inout State, volume: Float, at now: Instant) -> [Work] {
+        guard state.isStarted, !state.book.isThisRuns, isRecoveryRun || !clients.holdBoard.isRecovering,
+            state.book.judgeBeforeStart(state.routes.route, volume: volume, at: now, bootTime: clients.device.bootTime)
+        else { return [] }
+        return [.save(state.book.records)]
+    }
+
+    /// Runs `body` under the lock (the crash records brought in step after it, saved once), re-aims the timer,
+    /// then carries out the work outside the lock.
+    func run(timerFired: Bool = false, _ body: (inout State) -> [Work]) {
+        let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
+        let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
+            var work = body(&state)
+            let synced =
+                configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
+                && state.book.isThisRuns
+                && state.book.sync(state.routes.route, with: state.steps, at: now, bootTime: clients.device.bootTime)
+            // One write of the final records, whatever changed them during this input.
+            if synced || work.contains(where: \.isSave) {
+                work.removeAll(where: \.isSave)
+                work.insert(.save(state.book.records), at: 0)
+            }
+            return work
+        }
+        // Records are saved before the sets they cover, the system is told before the app's callbacks run,
+        // and teardown comes last: a callback that calls back into the engine (a handler that stops capture
+        // on a press) then acts after this input's own sets.
+        let ordered = work.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(
+            \.element)
+        for item in ordered {
+            switch item {
+            case .setVolume(let value): clients.systemVolume.setVolume(value)
+            case .emit(let event): onEvent(event)
+            case .userVolume(let value):
+                holdReporter.userVolumeChanged(value)
+                onUserVolume(value)
+            case .diagnose(let diagnostic): onDiagnostic(diagnostic)
+            case .save(let records): records.save(to: clients.keyValueStore)
+            case .ready(let action): action()
+            case .tearDown: tearDown()
+            }
+        }
+    }
+
+    /// Ends the run: cancels what is pending, removes the view and subscriptions, gives the session back.
+    func tearDown() {
+        shell.withState { state -> [CancellationHandle] in
+            defer {
+                state.retry.pending = nil
+                state.recoveryWait = nil
+            }
+            return [state.retry.pending, state.recoveryWait].compactMap { $0 }
+        }.forEach { $0.cancel() }
+        let usesSession = self.usesSession
+        let leftovers = shell.withState {
+            state -> (
+                subscriptions: [CancellationHandle], view: CancellationHandle?, lease: Bool,
+                stopped: (@Sendable () -> Void)?
+            ) in
+            defer {
+                state.lifecycle = .idle
+                state.subscriptions = []
+                state.view = .absent
+            }
+            // The lease is held from start until this teardown (see AudioSessionLease).
+            return (
+                state.subscriptions, state.view.handle, usesSession && !state.lifecycle.isIdle,
+                state.lifecycle.stopped?.onStopped
+            )
+        }
+        let timer = shell.resetTimer()
+        leftovers.subscriptions.forEach { $0.cancel() }
+        leftovers.view?.cancel()
+        timer?.cancel()
+        // The last VolumeKit user gives the app's session back (see AudioSessionLease).
+        if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
+        holdReporter.stopped()
+        // Records this run left for routes it could not set (the route changed while it held the volume) wait
+        // for their route; the process's watch judges them as soon as it is current (VolumeRecovery).
+        if usesSession { VolumeRecovery.watchWaitingRoutes(clients, onDiagnostic: appOnDiagnostic) }
+        leftovers.stopped?()
+    }
+}
