@@ -70,6 +70,17 @@ struct SyncSimulation {
     }
 
     mutating func apply(_ actions: [RemoteVolumeSync.Action]) {
+        // One wake-up aimed at the machine's deadline, as the controller keeps it.
+        if machine.nextDeadline != wakeAt, let instant = machine.nextDeadline {
+            wakeAt = instant
+            at(instant) { sim, now in
+                guard sim.wakeAt == instant else { return }
+                sim.wakeAt = nil
+                sim.apply(sim.machine.tick(at: now))
+            }
+        } else if machine.nextDeadline == nil {
+            wakeAt = nil
+        }
         for action in actions {
             switch action {
             case .setVolume(let level, let request):
@@ -96,15 +107,6 @@ struct SyncSimulation {
                         sim.apply(sim.machine.volumeRead(sim.deviceLevel, at: now))
                     }
                 }
-            case .wake(let instant):
-                wakeAt = instant
-                at(instant) { sim, now in
-                    guard sim.wakeAt == instant else { return }
-                    sim.wakeAt = nil
-                    sim.apply(sim.machine.tick(at: now))
-                }
-            case .cancelWake:
-                wakeAt = nil
             case .showLevel(let level):
                 shown.append(level)
             case .failed(let error):

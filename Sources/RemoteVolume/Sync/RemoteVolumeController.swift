@@ -29,7 +29,8 @@ public actor RemoteVolumeController {
     public nonisolated let device: any RemoteVolumeDevice
     private let clock: ClockClient
     private var machine: RemoteVolumeSync
-    private var wake: CancellationHandle?
+    /// The one timer, aimed at the machine's ``RemoteVolumeSync/nextDeadline``.
+    private var timer = DeadlineTimer()
     private var subscribers: [Int: AsyncStream<RemoteVolumeUpdate>.Continuation] = [:]
     private var nextSubscriber = 0
     private var eventsTask: Task<Void, Never>?
@@ -126,8 +127,7 @@ public actor RemoteVolumeController {
         eventsTask = nil
         followTasks.forEach { $0.cancel() }
         followTasks.removeAll()
-        wake?.cancel()
-        wake = nil
+        timer.reset()?.cancel()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
         resumeIdleWaiters()
@@ -181,6 +181,12 @@ public actor RemoteVolumeController {
 
     private func apply(_ actions: [RemoteVolumeSync.Action]) {
         defer { if !machine.isBusy && !idleWaiters.isEmpty { resumeIdleWaiters() } }
+        let change = timer.retarget(machine.nextDeadline, now: clock.now())
+        let fire: @Sendable () -> Void = { [weak self] in
+            guard let controller = self else { return }
+            Task { await controller.tick() }
+        }
+        clock.apply(change, fire: fire, adopt: { timer.adopt($0) })
         for action in actions {
             switch action {
             case .setVolume(let level, let request):
@@ -204,15 +210,6 @@ public actor RemoteVolumeController {
                         await self?.readFinished(error.asRemoteVolumeError)
                     }
                 }
-            case .wake(let instant):
-                wake?.cancel()
-                wake = clock.schedule(max(0, instant - clock.now())) { [weak self] in
-                    guard let controller = self else { return }
-                    Task { await controller.tick() }
-                }
-            case .cancelWake:
-                wake?.cancel()
-                wake = nil
             case .showLevel(let level):
                 publish(.level(level))
             case .failed(let error):
@@ -263,6 +260,7 @@ public actor RemoteVolumeController {
     }
 
     private func tick() {
+        timer.fired()
         apply(machine.tick(at: clock.now()))
     }
 

@@ -74,10 +74,6 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         case setVolume(level: Int, request: Int)
         /// Read the volume and report it with ``RemoteVolumeSync/deviceReported(_:at:isInitialState:)`` (or `readFailed`).
         case readVolume
-        /// Call ``RemoteVolumeSync/tick(at:)`` at this instant; replaces any earlier wake-up.
-        case wake(at: Instant)
-        /// Forget any pending wake-up.
-        case cancelWake
         /// The level the HUD should show changed.
         case showLevel(Int)
         /// A request failed for good; the wanted level was dropped and the HUD falls back to the device's
@@ -112,7 +108,6 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     private var readInFlight = false
     private var pendingSteps = 0
     private var echoes: Set<Int> = []
-    private var scheduledWake: Instant?
     private var shownLevel: Int?
     /// A press or level after a give-up started a re-read: the HUD shows ``intendedLevel``.
     private var reconnecting = false
@@ -294,8 +289,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
 
     /// The wake-up the machine asked for is due (a retry, a coalesced send, or a verification read).
     public mutating func tick(at now: Instant) -> [Action] {
-        scheduledWake = nil
-        return finish(at: now, [])
+        finish(at: now, [])
     }
 
     // MARK: Internals
@@ -350,7 +344,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         return finish(at: now, [.failed(error)])
     }
 
-    /// Sends what is due, then works out the next wake-up and the HUD level.
+    /// Sends what is due, then works out the HUD level (the next wake-up is ``nextDeadline``).
     private mutating func finish(at now: Instant, _ actions: [Action]) -> [Action] {
         var actions = actions
         if let retry = retryAt, now >= retry { retryAt = nil }
@@ -372,11 +366,6 @@ public struct RemoteVolumeSync: Sendable, Equatable {
                 actions.append(.readVolume)
             }
         }
-        let wake = nextWake
-        if wake != scheduledWake {
-            scheduledWake = wake
-            actions.append(wake.map { .wake(at: $0) } ?? .cancelWake)
-        }
         if let level = optimisticLevel, level != shownLevel {
             shownLevel = level
             actions.append(.showLevel(level))
@@ -389,7 +378,10 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         return lastSentAt.map { $0 + configuration.minimumInterval } ?? -.infinity
     }
 
-    private var nextWake: Instant? {
+    /// When ``tick(at:)`` is next due — a retry, a coalesced send or a verification read — or `nil` when
+    /// nothing is. The driver keeps one timer aimed here, read after every input (the wake-up convention of
+    /// every VolumeKit machine: ``/VolumeKitCore/VolumeStepMachine/nextDeadline`` is the same).
+    public var nextDeadline: Instant? {
         if inFlight != nil { return nil }
         if let retry = retryAt { return retry }
         if wantedLevel != nil { return earliestSend }

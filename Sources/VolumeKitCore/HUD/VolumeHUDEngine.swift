@@ -34,7 +34,6 @@ public enum VolumeHUDLevelSource: String, Sendable, Equatable, CaseIterable {
 public final class VolumeHUDEngine: Sendable {
     private struct State {
         var model: VolumeHUDModel
-        var timer = DeadlineTimer()
         var subscriptions: [CancellationHandle] = []
         var volumeView: CancellationHandle?
         var isViewReady = false
@@ -55,7 +54,7 @@ public final class VolumeHUDEngine: Sendable {
     private let onDisplay: @Sendable (VolumeHUDDisplay, Instant) -> Void
     private let onAnnouncement: @Sendable (String) -> Void
     private let onDiagnostic: @Sendable (VolumeHUDDiagnostic) -> Void
-    private let state: Locked<State>
+    private let shell: EngineShell<State>
     private let readiness: ReadinessWatch
 
     /// Creates a stopped HUD.
@@ -80,14 +79,16 @@ public final class VolumeHUDEngine: Sendable {
         self.onDiagnostic = onDiagnostic
         board = clients.holdBoard
         readiness = ReadinessWatch(clock: clients.clock)
-        state = Locked(State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: options.strings)))
+        shell = EngineShell(
+            State(model: VolumeHUDModel(hideDelay: options.hideDelay, strings: options.strings)), clock: clients.clock
+        ) { $0.isRunning ? $0.model.deadline : nil }
     }
 
     /// Whether ``start()`` was called without a matching ``stop()``.
-    public var isRunning: Bool { state.withLock { $0.isRunning } }
+    public var isRunning: Bool { shell.withState { $0.isRunning } }
 
     /// What the HUD shows now.
-    public var display: VolumeHUDDisplay { state.withLock { $0.model.display } }
+    public var display: VolumeHUDDisplay { shell.withState { $0.model.display } }
 
     /// Whether the system HUD stays hidden: the volume view that hides it is ready *and* the app's audio session
     /// is one VolumeKit knows to be live (held by this HUD or by another VolumeKit feature, and not interrupted
@@ -95,7 +96,7 @@ public final class VolumeHUDEngine: Sendable {
     /// ``VolumeHUDDiagnostic/sessionNotLive(_:)`` was reported.
     public var isSystemHUDSuppressed: Bool {
         let users = clients.sessionLease.users
-        return state.withLock { $0.isViewReady && Self.isLive($0, leaseUsers: users) }
+        return shell.withState { $0.isViewReady && Self.isLive($0, leaseUsers: users) }
     }
 
     /// Whether the session is known live: held by this HUD or another VolumeKit user, and not lost since.
@@ -105,14 +106,14 @@ public final class VolumeHUDEngine: Sendable {
 
     /// Seconds the HUD stays after the last change; takes effect at the next change.
     public var hideDelay: TimeInterval {
-        get { state.withLock { $0.model.hideDelay } }
-        set { state.withLock { $0.model.hideDelay = max(0, newValue.isFinite ? newValue : $0.model.hideDelay) } }
+        get { shell.withState { $0.model.hideDelay } }
+        set { shell.withState { $0.model.hideDelay = max(0, newValue.isFinite ? newValue : $0.model.hideDelay) } }
     }
 
     /// Starts following the volume and the app, and hides the system HUD.
     public func start() {
         guard
-            state.withLock({ state in
+            shell.withState({ state in
                 guard !state.isRunning else { return false }
                 state.isRunning = true
                 state.reportedIssue = nil
@@ -123,7 +124,7 @@ public final class VolumeHUDEngine: Sendable {
         let holdsLease = join.map { self.join(with: $0, .foreground) } ?? false
         let level = currentLevel()
         let isActive = clients.lifecycle.state() == .active
-        state.withLock { state in
+        shell.withState { state in
             let model = VolumeHUDModel(
                 level: level, hideDelay: state.model.hideDelay, isAppActive: isActive, strings: state.model.strings)
             state.model = model
@@ -139,12 +140,12 @@ public final class VolumeHUDEngine: Sendable {
         if options.levelSource == .systemVolume {
             subscriptions.append(clients.systemVolume.observeOutputVolume { [weak self] value in self?.observe(value) })
         }
-        state.withLock { $0.subscriptions = subscriptions }
+        shell.withState { $0.subscriptions = subscriptions }
         guard options.suppressesSystemHUD else { return }
         let timeout = options.readinessTimeout
         readiness.start(timeout: timeout) { [weak self] in self?.onDiagnostic(.volumeViewNotReady(after: timeout)) }
         let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
-        let kept = state.withLock { state -> Bool in
+        let kept = shell.withState { state -> Bool in
             guard state.isRunning, state.volumeView == nil else { return false }
             state.volumeView = view
             return true
@@ -155,7 +156,7 @@ public final class VolumeHUDEngine: Sendable {
     /// Hides the HUD, gives the system HUD back and stops following.
     public func stop() {
         let now = clients.clock.now()
-        let leftovers = state.withLock {
+        let leftovers = shell.withState {
             state -> (handles: [CancellationHandle], lease: Bool, actions: [VolumeHUDAction])? in
             guard state.isRunning else { return nil }
             state.isRunning = false
@@ -167,10 +168,11 @@ public final class VolumeHUDEngine: Sendable {
                 state.holdsLease = false
                 state.wantsLease = false
             }
-            let handles = state.subscriptions + [state.volumeView, state.timer.reset()].compactMap { $0 }
+            let handles = state.subscriptions + [state.volumeView].compactMap { $0 }
             return (handles, state.holdsLease, actions)
         }
         guard let leftovers else { return }
+        shell.resetTimer()?.cancel()
         readiness.cancel()
         leftovers.handles.forEach { $0.cancel() }
         carryOut(leftovers.actions.filter { if case .display = $0 { return true } else { return false } }, at: now)
@@ -244,14 +246,14 @@ public final class VolumeHUDEngine: Sendable {
             reactivate(.interruptionEnded(shouldResume: shouldResume))
         case .mediaServicesWereReset:
             // The category and activation are lost (`shared/facts/envelope.md`): set them again, re-prime.
-            state.withLock { $0.sessionLost = true }
-            if state.withLock({ $0.isRunning && $0.holdsLease }) {
+            shell.withState { $0.sessionLost = true }
+            if shell.withState({ $0.isRunning && $0.holdsLease }) {
                 try? clients.sessionLease.reapplyAfterMediaReset(on: clients.audioSession)
             }
             reactivate(.mediaServicesReset)
         case .interruptionBegan, .didEnterBackground:
             // iOS deactivated the session (an interruption) or will once the app is suspended (seed 002).
-            state.withLock { $0.sessionLost = true }
+            shell.withState { $0.sessionLost = true }
         case .routeChanged:
             break
         }
@@ -296,12 +298,12 @@ public final class VolumeHUDEngine: Sendable {
     /// and the system HUD hidden. Without the lease, another VolumeKit feature holding the session does the same
     /// by the same rule; a HUD that could not join at start tries again.
     private func reactivate(_ trigger: SessionReactivation.Trigger) {
-        guard let (holds, wants) = state.withLock({ $0.isRunning ? ($0.holdsLease, $0.wantsLease) : nil }) else {
+        guard let (holds, wants) = shell.withState({ $0.isRunning ? ($0.holdsLease, $0.wantsLease) : nil }) else {
             return
         }
         if !holds, wants {
             let joined = sessionToJoin().map { join(with: $0, trigger) } ?? false
-            state.withLock { state in
+            shell.withState { state in
                 guard state.isRunning, joined else { return }
                 state.holdsLease = true
                 state.wantsLease = false
@@ -325,7 +327,7 @@ public final class VolumeHUDEngine: Sendable {
                 return
             }
         }
-        state.withLock { state in
+        shell.withState { state in
             state.sessionLost = false
             state.reportedIssue = nil
         }
@@ -335,7 +337,7 @@ public final class VolumeHUDEngine: Sendable {
     private func checkSession() {
         let users = clients.sessionLease.users
         // A HUD that would hold the session but could not join it said why already.
-        let ready = state.withLock {
+        let ready = shell.withState {
             $0.isRunning && $0.isViewReady && !$0.wantsLease && !Self.isLive($0, leaseUsers: users)
         }
         guard ready else { return }
@@ -348,7 +350,7 @@ public final class VolumeHUDEngine: Sendable {
 
     /// Reports a session issue once (again only after the session was live in between).
     private func report(_ issue: VolumeHUDSessionIssue) {
-        let new = state.withLock { state -> Bool in
+        let new = shell.withState { state -> Bool in
             guard state.isRunning, state.reportedIssue != issue else { return false }
             state.reportedIssue = issue
             return true
@@ -357,7 +359,7 @@ public final class VolumeHUDEngine: Sendable {
     }
 
     private func volumeViewReady() {
-        let running = state.withLock { state -> Bool in
+        let running = shell.withState { state -> Bool in
             guard state.isRunning else { return false }
             state.isViewReady = true
             return true
@@ -378,21 +380,16 @@ public final class VolumeHUDEngine: Sendable {
     /// Runs one model input under the lock, retargets the hide timer, then carries out the actions outside it.
     private func run(_ input: (inout VolumeHUDModel, Instant) -> [VolumeHUDAction]) {
         let now = clients.clock.now()
-        var change: DeadlineTimer.Change?
-        let actions = state.withLock { state -> [VolumeHUDAction] in
+        let fire: @Sendable () -> Void = { [weak self] in self?.fired() }
+        let actions = shell.perform(fire: fire) { state, _ -> [VolumeHUDAction] in
             guard state.isRunning else { return [] }
-            let actions = input(&state.model, now)
-            change = state.timer.retarget(state.model.deadline, now: now)
-            return actions
+            return input(&state.model, now)
         }
-        clients.clock.apply(
-            change, fire: { [weak self] in self?.fired() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } }
-        )
         carryOut(actions, at: now)
     }
 
     private func fired() {
-        state.withLock { $0.timer.fired() }
+        shell.timerFired()
         tick()
     }
 
@@ -401,8 +398,6 @@ public final class VolumeHUDEngine: Sendable {
             switch action {
             case .display(let display): publish(display, at: now)
             case .announce(let text): onAnnouncement(text)
-            // The hide timer follows the model's deadline (see `run`).
-            case .scheduleTick, .cancelTick: break
             }
         }
     }

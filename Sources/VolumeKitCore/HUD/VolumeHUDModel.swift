@@ -61,10 +61,6 @@ public enum VolumeHUDAction: Sendable, Equatable, Hashable {
     case display(VolumeHUDDisplay)
     /// Tell VoiceOver users the new level (e.g. "Volume 50 percent"); see ``VolumeHUDAccessibility``.
     case announce(String)
-    /// Call ``VolumeHUDModel/tick(at:)`` at this instant. Replaces any tick scheduled before.
-    case scheduleTick(at: Instant)
-    /// Drop the scheduled tick: nothing is pending.
-    case cancelTick
 }
 
 /// The custom volume HUD as a pure state machine in virtual time.
@@ -85,7 +81,9 @@ public struct VolumeHUDModel: Sendable, Equatable {
     public var hideDelay: TimeInterval
     /// What the HUD shows now.
     public private(set) var display: VolumeHUDDisplay
-    /// When the HUD hides unless something changes first; `nil` while hidden.
+    /// When the HUD hides unless something changes first; `nil` while hidden. The shell calls ``tick(at:)``
+    /// then (Core's one wake-up convention: a machine says when it next needs time; ``VolumeHUDEngine`` keeps
+    /// one timer aimed there).
     public private(set) var deadline: Instant?
     /// Whether the app is active (the HUD reacts only then).
     public private(set) var isAppActive: Bool
@@ -224,10 +222,10 @@ public struct VolumeHUDModel: Sendable, Equatable {
     /// Hides the HUD now (an explicit request by the app).
     public mutating func dismiss(at time: Instant) -> [VolumeHUDAction] { hide() }
 
-    /// Time passed. Hides the HUD once its deadline is reached; an early tick re-arms the same deadline.
+    /// Time passed. Hides the HUD once its ``deadline`` is reached; an early tick changes nothing.
     public mutating func tick(at time: Instant) -> [VolumeHUDAction] {
         guard let deadline else { return [] }
-        guard time >= deadline else { return [.scheduleTick(at: deadline)] }
+        guard time >= deadline else { return [] }
         return hide()
     }
 
@@ -237,7 +235,6 @@ public struct VolumeHUDModel: Sendable, Equatable {
         deadline = due
         var actions: [VolumeHUDAction] = [.display(next)]
         if announce { actions.append(.announce(strings.announcement(level: next.level, bump: next.bump))) }
-        actions.append(.scheduleTick(at: due))
         return actions
     }
 
@@ -245,7 +242,7 @@ public struct VolumeHUDModel: Sendable, Equatable {
         guard display.isVisible || deadline != nil else { return [] }
         display = .hidden(level: display.level)
         deadline = nil
-        return [.display(display), .cancelTick]
+        return [.display(display)]
     }
 
     private static func clean(_ level: Float) -> Float? {

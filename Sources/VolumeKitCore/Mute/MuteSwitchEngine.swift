@@ -28,7 +28,6 @@ public final class MuteSwitchEngine: Sendable {
         var requests: [MuteMonitor.RequestID: @Sendable (MuteState) -> Void] = [:]
         var nextRequest = 0
         var subscriptions: [CancellationHandle] = []
-        var timer = DeadlineTimer()
         var holdsLease = false
     }
 
@@ -47,7 +46,7 @@ public final class MuteSwitchEngine: Sendable {
     private let clients: VolumeKitClients
     private let onChange: @Sendable (MuteStateChange) -> Void
     private let onVolume: @Sendable (RealVolumeTracker.Action) -> Void
-    private let state: Locked<State>
+    private let shell: EngineShell<State>
 
     /// Creates an engine.
     /// - Parameters:
@@ -73,17 +72,19 @@ public final class MuteSwitchEngine: Sendable {
         self.clients = clients
         self.onChange = onChange
         self.onVolume = onVolume
-        state = Locked(State(monitor: MuteMonitor(configuration: configuration)))
+        shell = EngineShell(State(monitor: MuteMonitor(configuration: configuration)), clock: clients.clock) {
+            $0.monitor.nextDeadline
+        }
     }
 
     /// Whether periodic checks are on.
-    public var isStarted: Bool { state.withLock { $0.monitor.isRunning } }
+    public var isStarted: Bool { shell.withState { $0.monitor.isRunning } }
     /// The state last reported since ``start()``, `nil` before the first report.
-    public var muteState: MuteState? { state.withLock { $0.monitor.reported } }
+    public var muteState: MuteState? { shell.withState { $0.monitor.reported } }
     /// The real volume last reported (0 while silent), `nil` while unknown or before the first reading.
-    public var realVolume: Float? { state.withLock { $0.volume.realVolume } }
+    public var realVolume: Float? { shell.withState { $0.volume.realVolume } }
     /// The output volume last read or observed.
-    public var outputVolume: Float? { state.withLock { $0.volume.volume } }
+    public var outputVolume: Float? { shell.withState { $0.volume.volume } }
 
     /// Starts periodic checks (one at once, after a priming play) and, with `observesVolume`, volume reports.
     public func start() {
@@ -96,7 +97,7 @@ public final class MuteSwitchEngine: Sendable {
                     self?.observe(volume: value)
                 })
         }
-        state.withLock { $0.subscriptions = subscriptions }
+        shell.withState { $0.subscriptions = subscriptions }
         let isForeground = clients.lifecycle.state() != .background
         let conditions = currentConditions()
         let now = clients.clock.now()
@@ -109,7 +110,7 @@ public final class MuteSwitchEngine: Sendable {
     /// Stops periodic checks and reports, and puts the session back as it was.
     public func stop() {
         let now = clients.clock.now()
-        let leftovers = state.withLock { state -> (subscriptions: [CancellationHandle], lease: Bool) in
+        let leftovers = shell.withState { state -> (subscriptions: [CancellationHandle], lease: Bool) in
             defer {
                 state.subscriptions = []
                 state.holdsLease = false
@@ -120,7 +121,7 @@ public final class MuteSwitchEngine: Sendable {
         run { state in state.monitor.stop(at: now) }
         // The sound is disposed once nothing plays it (a later check creates it again); the anchors leaked
         // one sound ID per check (RBDMuteSwitch).
-        let sound = state.withLock { state -> SystemSoundID? in
+        let sound = shell.withState { state -> SystemSoundID? in
             guard !state.monitor.isPlaying, let id = state.soundID else { return nil }
             state.soundID = nil
             return id
@@ -183,10 +184,7 @@ public final class MuteSwitchEngine: Sendable {
     private func tick() {
         let now = clients.clock.now()
         let conditions = currentConditions()
-        run { state in
-            state.timer.fired()
-            return state.monitor.tick(at: now, conditions: conditions)
-        }
+        run(timerFired: true) { state in state.monitor.tick(at: now, conditions: conditions) }
     }
 
     private func observe(volume value: Float) {
@@ -205,7 +203,7 @@ public final class MuteSwitchEngine: Sendable {
         let joined = (try? clients.sessionLease.acquire(wanted, on: session)) != nil
         // Before any audio has played, outputVolume is stale and KVO silent (seed 001).
         session.primeOutput()
-        state.withLock { $0.holdsLease = joined }
+        shell.withState { $0.holdsLease = joined }
     }
 
     private func reactivateSession() {
@@ -223,7 +221,7 @@ public final class MuteSwitchEngine: Sendable {
     }
 
     private func ensureSound() -> Bool {
-        let known = state.withLock { state -> Bool? in
+        let known = shell.withState { state -> Bool? in
             if state.soundID != nil { return true }
             return state.soundFailed ? false : nil
         }
@@ -232,10 +230,10 @@ public final class MuteSwitchEngine: Sendable {
             let id = try clients.systemSounds.create(soundURL)
             // A UI sound, as in every anchor (`shared/facts/mute-switch.md` §1).
             clients.systemSounds.setIsUISound(id, true)
-            state.withLock { $0.soundID = id }
+            shell.withState { $0.soundID = id }
             return true
         } catch {
-            state.withLock { $0.soundFailed = true }
+            shell.withState { $0.soundFailed = true }
             return false
         }
     }
@@ -244,8 +242,8 @@ public final class MuteSwitchEngine: Sendable {
 
     /// Runs `body` under the lock and turns the monitor's actions into work, reschedules the timer, then
     /// carries out the work outside the lock.
-    private func run(_ body: (inout State) -> [MuteMonitor.Action]) {
-        perform { state in
+    private func run(timerFired: Bool = false, _ body: (inout State) -> [MuteMonitor.Action]) {
+        perform(timerFired: timerFired) { state in
             body(&state).flatMap { action -> [Work] in
                 switch action {
                 case .play(let id), .prime(let id):
@@ -259,18 +257,14 @@ public final class MuteSwitchEngine: Sendable {
         }
     }
 
-    private func perform(_ body: (inout State) -> [Work]) {
-        let now = clients.clock.now()
-        var change: DeadlineTimer.Change?
+    private func perform(timerFired: Bool = false, _ body: (inout State) -> [Work]) {
         var soundID: SystemSoundID?
-        let work: [Work] = state.withLock { state in
+        let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
+        let work = shell.perform(timerFired: timerFired, fire: fire) { state, _ in
             let work = body(&state)
             soundID = state.soundID
-            change = state.timer.retarget(state.monitor.nextDeadline, now: now)
             return work
         }
-        clients.clock.apply(
-            change, fire: { [weak self] in self?.tick() }, adopt: { timer in state.withLock { $0.timer.adopt(timer) } })
         for item in work {
             switch item {
             case .play(let id):

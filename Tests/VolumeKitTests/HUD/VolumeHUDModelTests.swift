@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import VolumeKitCore
 
-/// Runs a ``VolumeHUDModel`` the way the iOS shell does: it keeps the one scheduled tick and fires it when
-/// virtual time reaches it, and logs every display change as the simulator's JSON line.
+/// Runs a ``VolumeHUDModel`` the way the engine does: one timer aimed at the model's deadline, fired when
+/// virtual time reaches it, and every display change logged as the simulator's JSON line.
 private struct Timeline {
     var model: VolumeHUDModel
-    var pendingTick: Instant?
+    var pendingTick: Instant? { model.deadline }
     var log: [String] = []
     var announcements: [String] = []
     var now: Instant = 0
@@ -15,7 +15,6 @@ private struct Timeline {
 
     mutating func advance(to time: Instant) {
         while let due = pendingTick, due <= time {
-            pendingTick = nil
             now = due
             apply(model.tick(at: due))
         }
@@ -32,8 +31,6 @@ private struct Timeline {
             switch action {
             case .display(let display): log.append(display.jsonLine(at: now))
             case .announce(let text): announcements.append(text)
-            case .scheduleTick(let at): pendingTick = at
-            case .cancelTick: pendingTick = nil
             }
         }
     }
@@ -49,7 +46,6 @@ struct VolumeHUDModelTests {
             actions == [
                 .display(VolumeHUDDisplay(isVisible: true, level: 0.5625)),
                 .announce("Volume 56 percent"),
-                .scheduleTick(at: 11.5),
             ])
         #expect(model.display.isVisible)
         #expect(model.deadline == 11.5)
@@ -76,16 +72,19 @@ struct VolumeHUDModelTests {
     func earlyTick() {
         var model = VolumeHUDModel(level: 0)
         _ = model.levelChanged(0.25, at: 0)
-        #expect(model.tick(at: 1) == [.scheduleTick(at: 1.5)])
+        #expect(model.tick(at: 1) == [])
+        #expect(model.deadline == 1.5)
         #expect(model.display.isVisible)
-        #expect(model.tick(at: 1.5) == [.display(.hidden(level: 0.25)), .cancelTick])
+        #expect(model.tick(at: 1.5) == [.display(.hidden(level: 0.25))])
+        #expect(model.deadline == nil)
         #expect(model.tick(at: 2) == [], "a late tick after hiding does nothing")
     }
 
     @Test("the hide delay comes from the caller (the style's autoHideDelay)")
     func customDelay() {
         var model = VolumeHUDModel(level: 0.5, hideDelay: VolumeHUDStyle.classic.named("x").autoHideDelay * 2)
-        #expect(model.levelChanged(0.75, at: 4).last == .scheduleTick(at: 7))
+        _ = model.levelChanged(0.75, at: 4)
+        #expect(model.deadline == 7)
     }
 
     @Test("down at 0 shows a minimum bump that a level change clears")
@@ -186,7 +185,8 @@ struct VolumeHUDModelTests {
     func dismiss() {
         var model = VolumeHUDModel(level: 0.5)
         _ = model.levelChanged(0.25, at: 0)
-        #expect(model.dismiss(at: 0.2) == [.display(.hidden(level: 0.25)), .cancelTick])
+        #expect(model.dismiss(at: 0.2) == [.display(.hidden(level: 0.25))])
+        #expect(model.deadline == nil)
         #expect(model.dismiss(at: 0.3) == [])
     }
 

@@ -60,37 +60,3 @@ enum CaptureLifecycle {
         }
     }
 }
-
-/// The engine's volume view (`MPVolumeView` on iOS): sets through it are lost until it is ready.
-enum VolumeViewState {
-    /// None installed (or torn down).
-    case absent
-    /// Installed, not ready yet.
-    case installing(CancellationHandle)
-    /// Ready; `nil` when the strategy needs no view (it is ready at once).
-    case ready(CancellationHandle?)
-
-    /// Whether sets can be made (the view is ready, or none is needed).
-    var isReady: Bool {
-        if case .ready = self { true } else { false }
-    }
-
-    /// The installed view, to remove on teardown.
-    var handle: CancellationHandle? {
-        switch self {
-        case .absent: nil
-        case .installing(let handle): handle
-        case .ready(let handle): handle
-        }
-    }
-}
-
-/// Whether the app and its audio session let the engine read and hold the volume.
-struct CaptureLiveness {
-    /// The app is active: presses are input (seed 000's lifecycle).
-    var isAppActive = true
-    /// An interruption began and did not end.
-    var isInterrupted = false
-    /// `outputVolume` reads are live: the session is active (seed 001: stale otherwise).
-    var isSessionLive = false
-}
