@@ -31,9 +31,9 @@ import Foundation
 ///   or primer): the camera's own session stays as the app set it;
 /// - after a media-services reset the category is set again, the session re-activated and re-primed.
 ///
-/// The engine is a shell (``EngineShell``) over pure parts, one idea each: ``CaptureLifecycle`` (its phases),
-/// ``CaptureLiveness``, ``RouteFollower``, ``RestoreBook`` (crash records), ``OnceDiagnostics`` and
-/// ``ActivationRetry``; its files are split by input: start and stop here, the volume view's readiness, the
+/// The engine is a shell (`EngineShell`) over pure parts, one idea each: `CaptureLifecycle` (its phases),
+/// `CaptureLiveness`, `RouteFollower`, `RestoreBook` (crash records), `OnceDiagnostics` and
+/// `ActivationRetry`; its files are split by input: start and stop here, the volume view's readiness, the
 /// volume's inputs, the app's lifecycle and session, routes, and carrying out the machines' work.
 public final class VolumeButtonsEngine: Sendable {
     struct State {
