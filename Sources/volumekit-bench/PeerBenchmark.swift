@@ -6,7 +6,7 @@ import VolumeKitCore
 import Glibc
 #endif
 
-/// VolumeKit's remote figures side by side with the peers that run here (issue 23, item 4), each peer skipped
+/// VolumeKit's remote figures side by side with the peers that run here, each peer skipped
 /// with the reason when it is not installed:
 ///
 /// - MPD per request: `MPDDevice.setVolume` vs python-mpd2's `setvol` (`VOLUMEKIT_BENCH_PYTHON`, a Python
@@ -171,8 +171,8 @@ enum PeerBenchmark {
             "\(lines.count) line\(lines.count == 1 ? "" : "s") (\(shown.joined(separator: "; "))) on \(connections) connection\(connections == 1 ? "" : "s")"
     }
 
-    /// `volumekit remote set|get snapcast://…` as whole processes, and what each sends on the wire (issue 23:
-    /// a set is one request line, a batch of the Client.SetVolume and a Client.GetStatus; a get one line).
+    /// `volumekit remote set|get snapcast://…` as whole processes, and what each sends on the wire (a set
+    /// is one request line, a batch of the Client.SetVolume and a Client.GetStatus; a get one line).
     static func snapcastWholeProcess(host: String, port: UInt16, clientID: String) {
         guard let volumekit else { return }
         for action in ["set", "get"] {

@@ -121,7 +121,7 @@ enum RemoteBenchmark {
             "remote \(label): set round trip: p50 \(ms(percentile(trips, 0.5))) p99 \(ms(percentile(trips, 0.99))) over \(trips.count) requests"
         )
         guard case .upnp = url else { return }
-        // Streaming discovery (issue 15): time from the search to the first renderer with its description.
+        // Streaming discovery: time from the search to the first renderer with its description.
         var firsts: [Double] = []
         for _ in 0..<5 {
             let start = clock.now()

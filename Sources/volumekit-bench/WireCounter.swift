@@ -5,8 +5,8 @@ import VolumeKitCore
 import Glibc
 #endif
 
-/// A TCP relay on loopback that counts what a client sends its server (issue 23: "`remote set snapcast://…`
-/// makes one request on the wire; the bench's remote rows show it"): each connection it accepts is relayed
+/// A TCP relay on loopback that counts what a client sends its server (so the bench's remote rows show that
+/// `remote set snapcast://…` makes one request on the wire): each connection it accepts is relayed
 /// to `127.0.0.1:upstream`, and every line the client sends is kept. A program pointed at ``port`` instead of
 /// the server shows its requests.
 final class WireCounter: @unchecked Sendable {

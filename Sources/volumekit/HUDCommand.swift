@@ -1,7 +1,7 @@
 import Foundation
 import VolumeKitCore
 
-/// `volumekit hud preview`: the custom volume HUD drawn as SVG on a device outline (issue 6 §6).
+/// `volumekit hud preview`: the custom volume HUD drawn as SVG on a device outline.
 enum HUDCommand: Subcommand {
     static let name = "hud"
     static let summary = "Preview the custom volume HUD as SVG"

@@ -3,7 +3,7 @@ import Foundation
 /// The level `volumekit remote mute mpd://… on` muted from, kept for a later `mute off` in another process.
 ///
 /// MPD has no mute: muting sets the volume to 0, so unmuting needs the level from before, which a new
-/// process would not know (issue 23: `set 40`, `mute on`, `mute off` printed 20). `mute on` writes the
+/// process would not know (`set 40`, `mute on`, `mute off` would print 20). `mute on` writes the
 /// level to a small file in the user's cache folder — `$XDG_CACHE_HOME/volumekit/mpd-mute-levels`, else the
 /// system's cache folder (`~/.cache` on Linux, `~/Library/Caches` on macOS) — one `HOST:PORT<tab>LEVEL`
 /// line per server; `mute off` restores it and removes the line.

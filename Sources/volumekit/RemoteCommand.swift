@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// `volumekit remote …`: find UPnP renderers and MPD and Snapcast servers, list a Snapcast server's clients,
-/// and drive their volume (issues 8, 15 and 23).
+/// and drive their volume.
 enum RemoteCommand: Subcommand {
     static let name = "remote"
     static let summary =
@@ -83,7 +83,7 @@ enum RemoteCommand: Subcommand {
                 do {
                     return try await discover(timeout: timeout, interface: interface, firstOnly: firstOnly)
                 } catch let error as RemoteVolumeError {
-                    // Not the device's fault: no device was involved yet (issue 23). A wrong --interface is
+                    // Not the device's fault: no device was involved yet. A wrong --interface is
                     // bad usage (2); anything else is the search failing (1).
                     printError("volumekit remote: \(discoveryFailure(error, interface: interface))")
                     return interface == nil ? 1 : 2
@@ -159,7 +159,7 @@ enum RemoteCommand: Subcommand {
                     : "needs a device URL and \(extra) value (see 'volumekit remote --help')")
         }
         let text = reader.remaining[0]
-        // Never echoed as given: an MPD password becomes ••• (issue 23 item 10). Only worked out for a message.
+        // Never echoed as given: an MPD password becomes •••. Only worked out for a message.
         var shown: String { RemoteDeviceURL.redacted(text, limit: 80) }
         let url: RemoteDeviceURL
         do {
@@ -296,9 +296,9 @@ enum RemoteCommand: Subcommand {
     }
 
     private static func discover(timeout: Double, interface: String?, firstOnly: Bool) async throws -> Int32 {
-        // One bound for the whole command (issue 12, defect 4): search and descriptions end within --timeout.
-        // Each renderer or server is printed as soon as it is known (issue 15), not at the timeout. UPnP (SSDP)
-        // and DNS-SD (mDNS: MPD and Snapcast, issue 23) search side by side.
+        // One bound for the whole command: search and descriptions end within --timeout. Each renderer or
+        // server is printed as soon as it is known, not at the timeout. UPnP (SSDP) and DNS-SD (mDNS: MPD and
+        // Snapcast) search side by side.
         let renderers = try UPnPRenderer.discoveries(timeout: timeout, interfaceAddress: interface)
         let servers = try DNSSD.services(timeout: timeout, interfaceAddress: interface)
         let (found, sink) = AsyncStream<Found>.makeStream()

@@ -9,8 +9,8 @@ import Darwin
 
 /// Puts the terminal in raw mode (no echo, no line buffering) and restores it.
 final class RawTerminal: Sendable {
-    /// The longest piped line read, in bytes: a word or a few keys need far less (issue 23 item 2: a pipe
-    /// without line breaks, such as /dev/zero, used to be read into memory without end).
+    /// The longest piped line read, in bytes: a word or a few keys need far less, and a pipe without line
+    /// breaks, such as /dev/zero, must not be read into memory without end.
     static let maxLineBytes = 1024
     /// How many unknown piped lines are named on stderr; later ones are ignored silently.
     static let maxReportedLines = 5
@@ -44,7 +44,7 @@ final class RawTerminal: Sendable {
     /// Keys from standard input; ends at end of input (with `.quit`).
     ///
     /// From a terminal (raw mode) each key counts as pressed. From a pipe or file the input is read as plain
-    /// lines (issue 15) of at most ``maxLineBytes``: a line is a word — `up`, `down`, `mute`, `quit` — or key
+    /// lines of at most ``maxLineBytes``: a line is a word — `up`, `down`, `mute`, `quit` — or key
     /// characters (`+++`, `q`); anything else in a line is named on stderr and ignored.
     func keys() -> AsyncStream<RemoteControlScreen.Key> {
         let interactive = saved.current != nil

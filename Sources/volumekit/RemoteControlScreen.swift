@@ -18,7 +18,7 @@ enum RemoteControlScreen {
         try await controller.start()
         let terminal = RawTerminal()
         defer { terminal.restore() }
-        // Issue 15: with stdout not a terminal (a pipe, a file, a CI log) only plain lines are written — no
+        // With stdout not a terminal (a pipe, a file, a CI log) only plain lines are written — no
         // carriage returns or escape codes — one per change.
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let updates = await controller.updates()
@@ -74,8 +74,8 @@ enum RemoteControlScreen {
             }
             if key == .quit { break }
         }
-        // Issue 15: quitting right after fast presses used to drop the coalesced level (the screen showed
-        // 30, the device stayed at 22): stop() sends it and waits for it, at most 2 s.
+        // Quitting right after fast presses must not drop the coalesced level: stop() sends it and waits for
+        // it, at most 2 s.
         await controller.stop()
         await drawing.value
         if isTerminal { print("") }

@@ -1,7 +1,7 @@
 import RemoteVolume
 
 /// `volumekit remote get|set URL`: the line each prints, in as few requests as the device's protocol allows
-/// (issue 23 item 4: the whole process within 2× of `mpc volume`, and one request on the wire for Snapcast).
+/// (the whole process within 2× of `mpc volume`, and one request on the wire for Snapcast).
 ///
 /// - MPD: no probe before the command (the command itself says when the server is not there, refuses the
 ///   password or has no mixer): `get` is one `getvol`, `set` a `setvol` and the `getvol` that reads it back.

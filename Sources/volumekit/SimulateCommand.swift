@@ -189,7 +189,7 @@ enum SimulateCommand: Subcommand {
         }
         defer { writer?.close() }
         if !json {
-            // For people: what the columns mean, and where the volume starts (issue 23: a newcomer's run).
+            // For people: what the columns mean, and where the volume starts.
             print(
                 "# seconds · '>' a line of your script · then what the app saw: buttons, HUDs, the Ring/Silent switch, VolumeKit's messages"
             )

@@ -109,7 +109,7 @@ enum SoundsCommand: Subcommand {
     private static func check(_ paths: [String], json: Bool) -> Int32 {
         var failures = 0
         // No URL a file: making one asked the system for the current folder and whether the path is a folder,
-        // and reading its path and extension back cost more than the file's check (issue 23: per-file cost).
+        // and reading its path and extension back cost more than the file's check.
         for path in paths {
             var row = CheckRow(file: path, ok: false)
             // The human lines name the file cut and cleaned (the JSON escapes it whole).
@@ -149,7 +149,7 @@ enum SoundsCommand: Subcommand {
     }
 
     /// One JSON line. It never comes out as `{}`: non-finite numbers are written as strings, and should
-    /// encoding still fail the row names its file and says so (issue 12, defect 8).
+    /// encoding still fail the row names its file and says so.
     private static func encode(_ value: some Encodable, fallbackFile: String? = nil) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

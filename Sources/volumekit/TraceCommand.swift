@@ -45,7 +45,7 @@ enum TraceCommand: Subcommand {
             throw UsageError(positional.count < 2 ? "missing FILE" : "one FILE at most")
         }
         let path = positional[1]
-        // Echoed cut and cleaned of control characters, like every input (issue 23, item 7).
+        // Echoed cut and cleaned of control characters, like every input.
         let shown = EchoedText.path(path)
         let trace: Trace
         do {

@@ -12,7 +12,7 @@ let subcommands: [any Subcommand.Type] = [
 ]
 
 /// `volumekit --help`. A function, not a global: a top-level constant is built at every start, and this one
-/// (with Foundation's `padding(toLength:)`) cost about a millisecond of each `remote set` (issue 23 item 4).
+/// (with Foundation's `padding(toLength:)`) cost about a millisecond of each `remote set`.
 @MainActor func toolHelp() -> String {
     let lines = subcommands.map { command in
         "  " + command.name + String(repeating: " ", count: max(0, 10 - command.name.count)) + " " + command.summary

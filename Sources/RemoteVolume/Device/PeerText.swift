@@ -5,10 +5,9 @@ import VolumeKitCore
 ///
 /// A device on the LAN is not trusted (docs/security.md): a friendly name of `Kitchen&#10;fake line` or one
 /// holding ESC sequences would otherwise inject lines into `remote discover`'s tab-separated output or
-/// rewrite a terminal (issue 12, defect 7). Peer text follows the one rule every echo in VolumeKit follows,
-/// `EchoedText`'s (issue 23): each control character (C0, DEL, C1), line and paragraph separator,
-/// bidirectional control and byte-order mark is written as Swift spells it, `\u{1B}`, and the text is cut
-/// to `limit` characters, then "…".
+/// rewrite a terminal. Peer text follows the one rule every echo in VolumeKit follows, `EchoedText`'s: each
+/// control character (C0, DEL, C1), line and paragraph separator, bidirectional control and byte-order mark
+/// is written as Swift spells it, `\u{1B}`, and the text is cut to `limit` characters, then "…".
 enum PeerText {
     /// The longest peer text kept, in characters, unless a call site asks for less.
     static let defaultLimit = 256

@@ -8,7 +8,7 @@ import VolumeKitCore
 /// waits in slices (to notice cancellation) and every ``keepAlive`` seconds checks the connection with
 /// `noidle`; a dead connection is replaced.
 ///
-/// Bounds against a hostile server (issue 23 items 3 and 4): at most one `idle` round (and its `getvol`)
+/// Bounds against a hostile server (docs/security.md): at most one `idle` round (and its `getvol`)
 /// per ``minimumRoundInterval``, an idle response of at most ``MPDSession/maxResponseLines`` lines, and
 /// reconnects paced by ``ReconnectBackoff`` (a server that greets and then misbehaves is not reconnected
 /// faster than once a second after the first few).
@@ -18,7 +18,7 @@ final class MPDMixerWatcher: @unchecked Sendable {
     /// How often a blocked read looks at cancellation.
     static let slice: TimeInterval = 0.2
     /// The shortest time between two `idle` rounds, in seconds: a server that answers every `idle` at once
-    /// gets at most 10 `idle` and 10 `getvol` a second (it used to get 4,000 of each).
+    /// gets at most 10 `idle` and 10 `getvol` a second.
     static let minimumRoundInterval: TimeInterval = 0.1
 
     private let host: String

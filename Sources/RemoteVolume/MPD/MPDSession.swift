@@ -53,7 +53,7 @@ struct MPDAck: Error, Equatable {
 
 /// One connection to MPD, greeted and (when a password is given) authenticated.
 ///
-/// Bounds (issue 15 item 8): each line at most ``maxLineBytes``, each response at most ``maxResponseLines``
+/// Bounds (docs/security.md): each line at most ``maxLineBytes``, each response at most ``maxResponseLines``
 /// lines, every command within the caller's deadline.
 final class MPDSession {
     /// The longest line read from MPD; a `status` line is a few dozen bytes.
@@ -133,7 +133,7 @@ final class MPDSession {
             throw RemoteVolumeError.unsupported(
                 "this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")
         }
-        // Anything else outside the 0…100 MPD declares is refused, not clamped (issue 23 item 9).
+        // Anything else outside the 0…100 MPD declares is refused, not clamped (docs/security.md).
         guard (0...100).contains(level) else {
             throw RemoteVolumeError.invalidReply("MPD answered volume \(level), outside its range 0…100")
         }

@@ -13,7 +13,7 @@ import VolumeKitCore
 /// A set is one `Client.SetVolume` carrying only what it changes — the percent, or the mute state — which
 /// snapserver keeps apart (the part left out stays as it is: its `Volume::fromJson`, 0.17 to 0.34, and the
 /// real 0.26 server), so no `Client.GetStatus` comes first and a mute made elsewhere a moment before is never
-/// overwritten by a stale one (issue 23: one round trip per set).
+/// overwritten by a stale one: one round trip per set.
 ///
 /// **Bounds.** One persistent command connection, one request at a time, each within ``requestTimeout``;
 /// lines capped at 1 MiB; at most 512 notifications skipped while waiting for a reply; a reply about
@@ -58,8 +58,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// Connects, checks that the server knows `clientID` and takes its name.
     ///
     /// The client returned keeps that connection and what `Client.GetStatus` said, so a set right after is
-    /// one `Client.SetVolume` (issue 23: `volumekit remote set snapcast://…` is two requests on one
-    /// connection — the first tells the client's mute state, which a set must carry).
+    /// one `Client.SetVolume` (`volumekit remote set snapcast://…` is two requests on one connection — the
+    /// first tells the client's mute state, which a set must carry).
     ///
     /// A server that answers but does not know the client fails with ``RemoteVolumeError/unsupported(_:)``
     /// saying so (not "cannot be reached": the server was reached).
@@ -219,7 +219,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
         return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
     }
 
-    /// `Client.GetStatus` for `id`; a reply about another client is refused (issue 23 item 8). What it
+    /// `Client.GetStatus` for `id`; a reply about another client is refused. What it
     /// says is kept as the client's state on this connection.
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Client {
         try checked(

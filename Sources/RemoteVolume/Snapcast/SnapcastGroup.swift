@@ -272,7 +272,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         return try await link.request { session, deadline in try Self.status(of: id, session, deadline) }
     }
 
-    /// `Group.GetStatus` for `id`; a reply about another group is refused (issue 23 item 8).
+    /// `Group.GetStatus` for `id`; a reply about another group is refused.
     static func status(of id: String, _ session: SnapcastSession, _ deadline: Deadline) throws -> Snapcast.Group {
         let group = try session.call(
             "Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline

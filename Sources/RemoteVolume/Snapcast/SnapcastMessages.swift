@@ -7,7 +7,7 @@ enum Snapcast {
     ///
     /// snapserver 0.26 stores any percent it is sent (140, or −5 as 65531), so a percent read back may lie
     /// outside the 0…100 Snapcast declares: a reply carrying one is refused (``checkedPercent(of:)``), an
-    /// event carrying one is not believed (its mute state still is), as for UPnP (issue 23 item 9).
+    /// event carrying one is not believed (its mute state still is), as for UPnP (docs/security.md).
     struct Volume: Codable, Equatable {
         var percent: Int
         var muted: Bool
@@ -66,7 +66,7 @@ enum Snapcast {
     struct MuteResult: Decodable { var mute: Bool }
 
     /// A request's `params`, written as JSON by hand for the methods VolumeKit calls (a JSONEncoder took
-    /// ≈ 12 µs a request, issue 23 item 4: the per-request cost); any other `Encodable` is encoded by one.
+    /// ≈ 12 µs a request); any other `Encodable` is encoded by one.
     protocol Params: Encodable {
         /// The parameters as one line of JSON.
         var json: String { get }
@@ -83,7 +83,7 @@ enum Snapcast {
     /// What a `Client.SetVolume` changes: the percent, the mute state, or both. A part left out is kept by
     /// the server as it is (snapserver's `Volume::fromJson` reads each with the current value as its default,
     /// in every version from 0.17 to 0.34; checked against the real 0.26 server), so a set needs no read of the
-    /// other part first and cannot overwrite a mute made elsewhere a moment before (issue 23: one request).
+    /// other part first and cannot overwrite a mute made elsewhere a moment before: one request.
     struct VolumeChange: Encodable, Equatable {
         var percent: Int?
         var muted: Bool?

@@ -2,7 +2,7 @@ import Foundation
 
 /// One JSON-RPC connection to snapserver's TCP control port.
 ///
-/// Bounds (issue 15 item 8): a line is at most ``maxLineBytes``; while waiting for its reply a request
+/// Bounds (docs/security.md): a line is at most ``maxLineBytes``; while waiting for its reply a request
 /// skips at most ``maxSkippedLines`` notifications (snapserver pushes every change to every control
 /// connection); everything within the caller's deadline.
 final class SnapcastSession {
@@ -15,7 +15,7 @@ final class SnapcastSession {
     private var nextID = 1
     /// Client volumes as this connection last learnt them — from replies, and from the notifications
     /// snapserver pushes to every control connection when someone else changes one — so a set needs no
-    /// `Client.GetStatus` first (issue 23: one round trip per set). Empty on a fresh connection: what
+    /// `Client.GetStatus` first: one round trip per set. Empty on a fresh connection: what
     /// happened while none was open is unknown.
     private(set) var known: [String: Volume] = [:]
     /// Each group's client ids, in the server's order, as this connection last learnt them (from
@@ -49,7 +49,7 @@ final class SnapcastSession {
                 try skipBatch(line, awaiting: method, skipped: &skipped, notified: notified)
                 continue
             }
-            // One parse for the usual line (issue 23: the per-request cost); a reply whose result does not
+            // One parse for the usual line (the per-request cost); a reply whose result does not
             // decode is decoded again strictly, for the error's words.
             let envelope = try JSONLine.decode(Snapcast.Answer<R>.self, from: line)
             if envelope.id == id { return try Self.result(of: envelope, line, method: method) }
@@ -183,8 +183,8 @@ extension SnapcastSession {
     }
 
     /// `Client.SetVolume` of `change` for client `id` (only the parts it changes are sent), keeping what the
-    /// server answered as the client's state; snapserver's usual reply is recognised without parsing (issue 23
-    /// item 4). The client's volume after the set, as the server answered it.
+    /// server answered as the client's state; snapserver's usual reply is recognised without parsing (the
+    /// per-request cost). The client's volume after the set, as the server answered it.
     @discardableResult
     func setVolume(_ change: Snapcast.VolumeChange, of id: String, deadline: Deadline) throws -> Volume {
         // The reply is expected to hold the part not sent as this connection last knew it (unmuted, when it

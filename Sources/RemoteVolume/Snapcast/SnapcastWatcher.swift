@@ -8,7 +8,7 @@ import VolumeKitCore
 /// connection. On each (re)connect, and every ``keepAlive`` seconds (which also proves the connection is
 /// alive), `resync` reads the state afresh; a lost connection is replaced, paced by ``ReconnectBackoff``.
 ///
-/// Bounds against a hostile server (issue 23 items 4 and 5): what `resync` and `notified` make of the
+/// Bounds against a hostile server (docs/security.md): what `resync` and `notified` make of the
 /// lines goes to `deliver` through a ``Coalescer`` — at most one change per 0.1 s, always the newest, the
 /// last one delivered within 0.1 s of the flood's end — and a change equal to the one delivered before is
 /// not delivered again.

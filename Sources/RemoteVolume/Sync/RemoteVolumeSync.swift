@@ -27,7 +27,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         /// The shortest time between two SetVolume requests, in seconds. The first press of a quiet spell is
         /// sent at once; later presses of a burst are coalesced into one request per interval. 0.1 s keeps a
         /// 16-press / 400 ms burst to at most 5 requests while no press waits more than ≈ 0.1 s for its
-        /// request (issue 23: 0.2 s kept it to 3, but a press then waited up to 0.2 s, and that was felt).
+        /// request (0.2 s would keep it to 3, but a press would then wait up to 0.2 s, and that is felt).
         public var minimumInterval: TimeInterval
         /// Attempts per wanted level before giving up (the first send counts).
         public var maxAttempts: Int
@@ -93,8 +93,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     public private(set) var failedAttempts = 0
     /// The last error that made the machine give up.
     public private(set) var lastError: RemoteVolumeError?
-    /// The level the user asked for that could not be delivered before the machine gave up (issue 12,
-    /// defect 10), moved by presses made since. It is sent once the device answers again — the next press
+    /// The level the user asked for that could not be delivered before the machine gave up, moved by presses
+    /// made since. It is sent once the device answers again — the next press
     /// or absolute level first re-reads the device — unless the device reports a change of its own first
     /// (someone used its controls: then the device wins). A restarted device's own level, or a subscription's
     /// initial state, does not count as a change.
@@ -277,10 +277,9 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         return finish(at: now, [.failed(error)])
     }
 
-    /// The driver is stopping (issue 15: `stop()` dropped the last coalesced press, so the CLI showed 30
-    /// while the device stayed at 22): the wanted level is sent now, without waiting for
-    /// ``Configuration/minimumInterval`` or a retry's backoff, and so is any level wanted after the request
-    /// on the wire lands. The driver waits (bounded) until ``isBusy`` is false.
+    /// The driver is stopping, and the last coalesced press must not be dropped: the wanted level is sent
+    /// now, without waiting for ``Configuration/minimumInterval`` or a retry's backoff, and so is any level
+    /// wanted after the request on the wire lands. The driver waits (bounded) until ``isBusy`` is false.
     public mutating func flush(at now: Instant) -> [Action] {
         flushing = true
         retryAt = nil

@@ -25,8 +25,8 @@ final class LineChannel {
     private var pending: [UInt8] = []
     /// How many bytes of `pending` were already searched for a newline.
     private var scanned = 0
-    /// What each read lands in before it joins `pending`, allocated once (issue 23 item 4: a fresh 16 KiB
-    /// buffer per read was part of a request's cost).
+    /// What each read lands in before it joins `pending`, allocated once (a fresh 16 KiB buffer per read
+    /// would be part of every request's cost).
     private var scratch = [UInt8](repeating: 0, count: 16_384)
 
     /// Connects to `host:port`, failing at `deadline`.

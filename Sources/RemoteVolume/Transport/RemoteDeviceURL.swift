@@ -1,7 +1,6 @@
 import Foundation
 
-/// Where a network speaker is, as one URL string: what `volumekit remote get|set|mute|control URL` accepts
-/// (issue 15 item 6).
+/// Where a network speaker is, as one URL string: what `volumekit remote get|set|mute|control URL` accepts.
 ///
 /// - `http://HOST[:PORT]/description.xml` — a UPnP renderer's description (``UPnPRenderer``)
 /// - `mpd://[PASSWORD@]HOST[:PORT]` — Music Player Daemon, port 6600 by default (``MPDDevice``)
@@ -29,7 +28,7 @@ public enum RemoteDeviceURL: Sendable, Equatable, Hashable {
     /// user part) replaced by `•••`, control characters shown as escapes, at most `limit` characters.
     ///
     /// Every message that echoes a device URL uses this, so a password is never printed, even when the URL
-    /// is refused before it could be parsed (issue 23 item 10).
+    /// is refused before it could be parsed.
     public static func redacted(_ text: String, limit: Int = 120) -> String {
         var shown = trimmed(text)
         if let at = shown.lastIndex(of: "@") {

@@ -21,7 +21,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// When `session` last finished a request (monotonic nanoseconds); only touched on `queue`.
     private var lastUsed: UInt64 = 0
     /// A connection used within this many nanoseconds is not polled for staleness before the next request:
-    /// one system call less per request in a burst (issue 23 item 4). A peer that closed it meanwhile is
+    /// one system call less per request in a burst. A peer that closed it meanwhile is
     /// found by the request itself, which then runs once more on a fresh connection (see ``perform``).
     static var recentlyUsed: UInt64 { 1_000_000_000 }
 

@@ -1,6 +1,6 @@
 /// An `mpd://` or `snapcast://` URL split into its RFC 3986 parts by a scanner of its own, without Foundation's
-/// `URLComponents` (issue 23 item 4: reading the host through `URLComponents` loaded ICU's IDNA tables, and
-/// with the NSString bridging around it cost about half a millisecond of every `volumekit remote` command).
+/// `URLComponents` (reading the host through `URLComponents` loads ICU's IDNA tables, and with the NSString
+/// bridging around it costs about half a millisecond of every `volumekit remote` command).
 ///
 /// It splits as `URLComponents(string:)` does (RFC 3986 §3: `scheme ":" ["//" [userinfo "@"] host [":" port]]
 /// path ["?" query] ["#" fragment]`, the userinfo ending at the authority's last `@`, the query at the first

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The wait before a watcher's next connection (issue 23 item 4): 0.1 s, doubling to at most
+/// The wait before a watcher's next connection: 0.1 s, doubling to at most
 /// ``longest``, and back to ``first`` only after a connection that stayed up ``healthyAfter`` seconds.
 ///
 /// Resetting after every greeting let a server that greets and then sends garbage (or closes) be reconnected
@@ -25,7 +25,7 @@ struct ReconnectBackoff: Sendable, Equatable {
     }
 }
 
-/// Passes on at most one value per ``interval`` seconds, always the newest (issue 23 item 5): a flood of
+/// Passes on at most one value per ``interval`` seconds, always the newest: a flood of
 /// notifications reaches the stream at most 10 times a second, and the last value is never lost — one held
 /// back is delivered by ``due(at:)`` once its time has come.
 struct Coalescer<Value: Sendable>: Sendable {

@@ -19,11 +19,11 @@ extension UPnPRenderer {
 
     /// Searches with SSDP and reads each answer's description, all within `timeout` seconds.
     ///
-    /// `timeout` bounds the whole call (issue 12, defect 4: 10,000 answers pointing at a silent host used to
-    /// take 2 s each, one after another): descriptions are fetched while answers still arrive, at most
-    /// ``maxConcurrentDescriptionFetches`` at a time, each with a deadline that ends with the search's; at
-    /// most ``SSDP/maxAnswers`` answers are kept. Answers whose description was not read in time come back
-    /// with an ``DiscoveredRenderer/error`` (`.timedOut` for those never reached). In the order answers came.
+    /// `timeout` bounds the whole call, however many answers point at a silent host: descriptions are fetched
+    /// while answers still arrive, at most ``maxConcurrentDescriptionFetches`` at a time, each with a deadline
+    /// that ends with the search's; at most ``SSDP/maxAnswers`` answers are kept. Answers whose description
+    /// was not read in time come back with an ``DiscoveredRenderer/error`` (`.timedOut` for those never
+    /// reached). In the order answers came.
     public static func discover(timeout: TimeInterval = 3, interfaceAddress: String? = nil) async throws
         -> [DiscoveredRenderer]
     {
@@ -46,7 +46,7 @@ extension UPnPRenderer {
     }
 
     /// The renderers one search finds, each as soon as its description is read (or failed), within
-    /// `timeout` seconds for the whole search (issue 15: the CLI prints each as it arrives, and
+    /// `timeout` seconds for the whole search (so the CLI prints each as it arrives, and
     /// `remote discover --first` ends at the first one).
     ///
     /// The same bounds as ``discover(timeout:interfaceAddress:)``: answers de-duplicated by device (USN),

@@ -113,7 +113,7 @@ extension UPnPRenderer {
         guard let eventURL = description.eventURL else { return nil }
         let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let range = volumeRange
-        // Listen only on the address that reaches the device, not on every interface (issue 12, defect 3).
+        // Listen only on the address that reaches the device, not on every interface.
         let localHost: String
         do {
             localHost = try Socket.localAddress(toward: UPnPURL.host(of: eventURL), port: UInt16(eventURL.port ?? 80))
@@ -127,7 +127,7 @@ extension UPnPRenderer {
             // A gap means events were missed: re-read. A repeated or older number is still believed: devices
             // that number sloppily (always 1, or 0) must not lose their events.
             if sequence.withLock({ $0.note(sid: change.sid, seq: change.seq) }) == .gap { wake.signal(.resync) }
-            // A volume outside the declared range is not believed (issue 12, defect 7); the mute state still is.
+            // A volume outside the declared range is not believed; the mute state still is.
             let volume = change.volume.flatMap { range.contains($0) ? $0 : nil }
             guard volume != nil || change.muted != nil else { return }
             continuation.yield(

@@ -37,7 +37,7 @@ enum GENA {
         if let text = reply[header: "TIMEOUT"]?.lowercased(), text.hasPrefix("second-") {
             let digits = text.dropFirst(7)
             if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) {
-                // Issue 12, defect 1: a peer's number is clamped before any arithmetic. More digits than an
+                // A peer's number is clamped before any arithmetic (docs/security.md). More digits than an
                 // Int holds is "very long" too.
                 timeout = min(
                     maxTimeout,
@@ -79,8 +79,8 @@ enum GENA {
     /// answer at once. Pure, for tests.
     ///
     /// UDA 1.1 §4.3: a NOTIFY must be `NT: upnp:event`, `NTS: upnp:propchange` with a SID; 400 otherwise,
-    /// 412 when it is not for our callback path or carries a SID we did not get. Checked from the head
-    /// (issue 12, defect 3), so a request to a wrong path is refused before any of its body is read.
+    /// 412 when it is not for our callback path or carries a SID we did not get. Checked from the head,
+    /// so a request to a wrong path is refused before any of its body is read.
     static func checkNotifyHead(_ head: HTTPHead, expectedPath: String, acceptsSID: (String) -> Bool = { _ in true })
         -> Int?
     {
@@ -116,7 +116,7 @@ enum GENA {
 
 /// A tiny HTTP server that receives GENA NOTIFY requests on a path only this listener knows.
 ///
-/// Hardened against anyone on the LAN (issue 12, defect 3; docs/security.md): it listens only on the
+/// Hardened against anyone on the LAN (docs/security.md): it listens only on the
 /// address that reaches the device (not `0.0.0.0`), checks method, path and SID from the head and answers
 /// at once when they are wrong, gives each connection ``connectionDeadline`` seconds in all (head 16 KiB,
 /// body 64 KiB), and serves up to ``maxConnections`` connections at the same time — further ones are

@@ -36,7 +36,7 @@ enum HTTPClient {
         var head =
             "\(method) \(UPnPURL.requestTarget(of: target)) HTTP/1.1\r\nHOST: \(UPnPURL.hostHeader(of: target))\r\n"
         for (name, value) in headers {
-            // Issue 12, defect 5: no control character may reach a header (CR/LF would start a new header
+            // No control character may reach a header (CR/LF would start a new header
             // or a second request).
             guard !name.isEmpty,
                 !name.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value >= 0x7F || $0 == ":" }),
@@ -81,7 +81,7 @@ enum HTTPClient {
 /// Rules for URLs that come from the network (SSDP LOCATION, description documents).
 public enum UPnPURL {
     /// Accepts only absolute `http`/`https` URLs with a host; anything else is refused with
-    /// ``RemoteVolumeError/invalidURL(_:)`` (issue 8: a LOCATION that is not http(s) is refused).
+    /// ``RemoteVolumeError/invalidURL(_:)`` (a LOCATION that is not http(s) is refused too).
     public static func validate(_ url: URL) throws -> URL {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw RemoteVolumeError.invalidURL(PeerText.clean(url.absoluteString, limit: 200))
@@ -123,8 +123,8 @@ public enum UPnPURL {
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%")
 
     /// The request target for `url`: its path and query exactly as percent-encoded in the URL (never
-    /// decoded), and any byte outside visible ASCII percent-encoded (issue 12, defect 5: a controlURL or
-    /// LOCATION holding `%0D%0A` used to be decoded into the request line and inject headers).
+    /// decoded), and any byte outside visible ASCII percent-encoded: a controlURL or LOCATION holding
+    /// `%0D%0A` must not be decoded into the request line, where it would inject headers.
     static func requestTarget(of url: URL) -> String {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         var target = components?.percentEncodedPath ?? ""

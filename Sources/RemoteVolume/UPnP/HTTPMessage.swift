@@ -32,7 +32,7 @@ struct HTTPHead: Sendable, Equatable {
 /// Framing follows RFC 9112 §6: `Transfer-Encoding: chunked`, else `Content-Length`, else (responses only)
 /// everything until the connection closes. Anything malformed or over a limit is a typed error.
 ///
-/// Decoding is incremental (issue 12, defect 2): every byte is looked at once, whatever the size of the
+/// Decoding is incremental: every byte is looked at once, whatever the size of the
 /// pieces — a body of a million 1-byte chunks costs a million steps, not a million re-decodings. The bytes
 /// held at any time are at most the head limit plus the body limit plus one chunk-size line.
 struct HTTPMessageReader: Sendable {

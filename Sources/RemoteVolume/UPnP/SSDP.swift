@@ -98,8 +98,8 @@ public enum SSDP {
         return found
     }
 
-    /// The devices that answer one search, each as soon as its answer arrives (issue 15: a renderer that
-    /// answers in 0.17 s is not held back until the timeout).
+    /// The devices that answer one search, each as soon as its answer arrives (a renderer that answers in
+    /// 0.17 s is not held back until the timeout).
     ///
     /// Answers are de-duplicated by device — the `uuid:…` part of their USN, or LOCATION when there is no
     /// USN — so a renderer answering both ``searchTargets`` comes once; malformed answers and those with a

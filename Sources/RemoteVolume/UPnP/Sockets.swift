@@ -101,7 +101,7 @@ final class Socket: @unchecked Sendable {
 
     /// Waits until the socket is readable (or writable) or the deadline passes.
     ///
-    /// The deadline is absolute (issue 12, defect 2): once it has passed this throws `.timedOut` even when
+    /// The deadline is absolute: once it has passed this throws `.timedOut` even when
     /// data is waiting, so a peer that always has one more byte ready cannot keep a read loop alive.
     func wait(forWriting: Bool = false, until deadline: Deadline) throws {
         var descriptor = pollfd(fd: fd, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0)
@@ -180,7 +180,7 @@ final class Socket: @unchecked Sendable {
         var offset = 0
         while offset < data.count {
             // Send first and wait only when the socket's buffer is full: a request on an idle connection is
-            // one system call, not a poll and a send (issue 23 item 4: the per-request cost).
+            // one system call, not a poll and a send (the per-request cost).
             if deadline.hasPassed { throw RemoteVolumeError.timedOut }
             let sent = data.withUnsafeBytes { raw in
                 send(fd, raw.baseAddress! + offset, raw.count - offset, Socket.sendFlags)

@@ -80,7 +80,7 @@ public final class UPnPRenderer: RemoteVolumeDevice {
         guard let text = reply["CurrentVolume"], let level = Int(text) else {
             throw RemoteVolumeError.invalidReply("GetVolume without a numeric CurrentVolume")
         }
-        // Issue 12, defect 7: a device's number is checked against the range it declared, never shown raw.
+        // A device's number is checked against the range it declared, never shown raw (docs/security.md).
         guard volumeRange.contains(level) else {
             throw RemoteVolumeError.invalidReply(
                 "the device answered volume \(level), outside its own range \(volumeRange.lowerBound)…\(volumeRange.upperBound)"

@@ -52,7 +52,7 @@ struct XMLTree: Sendable, Equatable {
         return root
     }
 
-    /// Refuses what must not reach `XMLParser` (issue 12, defect 6).
+    /// Refuses what must not reach `XMLParser` (docs/security.md).
     ///
     /// - Any encoding but UTF-8/ASCII: a UTF-16 or UTF-32 byte-order mark, any NUL byte (UTF-16/32 text
     ///   without a BOM is full of them; UTF-8 XML never holds one), an `encoding=` other than UTF-8/ASCII in

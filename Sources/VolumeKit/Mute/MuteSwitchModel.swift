@@ -93,8 +93,8 @@ public final class MuteSwitchModel: ObservableObject {
 }
 
 /// The documented `MuteSwitchModel` usage, compiled with the library: a view that is *not* marked
-/// `@MainActor` holding the model in a `@StateObject` (issue 16). It failed to compile against the iOS 17.4
-/// SDK while the model's initializer was main-actor isolated.
+/// `@MainActor` holding the model in a `@StateObject`, which fails to compile against the iOS 17.4 SDK
+/// when the model's initializer is main-actor isolated.
 @available(iOSApplicationExtension, unavailable)
 struct MuteSwitchModelUsageCheck: View {
     @StateObject private var mute = MuteSwitchModel()

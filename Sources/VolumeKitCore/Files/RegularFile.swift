@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// Opens a file given on a command line or by a user only when it is a regular file: a folder, FIFO, socket
-/// or device is refused by its type — a FIFO with no writer would block the reader forever (issue 12, defect 8
-/// for sound files; issue 23, item 6 for traces and scripts). One opener for traces, scripts and sound files.
+/// or device is refused by its type — a FIFO with no writer would block the reader forever. One opener for
+/// traces, scripts and sound files.
 ///
 /// The path's type is checked before it is opened (opening a device can act on it), the open never blocks
 /// and never takes a terminal as the controlling one, and the type is checked again on the open descriptor,

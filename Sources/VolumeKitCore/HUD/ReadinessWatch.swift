@@ -3,7 +3,7 @@ import Foundation
 /// Reports once when something asked for (a volume view's readiness) has not come within a deadline, and
 /// stays quiet when it comes in time. Whatever waits keeps waiting: this only tells the app why nothing
 /// happens yet (a launch into the background, a permission alert or Face ID leave no window to host the
-/// volume view; issue 13 item 2).
+/// volume view).
 ///
 /// Used by ``VolumeHUDEngine`` and by the iOS `VolumeButtons` shell, on the clients' clock.
 public final class ReadinessWatch: Sendable {

@@ -15,7 +15,7 @@ public enum VolumeHUDAxis: String, Sendable, Equatable, Hashable {
 /// Where the HUD goes on one screen: pure geometry, the same numbers for the iOS window, the SwiftUI and
 /// UIKit views and the SVG preview.
 ///
-/// Rules (issue 6 §3; `shared/facts/volume-hud.md` §5):
+/// Rules (seed 002; `shared/facts/volume-hud.md` §5):
 /// - ``VolumeHUDPlacement/top``: horizontal, centred in the safe area, ``VolumeHUDStyle/margin`` below the
 ///   top safe-area edge — below the status bar, which app windows cannot cover since iOS 13;
 /// - ``VolumeHUDPlacement/besideIsland``: with a Dynamic Island or notch, horizontal and centred just below it

@@ -65,7 +65,7 @@ public enum VolumeHUDAction: Sendable, Equatable, Hashable {
 
 /// The custom volume HUD as a pure state machine in virtual time.
 ///
-/// Rules (issue 6; seed 002; `shared/facts/volume-hud.md` §1–§2):
+/// Rules (seed 002; `shared/facts/volume-hud.md` §1–§2):
 /// - every level change shows the HUD and restarts the hide timer (``hideDelay``, default 1.5 s, as
 ///   VolumeBar's `minimumVisibleDuration`); a level equal to the one drawn is not a change;
 /// - a button press that cannot move the level (down at 0, up at 1) shows a distinct ``VolumeHUDBump``;

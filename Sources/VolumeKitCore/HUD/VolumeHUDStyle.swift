@@ -57,7 +57,7 @@ public enum VolumeHUDAnimation: String, Sendable, Equatable, Hashable, CaseItera
 /// and the tests read the same numbers.
 ///
 /// Sizes are points and deliberately ignore Dynamic Type: the HUD carries no text, and a bar that grows with
-/// the text size would cover content (issue 6 §5). VoiceOver gets the level as words instead
+/// the text size would cover content. VoiceOver gets the level as words instead
 /// (``VolumeHUDAccessibility``).
 public struct VolumeHUDStyle: Sendable, Equatable, Hashable {
     /// A short identifier (`classic`, `island`, …); used by `volumekit hud preview --style`.

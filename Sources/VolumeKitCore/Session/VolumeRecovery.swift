@@ -108,11 +108,11 @@ public enum VolumeRecovery {
 
     /// While a record waits for a route that is not current (headphones unplugged since, the app alive), the
     /// user may go there and press away from, and back onto, the value VolumeKit left — which the next run would
-    /// then take for VolumeKit's and undo (issue 11, ov-2360, ov-3908). So the process's one watch judges such a
-    /// record as soon as its route is current: at `routeChangeNotification` (either order with its KVO), or at
-    /// `didBecomeActive` when the route changed while the app was not active (a call, Control Center, the
-    /// background; ov-12041). It runs only when a launch recovery could: the app active, and no button engine
-    /// running (a capture follows routes and judges their records itself; any engine would read the run's sets
+    /// then take for VolumeKit's and undo (docs/decisions/hud-and-session.md). So the process's one watch
+    /// judges such a record as soon as its route is current: at `routeChangeNotification` (either order with its
+    /// KVO), or at `didBecomeActive` when the route changed while the app was not active (a call, Control Center,
+    /// the background). It runs only when a launch recovery could: the app active, and no button engine running
+    /// (a capture follows routes and judges their records itself; any engine would read the run's sets
     /// as presses). And only when VolumeKit holds the audio session already or the app left its category at the
     /// system default (``AudioSessionLease/ownsSessionIfJoined(on:)``): an app that set a category of its own
     /// (`.playback`, `.ambient`…) keeps its record for the next run, as before, rather than have VolumeKit leave

@@ -34,7 +34,7 @@ struct CAFReader<Source: SoundByteSource> {
         var chunks = 0
         walk: while offset < length {
             // Trailing padding: writers such as SoX (libsox 14.4) add one zero byte after an odd-sized last
-            // chunk, RIFF-style, though CAF has no padding (issue 16). Fewer zero bytes than a chunk header
+            // chunk, RIFF-style, though CAF has no padding. Fewer zero bytes than a chunk header
             // after a complete 'data' chunk end the file; anything else there is still `truncated`.
             if data != nil, length - offset < 12,
                 try source.bytes(at: offset, count: Int(length - offset)).allSatisfy({ $0 == 0 })
@@ -137,7 +137,7 @@ struct CAFReader<Source: SoundByteSource> {
             }
             let minimum = channels * Int64((d.bits + 7) / 8)
             // At most 8 bytes (64 bits) per sample and channel: a larger packet is no linear PCM layout, and
-            // would make any data hold "0 frames" (issue 12, defect 8: 0xFFFFFFFE passed as "ok, 0 frames").
+            // would make any data hold "0 frames" (0xFFFFFFFE would pass as "ok, 0 frames").
             let maximum = channels * 8
             guard Int64(d.bytesPerPacket) >= minimum, Int64(d.bytesPerPacket) <= maximum else {
                 throw SoundFileError.invalidField(

@@ -27,9 +27,9 @@ public enum SoundFileReader {
     /// - Throws: `SoundFileError` naming what is wrong and where.
     ///
     /// Only regular files are opened: a folder, FIFO, socket or device is refused by its type first, so
-    /// nothing blocks on a FIFO with no writer (issue 12, defect 8) and no raw Foundation error text is shown.
+    /// nothing blocks on a FIFO with no writer and no raw Foundation error text is shown.
     /// A file costs five system calls when its headers lie in its first 4 KiB: `stat`, `open`, `fstat`, one
-    /// `pread` and `close` (FileManager's attributes read /etc/passwd and /etc/group for every file: issue 23).
+    /// `pread` and `close` (not FileManager's attributes, which read /etc/passwd and /etc/group for every file).
     public static func read(contentsOf url: URL) throws -> SoundFileInfo {
         try read(atPath: url.path)
     }
@@ -138,8 +138,8 @@ func checkedProduct(_ a: Int64, _ b: Int64) -> Int64? {
     return overflow ? nil : product
 }
 
-/// The lowest sample rate believed, in Hz. Below it a duration can overflow to infinity (issue 12, defect 8:
-/// a rate of 5e-324 made "too long: inf s"); no real recording is slower than 1 frame per second.
+/// The lowest sample rate believed, in Hz. Below it a duration can overflow to infinity (a rate of 5e-324
+/// makes "too long: inf s"); no real recording is slower than 1 frame per second.
 let minimumSampleRate: Double = 1
 /// The highest sample rate believed, in Hz.
 let maximumSampleRate: Double = 10_000_000

@@ -36,7 +36,7 @@ public enum SoundContainer: String, Sendable, Equatable, Hashable, CaseIterable,
 
     /// A warning when the name of `url` does not end in one of ``fileExtensions``, else `nil`.
     ///
-    /// VolumeKit's rule (issue 16): the bytes decide what a file is, so a WAV named `.m4a` passes the
+    /// VolumeKit's rule: the bytes decide what a file is, so a WAV named `.m4a` passes the
     /// check, but the mismatch is warned about — AudioServices asks for "a .caf, .aif, or .wav file"
     /// (`shared/facts/system-sounds.md` §3) and iOS may take the extension as a hint, so rename it.
     public func extensionWarning(for url: URL) -> String? {

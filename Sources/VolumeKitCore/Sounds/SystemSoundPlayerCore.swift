@@ -5,7 +5,7 @@ public enum SystemSoundPlaybackMode: String, Sendable, Equatable, Hashable, Case
     /// The sound only (`AudioServicesPlaySystemSoundWithCompletion`). Silent when the Ring/Silent switch is on silent.
     case soundOnly
     /// A vibration only: plays `SystemSound.vibrate` (4095) with `PlaySystemSound`, not `PlayAlertSound`, which
-    /// would beep on devices that cannot vibrate (issue 7; `shared/facts/system-sounds.md` §3).
+    /// would beep on devices that cannot vibrate (`shared/facts/system-sounds.md` §3).
     case vibrateOnly
     /// The sound and a vibration, both started at once; done when both are.
     case soundAndVibrate

@@ -1,4 +1,4 @@
-/// Input as a message may echo it back (issue 23, item 7): cut to a few characters, with every control
+/// Input as a message may echo it back: cut to a few characters, with every control
 /// character shown as an escape instead of reaching the terminal.
 ///
 /// One rule for every echo of input in VolumeKit — traces' and scripts' messages, the CLI's usage errors and

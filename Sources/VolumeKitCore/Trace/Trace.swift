@@ -31,8 +31,8 @@ public struct Trace: Sendable, Equatable {
     ///
     /// Below it a `Double` still resolves 2^-20 s (0.95 µs), a thousandth of the millisecond VolumeKit's
     /// timing rules and a replay's 2 ms comparison are written in. Beyond it a replay would round its timers
-    /// onto each other: at 2^53 s, `now + 0.1 == now`, and a repeating timer fired at its own instant forever
-    /// (issue 23, item 1). A device's uptime is days or months, so no real recording comes near it.
+    /// onto each other: at 2^53 s, `now + 0.1 == now`, and a repeating timer fired at its own instant forever.
+    /// A device's uptime is days or months, so no real recording comes near it.
     public static let latestTime: Double = 8_589_934_592
 
     /// Why a time of a trace with clock origin `origin` cannot be replayed at its resolution, or `nil`.
@@ -86,7 +86,7 @@ public struct Trace: Sendable, Equatable {
     /// Reads a trace file, refusing files over `limits.maxFileBytes` before loading them.
     ///
     /// Only a regular file is read: a folder, FIFO, socket or device is refused by its type (a FIFO with no
-    /// writer would block the reader forever; issue 23, item 6). The file is opened without blocking and its
+    /// writer would block the reader forever). The file is opened without blocking and its
     /// type checked on the open descriptor, so nothing swapped in after a check can block it either. A
     /// missing or unreadable file is refused with a sentence, never with the system's error text.
     public init(contentsOf url: URL, limits: Limits = .standard) throws {
