@@ -7,11 +7,23 @@ extension DeviceInfo {
     public static var current: DeviceInfo {
         let parts = UIDevice.current.systemVersion.split(separator: ".").compactMap { Int($0) }
         let version = OSVersion(parts.first ?? 15, parts.count > 1 ? parts[1] : 0)
-        return DeviceInfo(
+        var device = DeviceInfo(
             osVersion: version, kind: UIDevice.current.userInterfaceIdiom == .pad ? .ipad : .iphone,
             bootTime: kernelBootTime
                 ?? DeviceInfo.bootTime(
                     wallClock: Date().timeIntervalSince1970, uptime: ProcessInfo.processInfo.systemUptime))
+        device.modelIdentifier = machineName
+        return device
+    }
+
+    /// The model identifier (`utsname.machine`, e.g. `iPhone15,2`): the calibration is kept per model.
+    private static var machineName: String? {
+        var system = utsname()
+        guard uname(&system) == 0 else { return nil }
+        let name = withUnsafeBytes(of: &system.machine) { bytes in
+            String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        return name.isEmpty ? nil : name
     }
 
     /// The kernel's record of when this boot began (`sysctl` `KERN_BOOTTIME`, seconds since 1970).

@@ -19,6 +19,9 @@ public struct DeviceInfo: Sendable, Equatable {
     /// unknown); the live value is the kernel's (`KERN_BOOTTIME`), which does not move while the phone sleeps. A saved volume from an earlier boot is stale
     /// (``RecoveryRule``); uptimes alone cannot tell, as a new boot's uptime may already exceed the saved one.
     public var bootTime: TimeInterval?
+    /// The model identifier, e.g. `iPhone15,2` (`utsname.machine` on iOS): the calibration is kept per model
+    /// (``CalibrationStore``). `nil` when unknown.
+    public var modelIdentifier: String?
 
     /// Creates device facts, with the boot time unknown.
     public init(osVersion: OSVersion, kind: DeviceKind) {

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Learns the iPhone it runs on from what capture already sees — VolumeKit's own sets and their KVO, the steps
+/// of a hold, capture events, route changes — never from an extra set or sound a user could notice.
+///
+/// Rules, each a measurement only where it cannot be something else:
+/// - ``CalibrationRule/roundTrip``: a set observed back while it was the only set in flight (a press landing on
+///   the value of one of several sets could pass for it);
+/// - ``CalibrationRule/firstRepeatDelay`` and ``CalibrationRule/repeatInterval``: a run of at least
+///   ``minimumHoldSteps`` steps of one button whose gaps after the first agree within ``rhythmTolerance`` and are
+///   shorter than the first — a hold's auto-repeat (SLVolumeButtonListener.m: "the repeat rate is faster on the
+///   second and subsequent"); a person's taps are not that regular;
+/// - ``CalibrationRule/tapLength``: a capture event's press shorter than the first-repeat envelope;
+/// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
+/// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
+///
+/// A measurement outside the envelope's range is kept apart and returned as ``Event/outsideEnvelope(_:_:)``.
+/// Pure: one mutating method per input, the time passed in, what was learned returned.
+public struct CalibrationMachine: Sendable, Equatable {
+    /// What an input taught.
+    public enum Event: Sendable, Equatable {
+        /// A measurement inside the envelope, now part of the rule's estimate.
+        case learned(CalibrationRule, Double)
+        /// A measurement outside the envelope's range: kept apart, never used.
+        case outsideEnvelope(CalibrationRule, Double)
+    }
+
+    /// The fewest steps that show a hold's rhythm: the first gap and three regular ones.
+    public static let minimumHoldSteps = 5
+    /// How far a hold's later gaps may stray from their median.
+    public static let rhythmTolerance: TimeInterval = 0.015
+    /// A pause longer than this ends a run of steps.
+    public static let runBreak: TimeInterval = 0.8
+    /// The longest a set may take to come back and still be measured (beyond the envelope's round trip).
+    public static let setWindow: TimeInterval = 0.5
+
+    /// The estimates of the timed rules.
+    public private(set) var estimates: [CalibrationRule: CalibrationEstimate] = [:]
+    /// How presses move the volume, once a press from a value off the grid showed it.
+    public private(set) var quantization: StepQuantization?
+    /// Sets made and not yet seen back (the newest last), at most four.
+    private var sets = SmallList<PendingSet>()
+    /// The current run of one button's steps.
+    private var run = StepRun()
+
+    private struct PendingSet: Sendable, Equatable {
+        var value: Float
+        var time: Instant
+    }
+
+    private struct StepRun: Sendable, Equatable {
+        var button: VolumeButton?
+        var times = SmallList<Instant>()
+    }
+
+    /// Nothing learned; `estimates` starts from a stored calibration when given.
+    public init(estimates: [CalibrationRule: CalibrationEstimate] = [:], quantization: StepQuantization? = nil) {
+        self.estimates = estimates
+        self.quantization = quantization
+    }
+
+    /// The learned value of `rule`, if any.
+    public func value(of rule: CalibrationRule) -> Double? { estimates[rule]?.value }
+
+    /// VolumeKit set the volume to `value`.
+    public mutating func setMade(_ value: Float, at time: Instant) {
+        if sets.count >= 4 { sets.removeFirst(1) }
+        sets.append(PendingSet(value: value, time: time))
+    }
+
+    /// The volume was observed at `value` (KVO).
+    public mutating func observed(_ value: Float, at time: Instant) -> [Event] {
+        sets.removeAll { time - $0.time > Self.setWindow }
+        guard let index = sets.firstIndex(where: { abs($0.value - value) <= VolumeStepMachine.readTolerance }) else {
+            return []
+        }
+        let only = sets.count == 1
+        let made = sets[index].time
+        sets.removeFirst(index + 1)
+        return only ? add(time - made, to: .roundTrip) : []
+    }
+
+    /// A step of `button` was seen (a press or an auto-repeat, as the volume moved).
+    public mutating func step(_ button: VolumeButton, at time: Instant) -> [Event] {
+        var events = [Event]()
+        if run.button != button || (run.times.last.map { time - $0 > Self.runBreak } ?? false) {
+            events = endSteps()
+            run.button = button
+        }
+        if !run.times.isFull { run.times.append(time) }
+        return events
+    }
+
+    /// Time passed with no step: a run that has paused long enough ends, and is judged.
+    public mutating func quiet(at time: Instant) -> [Event] {
+        guard let last = run.times.last, time - last > Self.runBreak else { return [] }
+        return endSteps()
+    }
+
+    /// A capture event's press: down at `began`, up at `ended`.
+    public mutating func tap(began: Instant, ended: Instant) -> [Event] {
+        let length = ended - began
+        // Longer than the shortest first repeat, it may be a hold: not a tap's length.
+        guard length >= 0, length < CalibrationRule.firstRepeatDelay.range.lowerBound else { return [] }
+        return add(length, to: .tapLength)
+    }
+
+    /// A route change's notification came at `notification`, its KVO at `kvo`.
+    public mutating func routeChanged(notification: Instant, kvo: Instant) -> [Event] {
+        add(abs(kvo - notification), to: .routeNotificationGap)
+    }
+
+    /// A press moved the volume from `old` to `new`: from a value off the 1/16 grid, it shows the quantization.
+    public mutating func pressLanded(from old: Float, to new: Float) {
+        let step = VolumeStepMachine.step
+        func onGrid(_ value: Float) -> Bool {
+            abs(value / step - (value / step).rounded()) * step <= 2 * VolumeStepMachine.readTolerance
+        }
+        guard !onGrid(old), new > 0, new < 1 else { return }
+        if abs(abs(new - old) - step) <= VolumeStepMachine.readTolerance {
+            quantization = .exact
+        } else if onGrid(new) {
+            quantization = .grid
+        }
+    }
+
+    private mutating func add(_ measurement: Double, to rule: CalibrationRule) -> [Event] {
+        var estimate = estimates[rule] ?? CalibrationEstimate()
+        let inside = estimate.add(measurement, range: rule.range)
+        estimates[rule] = estimate
+        return [inside ? .learned(rule, measurement) : .outsideEnvelope(rule, measurement)]
+    }
+
+    /// Judges the run that ended: a hold's rhythm, or nothing.
+    private mutating func endSteps() -> [Event] {
+        defer { run = StepRun() }
+        let times = run.times
+        guard times.count >= Self.minimumHoldSteps else { return [] }
+        var gaps = [TimeInterval]()
+        for index in 1..<times.count { gaps.append(times[index] - times[index - 1]) }
+        let later = gaps.dropFirst().sorted()
+        let median = later[later.count / 2]
+        guard later.allSatisfy({ abs($0 - median) <= Self.rhythmTolerance }), gaps[0] > median + Self.rhythmTolerance
+        else { return [] }
+        return add(gaps[0], to: .firstRepeatDelay) + add(median, to: .repeatInterval)
+    }
+}

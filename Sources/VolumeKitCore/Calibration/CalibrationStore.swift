@@ -1,0 +1,120 @@
+import Foundation
+
+/// The calibration kept on the phone through the key-value store client: one entry for the device model and
+/// iOS version it was learned on — another model or another iOS version starts afresh (an update may change
+/// the volume system's timing), and the next save replaces the old entry. Nothing leaves the phone.
+///
+/// Versioned (``key``), bounded (``maximumBytes``), and checked when read: a corrupt or hostile store is refused
+/// with a ``CalibrationStoreError``, and capture then starts with nothing learned.
+public enum CalibrationStore {
+    /// The key-value store key.
+    public static let key = "VolumeKit.calibration.v1"
+    /// The largest stored entry read; a larger one is refused.
+    public static let maximumBytes = 16 * 1024
+
+    /// The stored form.
+    struct Entry: Codable, Equatable {
+        var version = 1
+        var model: String
+        var osVersion: String
+        var estimates: [String: CalibrationEstimate]
+        var quantization: StepQuantization?
+    }
+
+    /// What was learned on `device`, if the store holds an entry for its model and iOS version.
+    public static func load(for device: DeviceInfo, from store: KeyValueStoreClient) -> CalibrationMachine? {
+        guard let data = store.data(key), let entry = try? decode(data) else { return nil }
+        guard entry.model == device.modelIdentifier ?? "", entry.osVersion == device.osVersion.description else {
+            return nil
+        }
+        return machine(from: entry)
+    }
+
+    /// Saves what `machine` learned on `device`, replacing any other entry.
+    public static func save(_ machine: CalibrationMachine, for device: DeviceInfo, to store: KeyValueStoreClient) {
+        store.setData(encode(machine, for: device), key)
+    }
+
+    /// The stored bytes of `machine` on `device` (what ``save(_:for:to:)`` writes; also a `--calibration` file).
+    public static func encode(_ machine: CalibrationMachine, for device: DeviceInfo) -> Data {
+        let entry = Entry(
+            model: device.modelIdentifier ?? "", osVersion: device.osVersion.description,
+            estimates: Dictionary(uniqueKeysWithValues: machine.estimates.map { ($0.key.rawValue, $0.value) }),
+            quantization: machine.quantization)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(entry)) ?? Data()
+    }
+
+    /// Reads stored bytes, refusing what VolumeKit did not write.
+    static func decode(_ data: Data) throws -> Entry {
+        guard data.count <= maximumBytes else { throw CalibrationStoreError.tooLarge(data.count) }
+        let entry: Entry
+        do {
+            entry = try JSONDecoder().decode(Entry.self, from: data)
+        } catch {
+            throw CalibrationStoreError.unreadable
+        }
+        guard entry.version == 1 else { throw CalibrationStoreError.unsupportedVersion(entry.version) }
+        for (name, estimate) in entry.estimates {
+            guard let rule = CalibrationRule(rawValue: name) else {
+                throw CalibrationStoreError.unknownRule(EchoedText.clean(name, limit: EchoedText.defaultLimit))
+            }
+            guard estimate.samples >= 0, estimate.outsideSamples >= 0,
+                estimate.samples == 0 || rule.range.contains(estimate.mean),
+                estimate.spread.isFinite, estimate.lastOutside?.isFinite ?? true
+            else { throw CalibrationStoreError.implausible(rule) }
+        }
+        return entry
+    }
+
+    /// The machine a checked entry stands for.
+    static func machine(from entry: Entry) -> CalibrationMachine {
+        var estimates = [CalibrationRule: CalibrationEstimate]()
+        for (name, estimate) in entry.estimates {
+            if let rule = CalibrationRule(rawValue: name) { estimates[rule] = estimate }
+        }
+        return CalibrationMachine(estimates: estimates, quantization: entry.quantization)
+    }
+
+    /// Reads a calibration file's bytes (`volumekit simulate --calibration FILE`) for `device`: its entry, or a
+    /// machine with nothing learned when the entry is another model's or iOS version's.
+    /// Throws a ``CalibrationStoreError``.
+    public static func machine(reading data: Data, for device: DeviceInfo) throws -> CalibrationMachine {
+        let entry = try decode(data)
+        guard entry.model == device.modelIdentifier ?? "", entry.osVersion == device.osVersion.description else {
+            return CalibrationMachine()
+        }
+        return machine(from: entry)
+    }
+}
+
+/// Why a stored calibration was refused.
+public enum CalibrationStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Larger than ``CalibrationStore/maximumBytes``.
+    case tooLarge(Int)
+    /// Not the JSON VolumeKit writes.
+    case unreadable
+    /// A version this VolumeKit does not know.
+    case unsupportedVersion(Int)
+    /// A rule this VolumeKit does not know (the name, cut and cleaned).
+    case unknownRule(String)
+    /// An estimate outside its rule's envelope, or not a number.
+    case implausible(CalibrationRule)
+
+    /// One sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .tooLarge(let bytes):
+            "the calibration is \(bytes) bytes, more than the \(CalibrationStore.maximumBytes) VolumeKit writes; delete it to start afresh."
+        case .unreadable:
+            "the calibration is not the JSON VolumeKit writes; delete it to start afresh."
+        case .unsupportedVersion(let version):
+            "the calibration is version \(version); this VolumeKit reads version 1 — delete it to start afresh."
+        case .unknownRule(let name):
+            "the calibration names a rule \"\(name)\" VolumeKit does not know; delete it to start afresh."
+        case .implausible(let rule):
+            "the calibration's \(rule.rawValue) lies outside what any iPhone does (\(rule.range.lowerBound)–\(rule.range.upperBound) s); delete it to start afresh."
+        }
+    }
+}
