@@ -18,6 +18,10 @@ public struct CalibrationEstimate: Sendable, Equatable, Codable {
     /// estimate follows a phone that changes (a new iOS version keeps the store apart anyway).
     public static let horizon = 200
 
+    /// How far outside the range a measurement may lie and still count as inside (clamped): timer and
+    /// rounding noise, not news of another phone.
+    public static let measurementNoise: TimeInterval = 0.002
+
     /// No measurement yet.
     public init() {}
 
@@ -34,11 +38,14 @@ public struct CalibrationEstimate: Sendable, Equatable, Codable {
     @discardableResult
     public mutating func add(_ measurement: Double, range: ClosedRange<Double>) -> Bool {
         guard measurement.isFinite else { return false }
-        guard range.contains(measurement) else {
+        // Within the measurement's own noise of the range, it is inside, and clamped to it.
+        let noise = Self.measurementNoise
+        guard measurement >= range.lowerBound - noise, measurement <= range.upperBound + noise else {
             outsideSamples += 1
             lastOutside = measurement
             return false
         }
+        let measurement = min(max(measurement, range.lowerBound), range.upperBound)
         // Welford's running mean and variance, counting at most `horizon` measurements (older ones fade).
         let weight = Double(min(samples + 1, Self.horizon))
         if samples >= Self.horizon { squares *= (weight - 1) / weight }

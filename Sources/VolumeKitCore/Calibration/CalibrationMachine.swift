@@ -93,8 +93,15 @@ public struct CalibrationMachine: Sendable, Equatable {
 
     /// Time passed with no step: a run that has paused long enough ends, and is judged.
     public mutating func quiet(at time: Instant) -> [Event] {
-        guard let last = run.times.last, time - last > Self.runBreak else { return [] }
-        return endSteps()
+        guard let last = run.times.last else { return [] }
+        // A long run has shown its rhythm: its last gap and the tolerance without a step ends it (the press
+        // classifier's own release comes later than that).
+        let count = run.times.count
+        let lastGap = count >= 2 ? last - run.times[count - 2] : Self.runBreak
+        let ended =
+            time - last > Self.runBreak
+            || (count >= Self.minimumHoldSteps && time - last > lastGap + Self.rhythmTolerance)
+        return ended ? endSteps() : []
     }
 
     /// A capture event's press: down at `began`, up at `ended`.

@@ -15,6 +15,7 @@ extension VolumeButtonsEngine {
             // with the change once it is handled — whole steps from the old route's volume (or its leftover
             // nudges) would be a coincidence, not presses.
             if let pending = state.routes.pending, pending != state.routes.route { return [] }
+            _ = state.calibration.observed(value, at: now)
             let work =
                 self.judgeBeforeStart(&state, volume: value, at: now)
                 + self.translate(state.steps.observe(value, at: now), &state, at: now)
@@ -86,8 +87,15 @@ extension VolumeButtonsEngine {
             guard state.isStarted, state.liveness.isAppActive else { return [] }
             state.lastCaptureEvent = now
             switch event.phase {
-            case .began: return state.classifier.buttonDown(button, at: now).map(Work.emit)
-            case .ended, .cancelled: return state.classifier.buttonUp(button, at: now).map(Work.emit)
+            case .began:
+                state.captureEventDown = now
+                return state.classifier.buttonDown(button, at: now).map(Work.emit)
+            case .ended, .cancelled:
+                if event.phase == .ended, let began = state.captureEventDown {
+                    _ = state.calibration.tap(began: began, ended: now)
+                }
+                state.captureEventDown = nil
+                return state.classifier.buttonUp(button, at: now).map(Work.emit)
             }
         }
     }
@@ -101,6 +109,7 @@ extension VolumeButtonsEngine {
         let volume = live && configuration.strategy != .captureEvents ? clients.systemVolume.outputVolume() : nil
         var exhausted = false
         run(timerFired: true) { state in
+            _ = state.calibration.quiet(at: now)
             let steps = state.steps.tick(at: now, volume: volume)
             // The anchor set again while the volume sits at 0 or 1 (refused during a held down press, seed 000, or
             // dropped): presses there are not observed until it lands — the headroom is not there.

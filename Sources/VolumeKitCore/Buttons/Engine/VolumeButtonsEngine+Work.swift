@@ -33,9 +33,11 @@ extension VolumeButtonsEngine {
             switch action {
             case .setVolume(let value):
                 state.book.noteSet(value, userVolume: state.steps.userVolume)
+                state.calibration.setMade(value, at: now)
                 work.append(.setVolume(value))
             case .steps(let button, let count):
                 for _ in 0..<count {
+                    _ = state.calibration.step(button, at: now)
                     work += state.classifier.step(button, at: now).map(Work.emit)
                     if state.classifier.lastStepWasFirstRepeat { work.append(.diagnose(.ambiguousStep)) }
                 }

@@ -55,6 +55,10 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         /// The wait for a recovery run to end, with the volume view ready.
         var recoveryWait: CancellationHandle?
+        /// What this phone has shown of its rules so far (``CalibrationMachine``).
+        var calibration = CalibrationMachine()
+        /// When the current capture event's press began.
+        var captureEventDown: Instant?
 
         var isStarted: Bool { lifecycle.isStarted }
     }
@@ -152,6 +156,10 @@ public final class VolumeButtonsEngine: Sendable {
 
     /// The user's own volume as the engine knows it (restored on stop).
     public var userVolume: Float { shell.withState { $0.steps.userVolume } }
+
+    /// What capture has learned of this phone so far: the round trip of VolumeKit's sets, a hold's rhythm, the
+    /// tap length, the step quantization (``CalibrationMachine``). Measured from what capture sees anyway.
+    public var calibration: CalibrationMachine { shell.withState { $0.calibration } }
 
     /// Whether the strategy reads the volume, and so needs the audio session active and primed; capture
     /// events need no session at all (`AVCaptureEventInteraction` works under the camera's own).

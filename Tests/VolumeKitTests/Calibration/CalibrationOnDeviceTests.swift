@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+@Suite("Calibration on the simulated device: capture learns the sample's own rules")
+struct CalibrationOnDeviceTests {
+    /// One capture run on sample `k`: start at 0.5, wait for the view, hold up for 2 s, let go.
+    static func learn(sample k: UInt64) throws -> (CalibrationMachine, DeviceBehaviour) {
+        var configuration = SimulatedDevice.Configuration(behaviour: .sample(k))
+        configuration.volume = 0.5
+        let device = SimulatedDevice(configuration)
+        let engine = VolumeButtonsEngine(clients: device.clients) { _ in }
+        try engine.start()
+        device.advance(by: 1.5)
+        device.hold(.up, for: 2)
+        device.advance(by: 3)
+        let learned = engine.calibration
+        engine.stop()
+        device.advance(by: 2)
+        return (learned, device.behaviour)
+    }
+
+    /// The round trip's tolerance, and the share of samples that must be within it: with rounded reads
+    /// (`stepQuantization=rounded`) a set's read may match a neighbouring set's value, a stated limit.
+    static let roundTripTolerance: TimeInterval = 0.02
+
+    @Test(
+        "one hold teaches each of 50 samples' first-repeat delay (±20 ms) and repeat interval (±10 ms); sets the round trip (±20 ms; ≥ 95 %, every sample without rounded reads)"
+    )
+    func holdAndSets() throws {
+        var roundTripsWithin = 0
+        for sample in 1...50 {
+            let (learned, truth) = try Self.learn(sample: UInt64(sample))
+            let first = try #require(learned.value(of: .firstRepeatDelay), "sample \(sample): no hold learned")
+            let interval = try #require(learned.value(of: .repeatInterval))
+            #expect(abs(first - truth.firstRepeatDelay) <= 0.02, "sample \(sample)")
+            #expect(abs(interval - truth.repeatInterval) <= 0.01, "sample \(sample)")
+            let roundTrip = try #require(learned.value(of: .roundTrip), "sample \(sample): no set measured")
+            let within = abs(roundTrip - (truth.sliderLatency + truth.kvoLatency)) <= Self.roundTripTolerance
+            if within { roundTripsWithin += 1 }
+            #expect(within || truth.stepQuantization == .rounded, "sample \(sample): round trip \(roundTrip)")
+        }
+        #expect(roundTripsWithin >= 48, "\(roundTripsWithin) of 50 round trips within \(Self.roundTripTolerance) s")
+    }
+}
