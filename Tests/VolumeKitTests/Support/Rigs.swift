@@ -48,3 +48,22 @@ func recover(_ device: SimulatedDevice, launching: Bool = false, settle: TimeInt
     device.advance(by: settle)
     return RecoveryReport(outcome: outcome.current, diagnostics: diagnostics.current)
 }
+
+/// Runs `script` on a device with `rules` ("name=value") and returns the presses, whether any press
+/// repeated, and the runner (for the device's volumes).
+func runScript(
+    _ script: String, _ rules: [String], strategy: SimulatedStrategy = .outputVolume
+) throws -> (presses: [VolumeButton], repeated: Bool, runner: ScenarioRunner) {
+    let behaviour = try DeviceBehaviour(rules: rules)
+    let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+    let events = runner.run().compactMap { record -> (VolumeButton, ButtonPhase)? in
+        if case .button(let button, let phase) = record.kind { return (button, phase) }
+        return nil
+    }
+    return (events.filter { $0.1 == .pressed }.map(\.0), events.contains { $0.1 == .repeated }, runner)
+}
+
+extension VolumeButtonsConfiguration {
+    /// The system notification strategy, private API opted in.
+    static let notification = VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true)
+}
