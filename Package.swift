@@ -32,8 +32,8 @@ let package = Package(
             dependencies: ["VolumeKitCore", "VolumeKitTesting", "RemoteVolume", "BenchSupport"]),
         // Allocation counting for the benchmark (Linux).
         .target(name: "BenchSupport"),
-        // What both test targets share: blocking work kept off the concurrency pool.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What both test targets share: blocking work kept off the concurrency pool, waits in virtual time.
+        .target(name: "TestSupport", dependencies: ["VolumeKitTesting"], path: "Tests/TestSupport"),
         .testTarget(
             name: "VolumeKitTests", dependencies: ["VolumeKitCore", "VolumeKitTesting", "VolumeKit", "TestSupport"],
             resources: [.copy("Fixtures")]),

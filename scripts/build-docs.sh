@@ -51,7 +51,9 @@ fi
 echo "== symbol graphs"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! swift package dump-symbol-graph --skip-synthesized-members >"$log" 2>&1; then
+# Extension blocks: a module's public extensions of another module's types (VolumeKitTesting's
+# `VolumeKitClients.unimplemented`, `TraceHeader.simulator`) get pages, under "Extended Modules", and can be linked.
+if ! swift package dump-symbol-graph --skip-synthesized-members --emit-extension-block-symbols >"$log" 2>&1; then
   cat "$log" >&2
   echo "build-docs: the package does not build, so there are no symbol graphs (see above)." >&2
   exit 1

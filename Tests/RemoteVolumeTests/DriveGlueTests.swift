@@ -1,5 +1,6 @@
 import Foundation
 import RemoteVolume
+import TestSupport
 import Testing
 import VolumeKitCore
 import VolumeKitTesting
@@ -18,27 +19,6 @@ private final class ShownLevels: Sendable {
     }
 }
 
-/// Virtual time forward in 10 ms steps, letting the controller's and the drive's tasks run after each one.
-private func advance(_ device: SimulatedDevice, by seconds: TimeInterval) async {
-    let end = device.now + seconds
-    while device.now < end - 1e-9 {
-        device.advance(to: min(end, device.now + 0.01))
-        for _ in 0..<50 { await Task.yield() }
-    }
-}
-
-/// Lets the tasks run without moving the simulated clock (what they schedule for "now" runs) until
-/// `condition` holds; `false` after 5 s of wall time.
-private func eventually(_ device: SimulatedDevice, _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(5)
-    repeat {
-        device.advance(by: 0)
-        if await condition() { return true }
-        await Task.yield()
-    } while Date() < deadline
-    return await condition()
-}
-
 @Suite("The buttons drive a RemoteVolumeController (VolumeDriveEngine on the simulated device)")
 struct DriveGlueTests {
     @Test(
@@ -53,20 +33,20 @@ struct DriveGlueTests {
         let drive = VolumeDriveEngine(
             target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
-        await advance(device, by: 0.5)
+        await pass(0.5, on: device)
         #expect(await eventually(device) { drive.targetLevel == 0.3 })
         for press in 0..<8 {
             device.press(.up)
-            await advance(device, by: 0.01)  // KVO reaches capture 5 ms after the press
+            await pass(0.01, on: device)  // KVO reaches capture 5 ms after the press
             let level = Float(32 + 2 * press) / 100
             #expect(await eventually(device) { shown.visible.last?.level == level })
-            await advance(device, by: press < 7 ? 0.04 : 0.01)
+            await pass(press < 7 ? 0.04 : 0.01, on: device)
         }
         // The view goes away 20 ms after the last press: its level waits for the next 0.1 s window.
         #expect(await controller.isBusy)
         let stopped = Locked(false)
         drive.stop(onStopped: { stopped.withLock { $0 = true } })
-        for _ in 0..<100 where !stopped.current { await advance(device, by: 0.02) }
+        for _ in 0..<100 where !stopped.current { await pass(0.02, on: device) }
         #expect(stopped.current)
         #expect(await speaker.level == 46)
         let calls = await speaker.setCalls
@@ -77,7 +57,7 @@ struct DriveGlueTests {
         #expect(device.volume == 0.5)
         // The controller was stopped: its streams ended, a later press reaches nothing.
         device.press(.up)
-        await advance(device, by: 0.3)
+        await pass(0.3, on: device)
         #expect(await speaker.level == 46)
         #expect(device.volume == 0.5625)
     }
@@ -92,19 +72,19 @@ struct DriveGlueTests {
         let controller = RemoteVolumeController(device: speaker, clock: device.clock)
         let drive = VolumeDriveEngine(target: controller, hud: nil, clients: device.clients)
         try drive.start()
-        await advance(device, by: 0.5)
+        await pass(0.5, on: device)
         #expect(await eventually(device) { drive.targetLevel == 0.6 })
         // Three quick taps down: the last is still held when the view goes away, and iOS (11+) refuses the
         // restore to the user's 0.5 until it is released.
         for _ in 0..<3 {
             device.press(.down)
-            await advance(device, by: 0.03)
+            await pass(0.03, on: device)
         }
-        await advance(device, by: delay)
+        await pass(delay, on: device)
         let stopped = Locked(false)
         drive.stop(onStopped: { stopped.withLock { $0 = true } })
         // Small steps: the callback must not come before the restore has landed.
-        for _ in 0..<3000 where !stopped.current { await advance(device, by: 0.001) }
+        for _ in 0..<3000 where !stopped.current { await pass(0.001, on: device) }
         #expect(stopped.current)
         #expect(device.volume == 0.5)
     }
@@ -118,21 +98,21 @@ struct DriveGlueTests {
         let drive = VolumeDriveEngine(
             target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
-        await advance(device, by: 0.5)
+        await pass(0.5, on: device)
         #expect(await eventually(device) { drive.targetLevel == 1 })
         device.press(.up)
-        await advance(device, by: 0.01)
+        await pass(0.01, on: device)
         #expect(
             await eventually(device) {
                 shown.visible.last == VolumeHUDDisplay(isVisible: true, level: 1, bump: .maximum)
             })
-        await advance(device, by: 0.3)
+        await pass(0.3, on: device)
         #expect(await speaker.setCalls.isEmpty)
-        await advance(device, by: 2)
+        await pass(2, on: device)
         await speaker.turnKnob(to: 25)
         #expect(await eventually(device) { shown.visible.last == VolumeHUDDisplay(isVisible: true, level: 0.25) })
         drive.stop()
-        await advance(device, by: 0.5)
+        await pass(0.5, on: device)
     }
 }
 
@@ -152,13 +132,13 @@ extension RendererIntegrationTests {
         let drive = VolumeDriveEngine(
             target: controller, hud: shown.engine(clients: device.clients), clients: device.clients)
         try drive.start()
-        await advance(device, by: 0.5)
+        await pass(0.5, on: device)
         #expect(drive.isCapturing)
         #expect(await waitReal(seconds: 5, device: device) { drive.targetLevel == 0.2 })
 
         for _ in 0..<5 {
             device.press(.up)
-            await advance(device, by: 0.03)
+            await pass(0.03, on: device)
         }
         #expect(await waitReal(seconds: 2, device: device) { await controller.level == 25 })
         // Someone else turns the renderer: the HUD follows its event within 2 s.
@@ -171,7 +151,7 @@ extension RendererIntegrationTests {
         // Three presses down and away at once.
         for _ in 0..<3 {
             device.press(.down)
-            await advance(device, by: 0.03)
+            await pass(0.03, on: device)
         }
         let stopped = Locked(false)
         drive.stop(onStopped: { stopped.withLock { $0 = true } })

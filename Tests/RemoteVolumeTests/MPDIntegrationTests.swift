@@ -10,47 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `scripts/<name> <verb>` and returns its exit status.
-func runPeerScript(_ name: String, _ verb: String) async throws -> Int32 {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("scripts/\(name)").path
-    return try await bash([path, verb])
-}
-
-/// Waits (at most `seconds`) until the controller has nothing pending.
-func waitUntilIdle(_ controller: RemoteVolumeController, seconds: Double = 5) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await !controller.isBusy { return true }
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return false
-}
-
-/// A 16-press burst (25 ms apart, step 2) through a controller; returns the SetVolume requests it sent and
-/// how many the burst's real duration allows (one per interval + the first).
-func pressBurst(_ device: any RemoteVolumeDevice) async throws -> (sent: Int, allowed: Int, idle: Bool) {
-    let configuration = RemoteVolumeSync.Configuration(step: 2)
-    let controller = RemoteVolumeController(device: device, configuration: configuration)
-    try await controller.start()
-    let updates = await controller.updates()
-    let started = DispatchTime.now().uptimeNanoseconds
-    for _ in 0..<16 {
-        await controller.press(.up)
-        try await Task.sleep(nanoseconds: 25_000_000)
-    }
-    // Real time: on a loaded machine the 400 ms burst stretches; the bound is one request per interval over
-    // the burst as it really ran (3 when it ran in 400 ms, as the sync machine's virtual-time tests check).
-    let burst = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 - 0.025
-    let allowed = 1 + Int((burst / configuration.minimumInterval).rounded(.up))
-    let idle = await waitUntilIdle(controller)
-    await controller.stop()
-    var sent = 0
-    for await update in updates { if case .requestSent = update { sent += 1 } }
-    return (sent, allowed, idle)
-}
-
 /// The real MPD started by `scripts/mpd-peer.sh up` (loopback, null output, software mixer, a password).
 enum MPDPeer {
     static let url = ProcessInfo.processInfo.environment["VOLUMEKIT_MPD_URL"]

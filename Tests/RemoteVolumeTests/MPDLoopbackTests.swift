@@ -4,53 +4,12 @@ import VolumeKitCore
 
 @testable import RemoteVolume
 
-/// Runs blocking `work` on a thread of its own and returns how long it took there, with the error it threw.
-///
-/// Measured on that thread, so the figure is the I/O's, not how late a busy test machine resumed an
-/// awaiting task (the cooperative pool has 2 threads here and other suites keep them busy).
-func timedOnThread(_ work: @escaping @Sendable () throws -> Void) async -> (seconds: Double, error: RemoteVolumeError?)
-{
-    await withCheckedContinuation { continuation in
-        Thread {
-            let start = DispatchTime.now().uptimeNanoseconds
-            var failure: RemoteVolumeError?
-            do { try work() } catch { failure = error.asRemoteVolumeError }
-            continuation.resume(returning: (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, failure))
-        }.start()
-    }
-}
-
 /// One MPD volume read as ``MPDDevice`` does it (connect, greet, read) within one absolute deadline.
 func timedMPDRead(port: UInt16, timeout: TimeInterval) async -> (seconds: Double, error: RemoteVolumeError?) {
     await timedOnThread {
         let deadline = Deadline(in: timeout)
         let session = try MPDSession(host: "127.0.0.1", port: port, password: nil, deadline: deadline)
         _ = try session.volume(deadline: deadline)
-    }
-}
-
-/// A peer that greets like MPD, reads one command, then does `misbehave`.
-func hostileMPD(greeting: String = "OK MPD 0.23.5\n", _ misbehave: @escaping @Sendable (LinePeerConnection) -> Void)
-    throws -> LinePeer
-{
-    try LinePeer { connection in
-        connection.send(greeting)
-        guard connection.readLine() != nil else { return }
-        misbehave(connection)
-    }
-}
-
-/// The error `work` throws as a ``RemoteVolumeError`` (or records an issue if it does not throw one).
-func remoteError(_ work: () async throws -> Void) async -> RemoteVolumeError? {
-    do {
-        try await work()
-        Issue.record("no error")
-        return nil
-    } catch let error as RemoteVolumeError {
-        return error
-    } catch {
-        Issue.record("not a RemoteVolumeError: \(error)")
-        return nil
     }
 }
 

@@ -9,11 +9,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `command` with /bin/bash and returns its exit status.
-func shell(_ command: String) async throws -> Int32 {
-    try await bash(["-c", command])
-}
-
 /// Restarts and the CLI (issue 15). An extension of the serialized gmediarender suite, so these tests never
 /// overlap the others that set, restart or drive the same renderer (running beside them, a drive test's
 /// presses landed in the CLI test's level).

@@ -4,18 +4,6 @@ import VolumeKitCore
 
 @testable import RemoteVolume
 
-/// A peer that reads one request and answers with `reply(id)` (the request's id), then waits.
-func hostileSnapserver(_ reply: @escaping @Sendable (Int, LinePeerConnection) -> Void) throws -> LinePeer {
-    try LinePeer { connection in
-        guard let line = connection.readLine(),
-            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-            let id = object["id"] as? Int
-        else { return }
-        reply(id, connection)
-        _ = connection.readLine(timeout: 10)  // Until the client hangs up.
-    }
-}
-
 /// One client read as ``SnapcastClient`` does it, timed on its own thread (see `timedOnThread`).
 func timedSnapcastRead(port: UInt16, timeout: TimeInterval) async -> (seconds: Double, error: RemoteVolumeError?) {
     await timedOnThread {

@@ -2,7 +2,7 @@ import Foundation
 import VolumeKitCore
 
 extension TraceHeader {
-    /// The header of a trace recorded on `device`: marked ``TraceSource/simulator`` (synthetic), with the
+    /// The header of a trace recorded on `device`: marked ``/VolumeKitCore/TraceSource/simulator`` (synthetic), with the
     /// device's OS and kind and the button engine's configuration.
     public static func simulator(
         _ device: SimulatedDevice,

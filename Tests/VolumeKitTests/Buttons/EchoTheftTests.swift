@@ -67,7 +67,7 @@ struct EchoTheftTests {
 
     @Test("A grid device, slow slider: two quick presses as capture resumes, then the app leaves (ov-11626)")
     func pressesOnAnchorInFlightOnDevice() throws {
-        let run = try EnvelopeRegressionTests.Run(
+        let run = try CaptureRun(
             [
                 "stepQuantization=grid", "downPressRefusal=seedShape", "kvoLatency=0.03", "sliderLatency=0.15",
                 "suspensionDelay=5", "tapLength=0.05",
@@ -98,7 +98,7 @@ struct EchoTheftTests {
         // puts the user's value back behind each repeat; repeats land on values of its restores in flight. A spare
         // taken before a later set of the same value had to be used first (sets land in order), or every later
         // restore's echo went to the one before it and the last landing, after the return, read as a press.
-        let run = try EnvelopeRegressionTests.Run(
+        let run = try CaptureRun(
             [
                 "firstRepeatDelay=0.3851", "repeatInterval=0.0903", "tapLength=0.1085", "stepQuantization=grid",
                 "downPressRefusal=none", "kvoLatency=0.0271", "sliderLatency=0.15", "suspensionDelay=4.0748",

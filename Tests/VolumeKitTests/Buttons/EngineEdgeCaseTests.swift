@@ -27,10 +27,15 @@ struct EngineEdgeCaseTests {
     @Test("stop(onStopped:) always calls back: at once when not capturing, and a second stop when the first is done")
     func stopAlwaysCallsBack() throws {
         let device = SimulatedDevice(.init(volume: 0.05))
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        // An engine never started has nothing to stop: its stop() touches no client.
+        let started = Locked(false)
+        let unexpected = failOnUnexpectedCall("an engine never started makes no call on stop()")
+        let clients = device.clients.reportingCalls { call in if !started.current { unexpected(call) } }
+        let engine = VolumeButtonsEngine(clients: clients, onEvent: { _ in })
         let calls = Locked([String]())
         engine.stop(onStopped: { calls.withLock { $0.append("never started") } })
         #expect(calls.current == ["never started"])
+        started.withLock { $0 = true }
         try engine.start()
         device.advance(by: 0.5)
         engine.stop(onStopped: { calls.withLock { $0.append("first") } })

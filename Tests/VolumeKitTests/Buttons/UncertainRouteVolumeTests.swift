@@ -11,8 +11,8 @@ import VolumeKitTesting
 struct UncertainRouteVolumeTests {
     /// A press up on the speaker at 0.5, then the headphones plugged in `routeAfter` seconds later; returns
     /// the run after a second (the engine still capturing).
-    func world(headphones: Float, routeAfter: TimeInterval, gap: Double) throws -> EnvelopeRegressionTests.Run {
-        let run = try EnvelopeRegressionTests.Run(
+    func world(headphones: Float, routeAfter: TimeInterval, gap: Double) throws -> CaptureRun {
+        let run = try CaptureRun(
             [
                 "sliderLatency=0.1", "kvoLatency=0.03", "routeNotification=afterKVO",
                 "routeNotificationGap=\(gap)", "stepQuantization=grid",

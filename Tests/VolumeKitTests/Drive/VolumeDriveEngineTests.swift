@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 import VolumeKitTesting
@@ -126,28 +127,6 @@ func settled(_ condition: @Sendable () -> Bool) async -> Bool {
         await Task.yield()
     }
     return condition()
-}
-
-/// Lets the drive's tasks run without moving the simulated clock (what they schedule for "now" runs) until
-/// `condition` holds; `false` after 5 s of wall time.
-func eventually(_ device: SimulatedDevice, _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(5)
-    repeat {
-        device.advance(by: 0)
-        if await condition() { return true }
-        await Task.yield()
-    } while Date() < deadline
-    return await condition()
-}
-
-/// Moves virtual time forward in 10 ms steps, letting the drive's task catch up after each one.
-func pass(_ seconds: TimeInterval, on device: SimulatedDevice, until condition: (@Sendable () -> Bool)? = nil) async {
-    let end = device.now + seconds
-    while device.now < end - 1e-9 {
-        device.advance(to: min(end, device.now + 0.01))
-        for _ in 0..<50 { await Task.yield() }
-        if let condition, condition() { return }
-    }
 }
 
 @Suite("The buttons drive a target, with the HUD, on the simulated device")

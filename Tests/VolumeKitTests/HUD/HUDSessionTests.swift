@@ -58,8 +58,9 @@ struct HUDSessionTests {
     func never() {
         let device = SimulatedDevice()
         let recorder = HUDRecorder()
-        let hud = recorder.engine(
-            VolumeHUDOptions(sessionActivation: .never, language: .english), clients: device.clients)
+        var clients = device.clients
+        clients.audioSession = unimplementedClients("sessionActivation .never touches no session").audioSession
+        let hud = recorder.engine(VolumeHUDOptions(sessionActivation: .never, language: .english), clients: clients)
         hud.start()
         device.advance(by: 0.5)
         presses(2, on: device)

@@ -10,7 +10,7 @@ struct ArmedRecoveryTests {
     /// The speaker is left at VolumeKit's anchor 0.125 (the user's 0 needs headroom) with a record, the audio on
     /// the headphones; the app crashes there and its launch recovery runs on the headphones.
     private static func leftSpeaker(_ rules: [String]) throws -> SimulatedDevice {
-        let run = try EnvelopeRegressionTests.Run(rules, volume: 0, headphones: 0.5)
+        let run = try CaptureRun(rules, volume: 0, headphones: 0.5)
         let device = run.device
         device.connect(.headphones)
         device.advance(by: 0.5)
@@ -137,7 +137,7 @@ struct ArmedRecoveryTests {
 
     @Test("A capture that left a route while holding it arms the watch when it stops")
     func armedByCaptureStop() throws {
-        let run = try EnvelopeRegressionTests.Run(["routeNotification=beforeKVO"], volume: 0, headphones: 0.5)
+        let run = try CaptureRun(["routeNotification=beforeKVO"], volume: 0, headphones: 0.5)
         let device = run.device
         device.connect(.headphones)
         device.advance(by: 1)

@@ -14,12 +14,16 @@ private final class Capture: @unchecked Sendable {
     let events = Locked([VolumeButtonEvent]())
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
 
-    init(_ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init()) {
+    /// An engine on `device`, or on `clients` when given (the device's, some replaced).
+    init(
+        _ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init(),
+        clients: VolumeKitClients? = nil
+    ) {
         self.device = device
         let events = self.events
         let diagnostics = self.diagnostics
         engine = VolumeButtonsEngine(
-            configuration: configuration, clients: device.clients,
+            configuration: configuration, clients: clients ?? device.clients,
             onEvent: { event in events.withLock { $0.append(event) } },
             onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
     }
@@ -44,7 +48,8 @@ struct CameraSessionTests {
         let device = SimulatedDevice()
         // The camera runs with its own session (video only: the audio session is left inactive).
         device.startCamera(configuresSession: false)
-        let capture = Capture(device, .init(strategy: .captureEvents))
+        let clients = readOnlySession(device.clients, "captureEvents takes no audio session")
+        let capture = Capture(device, .init(strategy: .captureEvents), clients: clients)
         try capture.engine.start()
         device.advance(by: 0.5)
         device.press(.up)
@@ -227,7 +232,8 @@ struct MediaServicesResetTests {
     func captureEventsRecover() throws {
         let device = SimulatedDevice()
         device.startCamera(configuresSession: false)
-        let capture = Capture(device, .init(strategy: .captureEvents))
+        let clients = readOnlySession(device.clients, "captureEvents takes no audio session, even after a reset")
+        let capture = Capture(device, .init(strategy: .captureEvents), clients: clients)
         try capture.engine.start()
         device.advance(by: 0.5)
         device.resetMediaServices()

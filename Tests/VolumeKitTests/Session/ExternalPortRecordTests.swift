@@ -7,22 +7,6 @@ import VolumeKitTesting
 /// keeps its own volume on iOS, so each has its own record, keyed by its port UID as Bluetooth headsets are.
 @Suite("Each external device keeps its own record (issue 26 item 4)")
 struct ExternalPortRecordTests {
-    /// Starts capture on `device` and lets the view become ready and the anchor land.
-    static func holding(_ device: SimulatedDevice) throws -> VolumeButtonsEngine {
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
-        try engine.start()
-        device.advance(by: 0.5)
-        return engine
-    }
-
-    /// Runs launch recovery on `device` and returns how it ended.
-    static func recovery(_ device: SimulatedDevice) -> VolumeRecovery.Outcome? {
-        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
-        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
-        device.advance(by: 1)
-        return outcome.current
-    }
-
     /// A device whose AirPlay speakers have a volume slider (as AirPlay 2 speakers do; the simulator's default
     /// is the no-slider limit of openradar 42881405, where VolumeKit holds nothing there).
     static func device(volume: Float, others: Float) -> SimulatedDevice {
@@ -47,12 +31,12 @@ struct ExternalPortRecordTests {
     @Test("A volume saved on AirPlay speaker A is not given to speaker B after a crash, and is given back on A")
     func crashThenOtherSpeaker() throws {
         let device = Self.twoSpeakers()
-        _ = try Self.holding(device)
+        _ = try startCapture(on: device, settle: 0.5)
         #expect(device.volume == 0.125, "the kitchen's speaker held at the anchor")
         device.crash()
         device.connect(.external, device: "Bedroom")
         device.launch()
-        #expect(Self.recovery(device) == .nothingPending, "the record is the kitchen's")
+        #expect(recover(device, settle: 1).outcome == .nothingPending, "the record is the kitchen's")
         device.advance(by: 1)
         #expect(device.volume == 0.125, "the bedroom's speaker keeps the user's own 0.125")
         // Back on the kitchen's speaker (the app alive): its own volume comes back at once.
@@ -66,7 +50,7 @@ struct ExternalPortRecordTests {
     @Test("Capture held on speaker A while the output moves to speaker B: B is a route change, and keeps its own")
     func liveMoveToOtherSpeaker() throws {
         let device = Self.twoSpeakers()
-        let engine = try Self.holding(device)
+        let engine = try startCapture(on: device, settle: 0.5)
         device.connect(.external, device: "Bedroom")
         device.advance(by: 1)
         let records = PendingRestores.load(from: device.clients.keyValueStore)
@@ -154,7 +138,7 @@ struct PendingRestoreMigrationTests {
         device.keyValueStore.setData(
             Data(#"{"external":{"userVolume":0.25,"heldVolume":0.5,"savedAtUptime":0}}"#.utf8),
             PendingRestores.version1Key)
-        #expect(ExternalPortRecordTests.recovery(device) == .handled)
+        #expect(recover(device, settle: 1).outcome == .handled)
         #expect(device.volume == 0.25)
         #expect(device.keyValueStore.data(PendingRestores.version1Key) == nil)
         #expect(PendingRestores.load(from: device.clients.keyValueStore).isEmpty)
@@ -187,13 +171,13 @@ struct ExternalPortNameTests {
         #expect(AudioOutput.portKey(key) == key, "a key is its own key")
         #expect(!key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
         #expect(key.hasPrefix(#"\u{1B}]0;pwned\u{7}"#))
-        _ = try ExternalPortRecordTests.holding(device)
+        _ = try startCapture(on: device, settle: 0.5)
         device.crash()
         let stored = try #require(device.keyValueStore.data(PendingRestores.key))
         #expect(stored.count < 1_000, "\(stored.count) bytes stored")
         #expect(!stored.contains(0x1B))
         device.launch()
-        #expect(ExternalPortRecordTests.recovery(device) == .handled)
+        #expect(recover(device, settle: 1).outcome == .handled)
         #expect(device.volume == 0)
     }
 

@@ -88,7 +88,7 @@ struct LateEchoWorldsTests {
     func lateAnchorEchoOnDevice() throws {
         // The sample's rules: a fast slider, KVO 30 ms late, the app suspended at once (its pending KVO delivered
         // on return).
-        let run = try EnvelopeRegressionTests.Run(
+        let run = try CaptureRun(
             [
                 "stepQuantization=grid", "downPressRefusal=none", "kvoLatency=0.03", "sliderLatency=0.005",
                 "suspensionDelay=0", "firstRepeatDelay=0.607", "repeatInterval=0.1403", "tapLength=0.0941",

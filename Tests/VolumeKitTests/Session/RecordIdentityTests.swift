@@ -3,28 +3,12 @@ import Testing
 import VolumeKitCore
 import VolumeKitTesting
 
-/// Starts capture on `device` and lets the view become ready and the anchor land.
-private func capture(_ device: SimulatedDevice) throws -> VolumeButtonsEngine {
-    let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
-    try engine.start()
-    device.advance(by: 0.5)
-    return engine
-}
-
-/// Runs launch recovery on `device` and returns how it ended.
-private func recover(_ device: SimulatedDevice) -> VolumeRecovery.Outcome? {
-    let outcome = Locked<VolumeRecovery.Outcome?>(nil)
-    VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
-    device.advance(by: 1)
-    return outcome.current
-}
-
 @Suite("A restart is told by the boot time, not the uptime (issue 13 item 8)")
 struct BootTimeTests {
     @Test("Records carry the boot time; after a restart whose uptime is past the saved one, the record is stale")
     func rebootWithLargerUptime() throws {
         let device = SimulatedDevice(.init(volume: 0))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.5)
         let held = device.volume
         #expect(held == 0.125, "capture holds the volume away from the user's")
         let record = try #require(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker])
@@ -32,7 +16,7 @@ struct BootTimeTests {
         device.advance(by: 100)
         device.reboot()
         #expect(device.now > record.savedAtUptime, "the uptime rule alone cannot see this restart")
-        #expect(recover(device) == .handled)
+        #expect(recover(device, settle: 1).outcome == .handled)
         #expect(device.volume == held, "a record from before the restart is not applied")
         #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute.isEmpty)
     }
@@ -40,12 +24,12 @@ struct BootTimeTests {
     @Test("Without a restart (a crash, then a launch) the same record gives the user's volume back")
     func crashWithoutReboot() throws {
         let device = SimulatedDevice(.init(volume: 0))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.5)
         device.advance(by: 100)
         device.crash()
         device.launch()
         #expect(device.volume == 0.125)
-        #expect(recover(device) == .handled)
+        #expect(recover(device, settle: 1).outcome == .handled)
         #expect(device.volume == 0)
     }
 
@@ -76,7 +60,7 @@ struct BootTimeTests {
         let record = try #require(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker])
         #expect(record.bootTime == nil)
         #expect(record.userVolume == 0.25)
-        #expect(recover(device) == .handled)
+        #expect(recover(device, settle: 1).outcome == .handled)
         #expect(device.volume == 0.25)
     }
 }
@@ -87,7 +71,7 @@ struct OutputRecordTests {
     func receiver() throws {
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 0.75))
         device.connect(.receiver)
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.5)
         #expect(device.volume(on: .speaker) == 0.5)
         let records = PendingRestores.load(from: device.clients.keyValueStore)
         #expect(records.byRoute[.receiver]?.userVolume == 0.75)
@@ -102,7 +86,7 @@ struct OutputRecordTests {
     func twoHeadsets() throws {
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 0))
         device.connect(.bluetooth, headset: "AA:AA")
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.5)
         #expect(device.volume == 0.125, "headset A held at the anchor")
         // The output moves to headset B (its own volume, 0 too) while A is held: A's record waits.
         device.connect(.bluetooth, headset: "BB:BB")
@@ -122,7 +106,7 @@ struct OutputRecordTests {
         #expect(device.volume == 0.125, "headset A was left at the anchor")
         device.advance(by: 1)
         #expect(device.volume == 0)
-        #expect(recover(device) == .nothingPending)
+        #expect(recover(device, settle: 1).outcome == .nothingPending)
     }
 
     @Test("Records by headset survive the store: other headsets are saved under their UID")

@@ -91,4 +91,33 @@ struct RecoveryBandTests {
         newer.lowestVolume = 0.5
         #expect(RecoveryRule.decide(newer, currentVolume: 0.85, uptime: 2) == .discard(.userChangedVolume))
     }
+
+    @Test(
+        "The rule: VolumeKit's nudges go below the held value and one nudge above; a grid point it did not hold is a press"
+    )
+    func recoveryBand() {
+        let record = PendingRestore(userVolume: 0, heldVolume: 0.125, savedAtUptime: 0)
+        let nudge = VolumeStepMachine.nudge
+        for left in [0.125, 0.125 - 5 * nudge, 0.125 + nudge] {
+            #expect(RecoveryRule.decide(record, currentVolume: left, uptime: 1) == .restore(0), "\(left)")
+        }
+        for users in [0.13, 0.1875] as [Float] {
+            #expect(RecoveryRule.decide(record, currentVolume: users, uptime: 1) == .discard(.userChangedVolume))
+        }
+        let offGrid = PendingRestore(userVolume: 0.49, heldVolume: 0.49, savedAtUptime: 0)
+        #expect(RecoveryRule.decide(offGrid, currentVolume: 0.5, uptime: 1) == .discard(.userChangedVolume))
+        #expect(RecoveryRule.decide(offGrid, currentVolume: 0.49 - 3 * nudge, uptime: 1) == .restore(0.49))
+    }
+
+    @Test("The rule: a grid point VolumeKit did not hold is a press; its own nudges off a held value are not")
+    func gridRule() {
+        let record = PendingRestore(userVolume: 0.33, heldVolume: 0.33, savedAtUptime: 10)
+        #expect(RecoveryRule.decide(record, currentVolume: 0.3125, uptime: 11) == .discard(.userChangedVolume))
+        #expect(RecoveryRule.decide(record, currentVolume: 0.3125 + 5e-5, uptime: 11) == .discard(.userChangedVolume))
+        #expect(RecoveryRule.decide(record, currentVolume: 0.33 - 3.0 / 4096, uptime: 11) == .restore(0.33))
+        // On the grid, VolumeKit's anchor itself and its nudges around it are its own.
+        let grid = PendingRestore(userVolume: 0.95, heldVolume: 0.875, savedAtUptime: 10)
+        #expect(RecoveryRule.decide(grid, currentVolume: 0.875, uptime: 11) == .restore(0.95))
+        #expect(RecoveryRule.decide(grid, currentVolume: 0.875 - 2.0 / 4096, uptime: 11) == .restore(0.95))
+    }
 }

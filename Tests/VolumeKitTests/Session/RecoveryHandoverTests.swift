@@ -11,7 +11,7 @@ struct RecoveryHandoverTests {
     /// The earlier run left the speaker at its anchor (the user's `volume` needs headroom) and crashed; the app
     /// is launched again on a device with `rules`.
     private static func crashed(_ rules: [String], volume: Float) throws -> SimulatedDevice {
-        let run = try EnvelopeRegressionTests.Run(rules, volume: volume)
+        let run = try CaptureRun(rules, volume: volume)
         run.device.advance(by: 0.5)
         run.device.crash()
         run.device.advance(by: 0.3)
@@ -140,7 +140,7 @@ struct RecoveryHandoverTests {
 
     @Test("The route left before the recovery's view is ready: not handled, the record waits for its route")
     func routeLeftBeforeReady() throws {
-        let run = try EnvelopeRegressionTests.Run(["routeNotification=beforeKVO"], volume: 0, headphones: 0.5)
+        let run = try CaptureRun(["routeNotification=beforeKVO"], volume: 0, headphones: 0.5)
         run.device.advance(by: 0.5)
         run.device.crash()
         run.device.advance(by: 0.3)

@@ -6,24 +6,8 @@ import VolumeKitTesting
 /// Each rule of "the user's volume is never lost", on the simulated device.
 @Suite("The user's volume: rules")
 struct UserVolumeRulesTests {
-    private func capture(_ device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init()) throws
-        -> VolumeButtonsEngine
-    {
-        let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients, onEvent: { _ in })
-        try engine.start()
-        device.advance(by: 0.4)
-        return engine
-    }
-
     private func records(_ device: SimulatedDevice) -> [AudioRoute: PendingRestore] {
         PendingRestores.load(from: device.clients.keyValueStore).byRoute
-    }
-
-    private func recover(_ device: SimulatedDevice) -> VolumeRecovery.Outcome? {
-        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
-        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
-        device.advance(by: 0.6)
-        return outcome.current
     }
 
     @Test("The user's volume is saved before VolumeKit's first change to it")
@@ -48,7 +32,7 @@ struct UserVolumeRulesTests {
     @Test("Presses and VolumeKit's own nudges never change the user's volume")
     func nudgesAreNotTheUsers() throws {
         let device = SimulatedDevice(.init(volume: 0.0625))
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         for _ in 0..<12 { device.press(.down); device.advance(by: 0.05) }
         device.hold(.up, for: 1.2)
         device.advance(by: 2)
@@ -63,7 +47,7 @@ struct UserVolumeRulesTests {
     )
     func resignAndBecomeActive() throws {
         let device = SimulatedDevice(.init(volume: 1))
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         #expect(device.volume == 0.875)
         device.controlCenterSlider(0.95)
         device.advance(by: 0.2)
@@ -79,23 +63,23 @@ struct UserVolumeRulesTests {
     @Test("After a crash, the next launch gives the user's volume back and clears the record")
     func crashThenLaunchRecovers() throws {
         let device = SimulatedDevice(.init(volume: 0))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.4)
         device.crash()
         #expect(device.volume == 0.125)
         device.launch()
-        #expect(recover(device) == .handled)
+        #expect(recover(device, settle: 0.6).outcome == .handled)
         #expect(device.volume == 0)
         #expect(records(device).isEmpty)
-        #expect(recover(device) == .nothingPending)
+        #expect(recover(device, settle: 0.6).outcome == .nothingPending)
     }
 
     @Test("start() recovers by itself")
     func startRecovers() throws {
         let device = SimulatedDevice(.init(volume: 1))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.4)
         device.crash()
         device.launch()
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         #expect(engine.userVolume == 1)
         engine.stop()
         device.advance(by: 1)
@@ -105,12 +89,12 @@ struct UserVolumeRulesTests {
     @Test("A volume the user set since the crash is kept: the record is discarded")
     func userChangeSinceCrashWins() throws {
         let device = SimulatedDevice(.init(volume: 0))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.4)
         device.crash()
         device.controlCenterSlider(0.6)
         device.advance(by: 1)
         device.launch()
-        #expect(recover(device) == .handled)
+        #expect(recover(device, settle: 0.6).outcome == .handled)
         #expect(abs(device.volume - 0.6) < 1e-6)
         #expect(records(device).isEmpty)
     }
@@ -126,23 +110,23 @@ struct UserVolumeRulesTests {
     @Test("Volumes are per route: a speaker volume is never put on headphones, and waits for the speaker")
     func perRoute() throws {
         let device = SimulatedDevice(.init(volume: 0, headphonesVolume: 0.4))
-        _ = try capture(device)
+        _ = try startCapture(on: device, settle: 0.4)
         device.crash()
         device.connect(.headphones)
         device.launch()
-        #expect(recover(device) == .nothingPending)
+        #expect(recover(device, settle: 0.6).outcome == .nothingPending)
         #expect(device.volume(on: .headphones) == 0.4)
         // Back on the speaker (the app alive): its record is judged at once, before the user presses there.
         device.connect(.speaker)
         device.advance(by: 1)
         #expect(device.volume(on: .speaker) == 0)
-        #expect(recover(device) == .nothingPending)
+        #expect(recover(device, settle: 0.6).outcome == .nothingPending)
     }
 
     @Test("A route change mid-session records the new route's volume as the user's there")
     func routeChangeRecordsNewBaseline() throws {
         let device = SimulatedDevice(.init(volume: 0.5, headphonesVolume: 1))
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         device.connect(.headphones)
         device.advance(by: 0.5)
         #expect(engine.userVolume == 1)
@@ -155,7 +139,7 @@ struct UserVolumeRulesTests {
     @Test("No resets while a call holds the session; capture resumes when it ends")
     func noResetsDuringCall() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         device.phoneCall(began: true)
         let before = device.log.count
         for _ in 0..<3 { device.press(.up); device.advance(by: 0.3) }
@@ -172,7 +156,7 @@ struct UserVolumeRulesTests {
     @Test("An interruption with no end: capture resumes by retrying activation, and on the next foreground")
     func interruptionWithoutEnd() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         device.interruption(began: true)
         device.advance(by: 0.3)
         #expect(!engine.isCapturing)
@@ -192,7 +176,7 @@ struct UserVolumeRulesTests {
     func otherAudio() throws {
         let device = SimulatedDevice(.init(volume: 0.5))
         device.isOtherAudioPlaying = true
-        let engine = try capture(device)
+        let engine = try startCapture(on: device, settle: 0.4)
         #expect(device.isOtherAudioPlaying)
         engine.stop()
         device.advance(by: 1)

@@ -9,11 +9,11 @@ import VolumeKitTesting
 /// recovery takes for VolumeKit's. Both worlds (that press, or none with the set landed) read the same: a limit,
 /// reported by the recovery.
 @Suite("A crash with the anchor set refused after a down press")
-struct UnconfirmedAnchorCrashTests {
+struct UnconfirmedAnchorRecoveryTests {
     /// The user's 0.0625 held at the anchor 0.125 on a grid device; a down press held 0.41 s (the anchor set after
     /// it comes while it is still held, and is refused), then a crash 0.09 s after the release.
-    private static func crashed() throws -> EnvelopeRegressionTests.Run {
-        let run = try EnvelopeRegressionTests.Run(
+    private static func crashed() throws -> CaptureRun {
+        let run = try CaptureRun(
             ["stepQuantization=grid", "downPressRefusal=seedShape"], volume: 0.0625)
         #expect(run.device.volume == 0.125)
         run.device.hold(.down, for: 0.41)
@@ -21,16 +21,6 @@ struct UnconfirmedAnchorCrashTests {
         #expect(run.device.log.contains { if case .setRefused(_, 0.125) = $0 { true } else { false } })
         run.device.crash()
         return run
-    }
-
-    private static func recover(_ device: SimulatedDevice) -> [VolumeButtonsDiagnostic] {
-        let diagnostics = Locked([VolumeButtonsDiagnostic]())
-        device.launch()
-        VolumeRecovery.recoverIfNeeded(
-            device.clients, onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } },
-            completion: { _ in })
-        device.advance(by: 1.5)
-        return diagnostics.current
     }
 
     @Test("The record says the anchor set was not seen to land")
@@ -49,7 +39,7 @@ struct UnconfirmedAnchorCrashTests {
         run.device.press(.up)
         run.device.advance(by: 0.3)
         #expect(run.device.volume == 0.125, "the press from the nudge snapped onto the anchor")
-        let diagnostics = Self.recover(run.device)
+        let diagnostics = recover(run.device, launching: true, settle: 1.5).diagnostics
         #expect(run.device.volume == 0.0625, "the limit: taken for VolumeKit's value")
         #expect(diagnostics.contains(.recoveredAtUnconfirmedSet))
     }
@@ -57,14 +47,14 @@ struct UnconfirmedAnchorCrashTests {
     @Test("Without a press the volume is at the nudge: given back, nothing ambiguous to report")
     func noPressRestored() throws {
         let run = try Self.crashed()
-        let diagnostics = Self.recover(run.device)
+        let diagnostics = recover(run.device, launching: true, settle: 1.5).diagnostics
         #expect(run.device.volume == 0.0625)
         #expect(!diagnostics.contains(.recoveredAtUnconfirmedSet))
     }
 
     @Test("The twin world: the anchor set landed, the crash came before its KVO — the same read, rightly given back")
     func landedUnseenTwin() throws {
-        let run = try EnvelopeRegressionTests.Run(
+        let run = try CaptureRun(
             ["stepQuantization=grid", "downPressRefusal=none", "kvoLatency=0.03"], volume: 0.0625)
         run.device.hold(.down, for: 0.41)
         run.device.advance(by: 0.405)
@@ -72,21 +62,21 @@ struct UnconfirmedAnchorCrashTests {
         run.device.crash()
         let record = try #require(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker])
         #expect(record.heldSetUnconfirmed == true)
-        let diagnostics = Self.recover(run.device)
+        let diagnostics = recover(run.device, launching: true, settle: 1.5).diagnostics
         #expect(run.device.volume == 0.0625, "here the held value was VolumeKit's: the user's volume is back")
         #expect(diagnostics.contains(.recoveredAtUnconfirmedSet))
     }
 
     @Test("A crash once the anchor has landed: nothing to report")
     func landedAnchorNotReported() throws {
-        let run = try EnvelopeRegressionTests.Run(
+        let run = try CaptureRun(
             ["stepQuantization=grid", "downPressRefusal=seedShape"], volume: 0.0625)
         run.device.press(.down)
         run.device.advance(by: 1)
         run.device.crash()
         let record = try #require(PendingRestores.load(from: run.device.clients.keyValueStore).byRoute[.speaker])
         #expect(record.heldSetUnconfirmed == nil)
-        let diagnostics = Self.recover(run.device)
+        let diagnostics = recover(run.device, launching: true, settle: 1.5).diagnostics
         #expect(run.device.volume == 0.0625)
         #expect(!diagnostics.contains(.recoveredAtUnconfirmedSet))
     }

@@ -7,7 +7,7 @@ import VolumeKitTesting
 /// moves the volume off such a rail to the user's value, it says so (randomized sessions outputVolume 3851-30496069,
 /// 4687-37116353, 4998-39579162: a restore to 0 lands over the user's press, the user presses down at 0 unseen).
 @Suite("Presses at a rail VolumeKit cannot see are reported")
-struct RailPressRegressionTests {
+struct RailPressTests {
     /// Stops while holding `anchor` for a user at `user`; the user presses down once before the restore lands;
     /// then every set the stop issued lands. Returns every action after the press.
     private func restoreLandingAfterPress(user: Float, rails: Bool = false) -> [VolumeStepMachine.Action] {
