@@ -76,36 +76,15 @@ enum RemoteBenchmark {
             let up = burst % 2 == 0
             let start = up ? 20 : 80
             try await renderer.setVolume(start)
-            let controller = RemoteVolumeController(device: device, configuration: .init(step: 2), clock: clock)
-            try await controller.start()
-            device.sends.withLock { $0.removeAll() }
-            var presses: [Instant] = []
-            for _ in 0..<16 {
-                presses.append(clock.now())
-                await controller.press(up ? .up : .down)
-                try await Task.sleep(nanoseconds: 25_000_000)
-            }
-            try await waitIdle(controller)
-            await controller.stop()
-            let sends = device.sends.current
-            perBurst.append(sends.count)
-            burstLatencies += latencies(presses: presses, sends: sends)
+            let run = try await press(Array(repeating: up ? .up : .down, count: 16), step: 2, every: 0.025, on: device)
+            perBurst.append(run.sends.count)
+            burstLatencies += latencies(presses: run.presses, sends: run.sends)
             if try await renderer.volume() == start + (up ? 32 : -32) { exact += 1 }
         }
         // Lone presses, 0.5 s apart: the latency a single tap sees.
         try await renderer.setVolume(50)
-        let controller = RemoteVolumeController(device: device, configuration: .init(step: 1), clock: clock)
-        try await controller.start()
-        device.sends.withLock { $0.removeAll() }
-        var lonePresses: [Instant] = []
-        for index in 0..<20 {
-            lonePresses.append(clock.now())
-            await controller.press(index % 2 == 0 ? .up : .down)
-            try await Task.sleep(nanoseconds: 500_000_000)
-        }
-        try await waitIdle(controller)
-        await controller.stop()
-        let loneLatencies = latencies(presses: lonePresses, sends: device.sends.current)
+        let lone = try await press((0..<20).map { $0 % 2 == 0 ? .up : .down }, step: 1, every: 0.5, on: device)
+        let loneLatencies = latencies(presses: lone.presses, sends: lone.sends)
         let sorted = perBurst.sorted()
         print(
             "remote \(label): 16 presses / 400 ms: SetVolume per burst min \(sorted.first!) median \(sorted[sorted.count / 2]) max \(sorted.last!) (target ≤ 5); final level exact in \(exact)/\(bursts) bursts"
@@ -133,6 +112,27 @@ enum RemoteBenchmark {
         print(
             "remote \(label): search → first renderer (streaming discovery): p50 \(ms(percentile(firsts, 0.5))) max \(ms(firsts.max() ?? .nan)) over \(firsts.count)/5 searches"
         )
+    }
+
+    /// Presses `buttons` one after another, `interval` seconds apart, through a fresh controller of `step` on
+    /// `device`, then waits until it is idle and stops it: when each press was made, and when each SetVolume
+    /// left.
+    static func press(
+        _ buttons: [VolumeButton], step: Int, every interval: Double, on device: Recording
+    ) async throws -> (presses: [Instant], sends: [Instant]) {
+        let clock = RemoteVolumeController.systemClock
+        let controller = RemoteVolumeController(device: device, configuration: .init(step: step), clock: clock)
+        try await controller.start()
+        device.sends.withLock { $0.removeAll() }
+        var presses: [Instant] = []
+        for button in buttons {
+            presses.append(clock.now())
+            await controller.press(button)
+            try await Task.sleep(nanoseconds: UInt64(interval * 1e9))
+        }
+        try await waitIdle(controller)
+        await controller.stop()
+        return (presses, device.sends.current)
     }
 
     /// For each press, the time until the first SetVolume that left at or after it.

@@ -111,118 +111,64 @@ public enum DNSSD {
         kinds: [DNSSDServiceKind], timeout: TimeInterval, interfaceAddress: String?,
         destination: (host: String, port: UInt16)
     ) throws -> AsyncThrowingStream<DiscoveredService, any Error> {
-        let query = try Query(interfaceAddress: interfaceAddress, destination: destination)
-        let (stream, continuation) = AsyncThrowingStream<DiscoveredService, any Error>.makeStream()
-        let stopped = Locked(false)
-        continuation.onTermination = { _ in stopped.withLock { $0 = true } }
+        let query = try MulticastSearchSocket(
+            protocolName: "DNS-SD", ttl: 255,  // RFC 6762 §11.
+            interfaceAddress: interfaceAddress, destination: destination)
         let kinds = kinds.isEmpty ? DNSSDServiceKind.allCases : kinds
-        let thread = Thread {
-            do {
-                try query.run(kinds: kinds, timeout: timeout, stopped: stopped) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        return searchStream(named: "VolumeKit DNS-SD search") { stopped, yield in
+            try run(query, kinds: kinds, timeout: timeout, stopped: stopped, onService: yield)
         }
-        thread.name = "VolumeKit DNS-SD search"
-        thread.start()
-        return stream
     }
 
-    /// One query socket.
-    private final class Query: Sendable {
-        let socket: Socket
-        let destination: Data
-
-        init(interfaceAddress: String?, destination: (host: String, port: UInt16)) throws {
-            var group = sockaddr_in()
-            group.sin_family = sa_family_t(AF_INET)
-            group.sin_port = destination.port.bigEndian
-            guard inet_pton(AF_INET, destination.host, &group.sin_addr) == 1 else {
-                throw RemoteVolumeError.invalidURL(
-                    "DNS-SD destination '\(PeerText.clean(destination.host, limit: 64))'")
-            }
-            self.destination = withUnsafeBytes(of: &group) { Data($0) }
-            let fd = Socket.open(family: AF_INET, type: Socket.datagramType)
-            guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
-            socket = Socket(fd: fd)
-            var ttl: UInt8 = 255  // RFC 6762 §11.
-            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
-            if let interfaceAddress {
-                var address = in_addr()
-                guard inet_pton(AF_INET, interfaceAddress, &address) == 1 else {
-                    throw RemoteVolumeError.invalidURL(
-                        "interface address '\(PeerText.clean(interfaceAddress, limit: 64))' (not an IPv4 address)")
-                }
-                guard
-                    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size))
-                        == 0
-                else {
-                    throw RemoteVolumeError.unreachable(
-                        "cannot search on interface \(interfaceAddress): \(Socket.lastError)")
-                }
-            }
-        }
-
-        func send(_ packet: [UInt8]) throws {
-            let sent = packet.withUnsafeBytes { raw in
-                destination.withUnsafeBytes { address in
-                    sendto(
-                        socket.fd, raw.baseAddress, raw.count, 0,
-                        address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
-                }
-            }
-            if sent < 0 { throw RemoteVolumeError.unreachable("multicast send failed: \(Socket.lastError)") }
-        }
-
-        func run(
-            kinds: [DNSSDServiceKind], timeout: TimeInterval, stopped: Locked<Bool>,
-            onService: (DiscoveredService) -> Void
-        ) throws {
-            defer { socket.close() }
-            var browser = DNSSDBrowser(kinds: kinds)
-            let id = UInt16.random(in: 1...UInt16.max)
-            try send(DNSMessage.query(id: id, browser.browseQuestions))
-            var queries = 1
-            let deadline = Deadline(in: timeout)
-            // The PTR question again at 0.5 s and 1.5 s (or a third and two thirds of a short timeout).
-            var repeats = [Deadline(in: min(0.5, timeout / 3)), Deadline(in: min(1.5, timeout * 2 / 3))]
-            var lastFollowUp = Deadline(in: 0)
-            var packets = 0
-            var found = 0
-            var buffer = [UInt8](repeating: 0, count: DNSMessage.maxPacketBytes + 1)
-            while !deadline.hasPassed && !stopped.current && packets < maxPacketsRead && found < maxServices {
-                if let next = repeats.first, next.hasPassed {
-                    repeats.removeFirst()
-                    if queries < maxQueries {
-                        queries += 1
-                        try? send(DNSMessage.query(id: id, browser.browseQuestions + browser.followUpQuestions))
-                    }
-                }
-                do {
-                    // Woken at least every 0.25 s to notice a consumer that stopped listening.
-                    let until = repeats.first.map { min($0.remainingSeconds, 0.25) } ?? 0.25
-                    try socket.wait(until: Deadline(in: min(until, deadline.remainingSeconds)))
-                } catch RemoteVolumeError.timedOut {
-                    continue
-                }
-                let count = recv(socket.fd, &buffer, buffer.count, 0)
-                guard count > 0 else { continue }
-                packets += 1
-                // A packet over the cap fills the buffer past maxPacketBytes and is refused by parse.
-                guard let message = try? DNSMessage.parse(Array(buffer[0..<count])),
-                    message.id == id || message.id == 0
-                else { continue }
-                for service in browser.absorb(message) where found < maxServices {
-                    found += 1
-                    onService(service)
-                }
-                let missing = browser.followUpQuestions
-                if !missing.isEmpty && queries < maxQueries && lastFollowUp.hasPassed {
+    /// One search on `query`'s socket, which it closes at the end.
+    private static func run(
+        _ query: MulticastSearchSocket, kinds: [DNSSDServiceKind], timeout: TimeInterval, stopped: Locked<Bool>,
+        onService: (DiscoveredService) -> Void
+    ) throws {
+        let socket = query.socket
+        defer { socket.close() }
+        var browser = DNSSDBrowser(kinds: kinds)
+        let id = UInt16.random(in: 1...UInt16.max)
+        try query.send(DNSMessage.query(id: id, browser.browseQuestions))
+        var queries = 1
+        let deadline = Deadline(in: timeout)
+        // The PTR question again at 0.5 s and 1.5 s (or a third and two thirds of a short timeout).
+        var repeats = [Deadline(in: min(0.5, timeout / 3)), Deadline(in: min(1.5, timeout * 2 / 3))]
+        var lastFollowUp = Deadline(in: 0)
+        var packets = 0
+        var found = 0
+        var buffer = [UInt8](repeating: 0, count: DNSMessage.maxPacketBytes + 1)
+        while !deadline.hasPassed && !stopped.current && packets < maxPacketsRead && found < maxServices {
+            if let next = repeats.first, next.hasPassed {
+                repeats.removeFirst()
+                if queries < maxQueries {
                     queries += 1
-                    lastFollowUp = Deadline(in: 0.2)
-                    try? send(DNSMessage.query(id: id, missing))
+                    try? query.send(DNSMessage.query(id: id, browser.browseQuestions + browser.followUpQuestions))
                 }
+            }
+            do {
+                // Woken at least every 0.25 s to notice a consumer that stopped listening.
+                let until = repeats.first.map { min($0.remainingSeconds, 0.25) } ?? 0.25
+                try socket.wait(until: Deadline(in: min(until, deadline.remainingSeconds)))
+            } catch RemoteVolumeError.timedOut {
+                continue
+            }
+            let count = recv(socket.fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            packets += 1
+            // A packet over the cap fills the buffer past maxPacketBytes and is refused by parse.
+            guard let message = try? DNSMessage.parse(Array(buffer[0..<count])),
+                message.id == id || message.id == 0
+            else { continue }
+            for service in browser.absorb(message) where found < maxServices {
+                found += 1
+                onService(service)
+            }
+            let missing = browser.followUpQuestions
+            if !missing.isEmpty && queries < maxQueries && lastFollowUp.hasPassed {
+                queries += 1
+                lastFollowUp = Deadline(in: 0.2)
+                try? query.send(DNSMessage.query(id: id, missing))
             }
         }
     }

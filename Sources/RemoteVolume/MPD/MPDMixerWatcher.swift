@@ -26,8 +26,9 @@ final class MPDMixerWatcher: @unchecked Sendable {
     private let password: String?
     private let requestTimeout: TimeInterval
     private let report: @Sendable (Int) -> Void
-    private let clock: WatcherClock
-    private let cancelled = Locked(false)
+    private let loop: WatcherLoop
+    /// The level last reported, over every connection; only touched on the watcher's thread.
+    private var lastReported: Int?
 
     init(
         host: String, port: UInt16, password: String?, requestTimeout: TimeInterval, clock: WatcherClock = .system,
@@ -37,55 +38,37 @@ final class MPDMixerWatcher: @unchecked Sendable {
         self.port = port
         self.password = password
         self.requestTimeout = requestTimeout
-        self.clock = clock
         self.report = report
+        loop = WatcherLoop(clock: clock)
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "RemoteVolume.MPD.idle"
-        thread.start()
+        loop.start(named: "RemoteVolume.MPD.idle") { [self] in try follow() }
     }
 
-    func cancel() { cancelled.withLock { $0 = true } }
+    func cancel() { loop.cancel() }
 
-    private var isCancelled: Bool { cancelled.current }
+    private var isCancelled: Bool { loop.isCancelled }
 
-    private func run() {
-        var backoff = ReconnectBackoff()
-        var lastReported: Int?
+    /// One connection, followed until cancelled. Throws when it is lost or refused, or the server
+    /// misbehaves: the loop then tries again (MPD may be restarting), backing off.
+    private func follow() throws {
+        let session = try MPDSession(host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
+        defer { session.channel.close() }
+        // What it is now: after a restart this is how the controller learns the device's level.
+        let level = try session.volume(deadline: Deadline(in: requestTimeout))
+        if level != lastReported { report(level); lastReported = level }
         while !isCancelled {
-            let attempt = clock.now()
-            do {
-                let session = try MPDSession(
-                    host: host, port: port, password: password, deadline: Deadline(in: requestTimeout))
-                defer { session.channel.close() }
-                // What it is now: after a restart this is how the controller learns the device's level.
+            let round = loop.clock.now()
+            if try waitForMixerChange(session) {
+                // Paced: the level read after the pause is the newest, so nothing is lost by waiting.
+                loop.pause(until: round + Self.minimumRoundInterval)
+                if isCancelled { break }
                 let level = try session.volume(deadline: Deadline(in: requestTimeout))
-                if level != lastReported { report(level); lastReported = level }
-                while !isCancelled {
-                    let round = clock.now()
-                    if try waitForMixerChange(session) {
-                        // Paced: the level read after the pause is the newest, so nothing is lost by waiting.
-                        pause(until: round + Self.minimumRoundInterval)
-                        if isCancelled { break }
-                        let level = try session.volume(deadline: Deadline(in: requestTimeout))
-                        report(level)
-                        lastReported = level
-                    }
-                }
-                return
-            } catch {
-                // Connection lost or refused, or the server misbehaved: try again (MPD restarting), backing off.
-                let now = clock.now()
-                pause(until: now + backoff.delay(afterConnectionLasting: now - attempt))
+                report(level)
+                lastReported = level
             }
         }
-    }
-
-    /// Sleeps until `instant` (of the watcher's clock) or cancellation.
-    private func pause(until instant: TimeInterval) {
-        clock.sleep(instant) { isCancelled }
     }
 
     /// Sends `idle mixer` and waits; `true` when the mixer changed, `false` after a quiet keep-alive period

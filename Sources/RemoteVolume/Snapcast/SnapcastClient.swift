@@ -40,13 +40,13 @@ public final class SnapcastClient: RemoteVolumeDevice {
     private let link: SnapcastLink
 
     /// Creates a device; no connection is made until the first request.
-    public init(
+    public convenience init(
         host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
         requestTimeout: TimeInterval = 3, displayName: String? = nil
     ) {
-        link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
-        self.clientID = clientID
-        self.displayName = displayName ?? clientID
+        self.init(
+            link: SnapcastLink(host: host, port: port, requestTimeout: requestTimeout), clientID: clientID,
+            displayName: displayName ?? clientID)
     }
 
     private init(link: SnapcastLink, clientID: String, displayName: String) {
@@ -67,16 +67,11 @@ public final class SnapcastClient: RemoteVolumeDevice {
         host: String, port: UInt16 = SnapcastClient.defaultPort, clientID: String,
         requestTimeout: TimeInterval = 3
     ) async throws -> SnapcastClient {
-        let probe = SnapcastClient(host: host, port: port, clientID: clientID, requestTimeout: requestTimeout)
-        let client: Snapcast.Client
-        do {
-            client = try await probe.link.request(mappingNotFound: false) { session, deadline in
-                try Self.status(of: clientID, session, deadline)
-            }
-        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
-            throw probe.notFound(refusal)
+        let link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
+        let client = try await link.request(missing: missing(clientID)) { session, deadline in
+            try Self.status(of: clientID, session, deadline)
         }
-        return SnapcastClient(link: probe.link, clientID: clientID, displayName: name(of: client, id: clientID))
+        return SnapcastClient(link: link, clientID: clientID, displayName: name(of: client, id: clientID))
     }
 
     /// The client's configured name, else its host's, else its id; cleaned.
@@ -85,11 +80,9 @@ public final class SnapcastClient: RemoteVolumeDevice {
         return PeerText.clean(names.first ?? id, limit: 80)
     }
 
-    /// "The server answered, but has no such client", with the command that lists its clients.
-    private func notFound(_ refusal: SnapcastRefusal) -> RemoteVolumeError {
-        .unsupported(
-            "the Snapcast server at \(link.address) answered, but has no client \"\(PeerText.clean(clientID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(link.address)' lists its clients (a server that has just restarted knows them again within a second)"
-        )
+    /// A request about client `id`, for a "not found" refusal worded as such.
+    private static func missing(_ id: String) -> SnapcastLink.Missing {
+        .init(kind: "client", id: id, note: " (a server that has just restarted knows them again within a second)")
     }
 
     /// Reads the client's percent; one outside 0…100 is refused (``RemoteVolumeError/invalidReply(_:)``).
@@ -136,23 +129,18 @@ public final class SnapcastClient: RemoteVolumeDevice {
             throw RemoteVolumeError.unsupported("a Snapcast percent lies within 0…100; \(level) does not")
         }
         let id = clientID
-        let client: Snapcast.Client
-        do {
-            client = try await link.request(mappingNotFound: false) { session, deadline in
-                guard let level else { return try Self.status(of: id, session, deadline) }
-                let replies = try session.batch(
-                    [
-                        ("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: .init(percent: level))),
-                        ("Client.GetStatus", Snapcast.IDParams(id: id)),
-                    ], deadline: deadline)
-                _ = try SnapcastSession.result(
-                    of: replies[0], method: "Client.SetVolume", as: Snapcast.VolumeResult.self)
-                return try Self.checked(
-                    SnapcastSession.result(of: replies[1], method: "Client.GetStatus", as: Snapcast.ClientStatus.self)
-                        .client, id: id, session)
-            }
-        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
-            throw notFound(refusal)
+        let client = try await link.request(missing: Self.missing(id)) { session, deadline in
+            guard let level else { return try Self.status(of: id, session, deadline) }
+            let replies = try session.batch(
+                [
+                    ("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: .init(percent: level))),
+                    ("Client.GetStatus", Snapcast.IDParams(id: id)),
+                ], deadline: deadline)
+            _ = try SnapcastSession.result(
+                of: replies[0], method: "Client.SetVolume", as: Snapcast.VolumeResult.self)
+            return try Self.checked(
+                SnapcastSession.result(of: replies[1], method: "Client.GetStatus", as: Snapcast.ClientStatus.self)
+                    .client, id: id, session)
         }
         return SnapcastClientStatus(
             name: Self.name(of: client, id: id), volume: try client.config.volume.checkedPercent(of: client.named),

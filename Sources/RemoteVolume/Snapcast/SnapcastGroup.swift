@@ -48,13 +48,13 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     }
 
     /// Creates a device; no connection is made until the first request.
-    public init(
+    public convenience init(
         host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
         requestTimeout: TimeInterval = 3, displayName: String? = nil
     ) {
-        link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
-        self.groupID = groupID
-        self.displayName = displayName ?? groupID
+        self.init(
+            link: SnapcastLink(host: host, port: port, requestTimeout: requestTimeout), groupID: groupID,
+            displayName: displayName ?? groupID)
     }
 
     private init(link: SnapcastLink, groupID: String, displayName: String) {
@@ -72,20 +72,13 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         host: String, port: UInt16 = SnapcastClient.defaultPort, groupID: String,
         requestTimeout: TimeInterval = 3
     ) async throws -> SnapcastGroup {
-        let probe = SnapcastGroup(host: host, port: port, groupID: groupID, requestTimeout: requestTimeout)
-        let group: Snapcast.Group
-        do {
-            group = try await probe.link.request(mappingNotFound: false) { session, deadline in
-                try Self.status(of: groupID, session, deadline)
-            }
-        } catch let refusal as SnapcastRefusal where refusal.isNotFound {
-            throw RemoteVolumeError.unsupported(
-                "the Snapcast server at \(probe.link.address) answered, but has no group \"\(PeerText.clean(groupID, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(probe.link.address)' lists its groups"
-            )
+        let link = SnapcastLink(host: host, port: port, requestTimeout: requestTimeout)
+        let group = try await link.request(missing: .init(kind: "group", id: groupID)) { session, deadline in
+            try Self.status(of: groupID, session, deadline)
         }
         _ = try Self.level(of: group)
         let name = group.name.flatMap { $0.isEmpty ? nil : $0 } ?? groupID
-        return SnapcastGroup(link: probe.link, groupID: groupID, displayName: PeerText.clean(name, limit: 80))
+        return SnapcastGroup(link: link, groupID: groupID, displayName: PeerText.clean(name, limit: 80))
     }
 
     /// The loudest client's percent.

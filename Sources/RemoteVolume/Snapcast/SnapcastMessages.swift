@@ -144,20 +144,13 @@ enum Snapcast {
         private enum CodingKeys: String, CodingKey { case code, message, data }
     }
 
-    /// Any line from the server: a reply (has `id`) or a notification (has `method`, no `id`).
-    struct Envelope: Decodable {
-        var id: Int?
-        var method: String?
-        var error: RPCError?
+    /// Any line from the server: a reply (has `id`) or a notification (has `method`, no `id`), its `result`
+    /// left unread.
+    typealias Envelope = Answer<Unread>
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try? container.decode(Int.self, forKey: .id)
-            method = try? container.decode(String.self, forKey: .method)
-            error = try container.decodeIfPresent(RPCError.self, forKey: .error)
-        }
-
-        private enum CodingKeys: String, CodingKey { case id, method, error }
+    /// A `result` that is not read.
+    struct Unread: Decodable {
+        init(from decoder: any Decoder) {}
     }
 
     /// Any line, with the `result` decoded as `Result` when it is one (`nil` when absent or another shape):
@@ -173,7 +166,7 @@ enum Snapcast {
             id = try? container.decode(Int.self, forKey: .id)
             method = try? container.decode(String.self, forKey: .method)
             error = try container.decodeIfPresent(RPCError.self, forKey: .error)
-            result = try? container.decode(Result.self, forKey: .result)
+            result = container.contains(.result) ? (try? container.decode(Result.self, forKey: .result)) : nil
         }
 
         private enum CodingKeys: String, CodingKey { case id, method, error, result }

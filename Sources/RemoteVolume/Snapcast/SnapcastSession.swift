@@ -270,17 +270,30 @@ final class SnapcastLink: @unchecked Sendable {
     /// "HOST:PORT" (an IPv6 host in brackets), for messages.
     var address: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
+    /// What a request asks about, for a "not found" refusal worded by the caller: the server was reached, but
+    /// has no `kind` (client or group) `id`; `note` follows the command that lists them.
+    struct Missing: Sendable {
+        var kind: String
+        var id: String
+        var note = ""
+    }
+
     /// Runs `work` (one or more calls) as one request within ``requestTimeout``.
     ///
-    /// With `mappingNotFound` false, a "not found" refusal is thrown as the ``SnapcastRefusal`` itself, for
-    /// a caller that words it (``SnapcastClient/connect(host:port:clientID:requestTimeout:)``).
+    /// A refusal saying the server does not know the client or group asked about is thrown, when `missing`
+    /// is given, as "the server answered, but has no such client" with the command that lists them (a caller
+    /// such as `connect`: the server was reached); else as ``SnapcastRefusal/remoteVolumeError(at:)`` says.
     func request<T: Sendable>(
-        mappingNotFound: Bool = true, _ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T
+        missing: Missing? = nil, _ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T
     ) async throws -> T {
         do {
             return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
         } catch let refusal as SnapcastRefusal {
-            if !mappingNotFound && refusal.isNotFound { throw refusal }
+            if let missing, refusal.isNotFound {
+                throw RemoteVolumeError.unsupported(
+                    "the Snapcast server at \(address) answered, but has no \(missing.kind) \"\(PeerText.clean(missing.id, limit: 60))\" (\(refusal.message)); 'volumekit remote list snapcast://\(address)' lists its \(missing.kind)s\(missing.note)"
+                )
+            }
             throw refusal.remoteVolumeError(at: address)
         } catch {
             throw error.asRemoteVolumeError

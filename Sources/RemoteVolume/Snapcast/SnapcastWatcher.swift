@@ -25,8 +25,8 @@ final class SnapcastWatcher: @unchecked Sendable {
     private let resync: Resync
     private let notified: Notified
     private let deliver: @Sendable (RemoteVolumeChange) -> Void
-    private let clock: WatcherClock
-    private let cancelled = Locked(false)
+    private let loop: WatcherLoop
+    private var clock: WatcherClock { loop.clock }
     /// Only touched on the watcher's thread.
     private var pacing = Coalescer<RemoteVolumeChange>()
     private var delivered: RemoteVolumeChange?
@@ -36,21 +36,21 @@ final class SnapcastWatcher: @unchecked Sendable {
         deliver: @escaping @Sendable (RemoteVolumeChange) -> Void
     ) {
         self.link = link
-        self.clock = clock
         self.resync = resync
         self.notified = notified
         self.deliver = deliver
+        loop = WatcherLoop(clock: clock)
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "RemoteVolume.Snapcast.notifications"
-        thread.start()
+        loop.start(
+            named: "RemoteVolume.Snapcast.notifications", rest: { [self] in rest(until: $0) },
+            connection: { [self] in try follow() })
     }
 
-    func cancel() { cancelled.withLock { $0 = true } }
+    func cancel() { loop.cancel() }
 
-    private var isCancelled: Bool { cancelled.current }
+    private var isCancelled: Bool { loop.isCancelled }
 
     /// Passes `change` through the pacing (and the duplicate check) to `deliver`.
     private func offer(_ change: RemoteVolumeChange?) {
@@ -69,52 +69,46 @@ final class SnapcastWatcher: @unchecked Sendable {
         deliver(change)
     }
 
-    private func run() {
-        var backoff = ReconnectBackoff()
+    /// One connection, followed until cancelled. Throws when it is lost or refused, or the server sends
+    /// garbage: the loop then opens a fresh one soon (the server may be restarting), backing off.
+    private func follow() throws {
+        let session = try SnapcastSession(host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
+        defer { session.channel.close() }
+        offer(try resync(session, Deadline(in: link.requestTimeout)))
+        var quietUntil = Deadline(in: Self.keepAlive)
         while !isCancelled {
-            let attempt = clock.now()
+            deliverDue()
+            // A held change waits for its turn, not for the next line.
+            let wait = pacing.nextDue.map { max(0.005, min(Self.slice, $0 - clock.now())) } ?? Self.slice
+            let line: String
             do {
-                let session = try SnapcastSession(
-                    host: link.host, port: link.port, deadline: Deadline(in: link.requestTimeout))
-                defer { session.channel.close() }
-                offer(try resync(session, Deadline(in: link.requestTimeout)))
-                var quietUntil = Deadline(in: Self.keepAlive)
-                while !isCancelled {
-                    deliverDue()
-                    // A held change waits for its turn, not for the next line.
-                    let wait = pacing.nextDue.map { max(0.005, min(Self.slice, $0 - clock.now())) } ?? Self.slice
-                    let line: String
-                    do {
-                        line = try session.channel.readLine(deadline: Deadline(in: wait))
-                    } catch RemoteVolumeError.timedOut {
-                        if quietUntil.hasPassed {
-                            offer(try resync(session, Deadline(in: link.requestTimeout)))
-                            quietUntil = Deadline(in: Self.keepAlive)
-                        }
-                        continue
-                    }
-                    if JSONLine.isArray(line) {
-                        // A batch: what snapserver sends the others when a controller sent a batch.
-                        for (method, text) in try SnapcastSession.notifications(inBatch: line) {
-                            offer(notified(method, text))
-                        }
-                        continue
-                    }
-                    let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
-                    if envelope.id == nil, let method = envelope.method { offer(notified(method, line)) }
+                line = try session.channel.readLine(deadline: Deadline(in: wait))
+            } catch RemoteVolumeError.timedOut {
+                if quietUntil.hasPassed {
+                    offer(try resync(session, Deadline(in: link.requestTimeout)))
+                    quietUntil = Deadline(in: Self.keepAlive)
                 }
-                return
-            } catch {
-                // Lost, refused or garbage: a fresh connection soon (the server may be restarting), backing off.
-                let now = clock.now()
-                let until = now + backoff.delay(afterConnectionLasting: now - attempt)
-                while !isCancelled {
-                    deliverDue()
-                    guard clock.now() < until else { break }
-                    // A held change is delivered when its turn comes, not after the whole wait.
-                    clock.sleep(min(until, pacing.nextDue ?? until)) { isCancelled }
-                }
+                continue
             }
+            if JSONLine.isArray(line) {
+                // A batch: what snapserver sends the others when a controller sent a batch.
+                for (method, text) in try SnapcastSession.notifications(inBatch: line) {
+                    offer(notified(method, text))
+                }
+                continue
+            }
+            let envelope = try JSONLine.decode(Snapcast.Envelope.self, from: line)
+            if envelope.id == nil, let method = envelope.method { offer(notified(method, line)) }
+        }
+    }
+
+    /// The wait before the next connection, until `instant`: a held change is delivered when its turn comes,
+    /// not after the whole wait.
+    private func rest(until instant: TimeInterval) {
+        while !isCancelled {
+            deliverDue()
+            guard clock.now() < instant else { break }
+            clock.sleep(min(instant, pacing.nextDue ?? instant)) { isCancelled }
         }
     }
 }

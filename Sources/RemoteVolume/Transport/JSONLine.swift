@@ -1,4 +1,5 @@
 import Foundation
+import VolumeKitCore
 
 /// One line of newline-delimited JSON from a peer, decoded with limits.
 ///
@@ -15,9 +16,7 @@ enum JSONLine {
     /// recurse without bound).
     static func decode<T: Decodable>(_ type: T.Type, from line: String) throws -> T {
         let bytes = Array(line.utf8)
-        guard nestingDepth(bytes) <= maxDepth else {
-            throw RemoteVolumeError.invalidReply("JSON nested deeper than \(maxDepth) levels")
-        }
+        try checkDepth(bytes)
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
@@ -37,21 +36,9 @@ enum JSONLine {
     /// `text` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped,
     /// everything else as it is.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var result = ""
+        TraceJSON.writeString(text, to: &result)
+        return result
     }
 
     /// Whether `line` holds a JSON array (its first non-blank character is `[`): a JSON-RPC batch.
@@ -64,29 +51,16 @@ enum JSONLine {
     /// elements, or text that is not one array, is ``RemoteVolumeError/invalidReply(_:)``.
     static func elements(ofArray line: String, limit: Int) throws -> [String] {
         let bytes = Array(line.utf8)
-        guard nestingDepth(bytes) <= maxDepth else {
-            throw RemoteVolumeError.invalidReply("JSON nested deeper than \(maxDepth) levels")
-        }
+        try checkDepth(bytes)
         var elements: [String] = []
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = StringTracker()
         var start: Int?
         var closed = false
         for (index, byte) in bytes.enumerated() {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+            if strings.isInString(byte) { continue }
             if closed, byte != 0x20, byte != 0x09, byte != 0x0D { throw notOneArray(line) }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth == 1 {
@@ -126,25 +100,21 @@ enum JSONLine {
         .invalidReply("unexpected JSON: \(PeerText.clean(line, limit: 80))")
     }
 
+    /// Refuses `bytes` nesting deeper than ``maxDepth``, before any decoder recurses into them.
+    private static func checkDepth(_ bytes: [UInt8]) throws {
+        guard nestingDepth(bytes) <= maxDepth else {
+            throw RemoteVolumeError.invalidReply("JSON nested deeper than \(maxDepth) levels")
+        }
+    }
+
     /// The deepest bracket nesting in `bytes`, ignoring brackets inside strings.
     static func nestingDepth(_ bytes: [UInt8]) -> Int {
         var depth = 0
         var deepest = 0
-        var inString = false
-        var escaped = false
+        var strings = StringTracker()
         for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+            if strings.isInString(byte) { continue }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 deepest = max(deepest, depth)
@@ -153,5 +123,30 @@ enum JSONLine {
             }
         }
         return deepest
+    }
+
+    /// Tells the bytes of a JSON text that belong to a string literal from the rest, one byte at a time, for
+    /// the scans that look only at the structure (brackets and commas inside strings are text).
+    struct StringTracker {
+        private var inString = false
+        private var escaped = false
+
+        /// Whether `byte`, the text's next one, is part of a string literal: the opening quote is not (it is
+        /// where the structure says a string starts), every byte after it up to the closing quote is.
+        @inline(__always)
+        mutating func isInString(_ byte: UInt8) -> Bool {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                return true
+            }
+            if byte == UInt8(ascii: "\"") { inString = true }
+            return false
+        }
     }
 }

@@ -28,7 +28,7 @@ struct ServerURLParts: Equatable {
     var fragment: String?
 
     /// The scheme of `text` when it is `mpd` or `snapcast` (any letter case), else `nil`: the forms this
-    /// scanner reads. Anything else goes to Foundation's parser as before.
+    /// scanner reads. Anything else goes to Foundation's parser.
     static func serverScheme(of text: String) -> String? {
         guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let scheme = String(text[..<colon]).lowercased()

@@ -150,7 +150,7 @@ final class GENAListener: Sendable {
         socket = Socket(fd: fd)
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        let bound: Int32
+        let bound: Bool
         if isV6 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
@@ -161,24 +161,14 @@ final class GENAListener: Sendable {
             if let zone = host.split(separator: "%").dropFirst().first {
                 address.sin6_scope_id = if_nametoindex(String(zone))
             }
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            bound = socket.bindAddress(address)
         } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            guard let address = Socket.ipv4Address(host: host, port: 0) else {
                 throw RemoteVolumeError.unreachable("cannot listen for events on \(PeerText.clean(host, limit: 64))")
             }
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            bound = socket.bindAddress(address)
         }
-        guard bound == 0, listen(fd, 32) == 0, let local = socket.localEndpoint() else {
+        guard bound, listen(fd, 32) == 0, let local = socket.localEndpoint() else {
             throw RemoteVolumeError.unreachable("cannot listen for events: \(Socket.lastError)")
         }
         port = local.port
@@ -189,9 +179,7 @@ final class GENAListener: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.serve() }
-        thread.name = "VolumeKit GENA listener"
-        thread.start()
+        Thread.run(named: "VolumeKit GENA listener") { [self] in serve() }
     }
 
     func stop() {
@@ -221,10 +209,9 @@ final class GENAListener: Sendable {
     }
 
     private func serve() {
-        while !stopped.current {
-            guard (try? socket.wait(until: Deadline(in: 0.25))) != nil else { continue }
+        socket.serve(until: stopped) {
             let client = accept(socket.fd, nil, nil)
-            guard client >= 0 else { continue }
+            guard client >= 0 else { return }
             let connection = Socket(fd: client)
             let admitted = active.withLock { count -> Bool in
                 guard count < Self.maxConnections else { return false }
@@ -233,17 +220,14 @@ final class GENAListener: Sendable {
             }
             guard admitted else {
                 connection.close()
-                continue
+                return
             }
-            let worker = Thread { [self] in
-                self.serveOne(connection)
+            Thread.run(named: "VolumeKit GENA connection") { [self] in
+                serveOne(connection)
                 connection.close()
-                self.active.withLock { $0 -= 1 }
+                active.withLock { $0 -= 1 }
             }
-            worker.name = "VolumeKit GENA connection"
-            worker.start()
         }
-        socket.close()
     }
 
     private func serveOne(_ connection: Socket) {

@@ -117,98 +117,50 @@ public enum SSDP {
         timeout: TimeInterval, interfaceAddress: String?,
         destination: (host: String, port: UInt16), maxAnswers: Int = maxAnswers
     ) throws -> AsyncThrowingStream<SSDPResponse, any Error> {
-        let search = try Search(interfaceAddress: interfaceAddress, destination: destination)
-        let (stream, continuation) = AsyncThrowingStream<SSDPResponse, any Error>.makeStream()
-        let stopped = Locked(false)
-        continuation.onTermination = { _ in stopped.withLock { $0 = true } }
-        let thread = Thread {
-            do {
-                try search.run(timeout: timeout, maxAnswers: maxAnswers, stopped: stopped) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        let search = try MulticastSearchSocket(
+            protocolName: "SSDP", ttl: 2,  // UDA 1.1 §1.1.2: TTL defaults to 2.
+            interfaceAddress: interfaceAddress, destination: destination)
+        return searchStream(named: "VolumeKit SSDP search") { stopped, yield in
+            try run(search, timeout: timeout, maxAnswers: maxAnswers, stopped: stopped, onAnswer: yield)
         }
-        thread.name = "VolumeKit SSDP search"
-        thread.start()
-        return stream
     }
 
-    /// One M-SEARCH socket.
-    private final class Search: Sendable {
-        let socket: Socket
-        let destination: Data
-
-        init(interfaceAddress: String?, destination: (host: String, port: UInt16)) throws {
-            let fd = Socket.open(family: AF_INET, type: Socket.datagramType)
-            guard fd >= 0 else { throw RemoteVolumeError.unreachable(Socket.lastError) }
-            socket = Socket(fd: fd)
-            var ttl: UInt8 = 2  // UDA 1.1 §1.1.2: TTL defaults to 2.
-            _ = setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &ttl, socklen_t(MemoryLayout<UInt8>.size))
-            if let interfaceAddress {
-                var address = in_addr()
-                guard inet_pton(AF_INET, interfaceAddress, &address) == 1 else {
-                    throw RemoteVolumeError.invalidURL(
-                        "interface address '\(PeerText.clean(interfaceAddress, limit: 64))' (not an IPv4 address)")
-                }
-                guard
-                    setsockopt(fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &address, socklen_t(MemoryLayout<in_addr>.size))
-                        == 0
-                else {
-                    throw RemoteVolumeError.unreachable(
-                        "cannot search on interface \(interfaceAddress): \(Socket.lastError)")
-                }
-            }
-            var group = sockaddr_in()
-            group.sin_family = sa_family_t(AF_INET)
-            group.sin_port = destination.port.bigEndian
-            _ = inet_pton(AF_INET, destination.host, &group.sin_addr)
-            self.destination = withUnsafeBytes(of: &group) { Data($0) }
+    /// One search on `search`'s socket, which it closes at the end.
+    private static func run(
+        _ search: MulticastSearchSocket, timeout: TimeInterval, maxAnswers: Int, stopped: Locked<Bool>,
+        onAnswer: (SSDPResponse) -> Void
+    ) throws {
+        let socket = search.socket
+        defer { socket.close() }
+        // Devices answer within MX seconds (UDA 1.1 §1.3.2); asking for at most half the timeout leaves
+        // the other half for reading descriptions.
+        let mx = max(1, min(5, Int(timeout / 2)))
+        func sendSearches() throws {
+            for target in searchTargets { try search.send(searchRequest(target: target, mx: mx)) }
         }
-
-        func run(timeout: TimeInterval, maxAnswers: Int, stopped: Locked<Bool>, onAnswer: (SSDPResponse) -> Void) throws
-        {
-            defer { socket.close() }
-            // Devices answer within MX seconds (UDA 1.1 §1.3.2); asking for at most half the timeout leaves
-            // the other half for reading descriptions.
-            let mx = max(1, min(5, Int(timeout / 2)))
-            func sendSearches() throws {
-                for target in searchTargets {
-                    let message = searchRequest(target: target, mx: mx)
-                    let sent = message.withUnsafeBytes { raw in
-                        destination.withUnsafeBytes { address in
-                            sendto(
-                                socket.fd, raw.baseAddress, raw.count, 0,
-                                address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(address.count))
-                        }
-                    }
-                    if sent < 0 { throw RemoteVolumeError.unreachable("multicast send failed: \(Socket.lastError)") }
-                }
+        try sendSearches()
+        let deadline = Deadline(in: timeout)
+        let resend = Deadline(in: min(0.5, timeout / 3))
+        var resent = false
+        var seen: Set<String> = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while !deadline.hasPassed && seen.count < maxAnswers && !stopped.current {
+            if !resent && resend.hasPassed {
+                resent = true
+                try? sendSearches()
             }
-            try sendSearches()
-            let deadline = Deadline(in: timeout)
-            let resend = Deadline(in: min(0.5, timeout / 3))
-            var resent = false
-            var seen: Set<String> = []
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            while !deadline.hasPassed && seen.count < maxAnswers && !stopped.current {
-                if !resent && resend.hasPassed {
-                    resent = true
-                    try? sendSearches()
-                }
-                do {
-                    // Woken at least every 0.25 s to notice a consumer that stopped listening.
-                    try socket.wait(until: Deadline(in: min(0.25, (resent ? deadline : resend).remainingSeconds)))
-                } catch RemoteVolumeError.timedOut {
-                    continue
-                }
-                let count = recv(socket.fd, &buffer, buffer.count, 0)
-                guard count > 0 else { continue }
-                guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])),
-                    seen.insert(response.deviceKey).inserted
-                else { continue }
-                onAnswer(response)
+            do {
+                // Woken at least every 0.25 s to notice a consumer that stopped listening.
+                try socket.wait(until: Deadline(in: min(0.25, (resent ? deadline : resend).remainingSeconds)))
+            } catch RemoteVolumeError.timedOut {
+                continue
             }
+            let count = recv(socket.fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            guard let response = try? SSDPResponse.parse(Data(buffer[0..<count])),
+                seen.insert(response.deviceKey).inserted
+            else { continue }
+            onAnswer(response)
         }
     }
 }

@@ -35,20 +35,12 @@ final class SSDPAnnouncementListener: Sendable {
         // Other SSDP software on the same machine listens on 1900 too.
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = group.port.bigEndian
-        guard inet_pton(AF_INET, group.host, &address.sin_addr) == 1 else {
+        guard let address = Socket.ipv4Address(host: group.host, port: group.port) else {
             throw RemoteVolumeError.unreachable(
                 "cannot listen for SSDP announcements on \(PeerText.clean(group.host, limit: 64))")
         }
         // Bound to the group address, the socket receives only datagrams sent to the group, not unicast.
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, let local = socket.localEndpoint() else {
+        guard socket.bindAddress(address), let local = socket.localEndpoint() else {
             throw RemoteVolumeError.unreachable("cannot listen for SSDP announcements: \(Socket.lastError)")
         }
         if group.host.hasPrefix("239.") {
@@ -69,9 +61,7 @@ final class SSDPAnnouncementListener: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.serve() }
-        thread.name = "VolumeKit SSDP announcements"
-        thread.start()
+        Thread.run(named: "VolumeKit SSDP announcements") { [self] in serve() }
     }
 
     func stop() {
@@ -82,18 +72,16 @@ final class SSDPAnnouncementListener: Sendable {
         var buffer = [UInt8](repeating: 0, count: SSDPAnnouncement.maxDatagramBytes + 1)
         var windowStart = Deadline(in: 0)
         var parsedInWindow = 0
-        while !stopped.current {
-            guard (try? socket.wait(until: Deadline(in: 0.25))) != nil else { continue }
+        socket.serve(until: stopped) {
             let count = recv(socket.fd, &buffer, buffer.count, 0)
-            guard count > 0, count <= SSDPAnnouncement.maxDatagramBytes else { continue }
+            guard count > 0, count <= SSDPAnnouncement.maxDatagramBytes else { return }
             if windowStart.hasPassed {
                 windowStart = Deadline(in: 1)
                 parsedInWindow = 0
             }
-            guard parsedInWindow < Self.maxParsedPerSecond else { continue }
+            guard parsedInWindow < Self.maxParsedPerSecond else { return }
             parsedInWindow += 1
             if let announcement = SSDPAnnouncement.parse(Data(buffer[0..<count])) { onAnnouncement(announcement) }
         }
-        socket.close()
     }
 }

@@ -252,6 +252,35 @@ final class Socket: @unchecked Sendable {
         }
     }
 
+    /// `host` (an IPv4 literal) and `port` as a socket address, or `nil` when `host` is not one.
+    static func ipv4Address(host: String, port: UInt16) -> sockaddr_in? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        return address
+    }
+
+    /// Binds the socket to `address` (a `sockaddr_in` or a `sockaddr_in6`); whether it could.
+    func bindAddress<Address>(_ address: Address) -> Bool {
+        var address = address
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<Address>.size))
+            }
+        } == 0
+    }
+
+    /// A listener's loop: calls `onReadable` whenever the socket has something to read, until `stopped` is
+    /// true (looked at least every 0.25 s), then closes the socket.
+    func serve(until stopped: Locked<Bool>, onReadable: () -> Void) {
+        while !stopped.current {
+            guard (try? wait(until: Deadline(in: 0.25))) != nil else { continue }
+            onReadable()
+        }
+        close()
+    }
+
     /// The local address the system would use to reach `host` (a UDP "connect" sends no packet).
     static func localAddress(toward host: String, port: UInt16) throws -> String {
         guard let address = try addresses(host: host, port: port, type: datagramType).first else {
@@ -273,10 +302,6 @@ final class Socket: @unchecked Sendable {
 /// made deadlines late under load.
 func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try work() })
-        }
-        thread.name = "VolumeKit network request"
-        thread.start()
+        Thread.run(named: "VolumeKit network request") { continuation.resume(with: Result { try work() }) }
     }
 }

@@ -115,7 +115,7 @@ public enum VolumeRecovery {
     /// (a capture follows routes and judges their records itself; any engine would read the run's sets
     /// as presses). And only when VolumeKit holds the audio session already or the app left its category at the
     /// system default (``AudioSessionLease/ownsSessionIfJoined(on:)``): an app that set a category of its own
-    /// (`.playback`, `.ambient`…) keeps its record for the next run, as before, rather than have VolumeKit leave
+    /// (`.playback`, `.ambient`…) keeps its record for the next run rather than have VolumeKit leave
     /// its session active or deactivate it under the app's own audio. A capture
     /// started meanwhile waits for the run (``VolumeHoldBoard/afterRecovery(_:)``). A route change without a
     /// notification is judged at the next activation, or by the next run. The watch ends once no record is left.

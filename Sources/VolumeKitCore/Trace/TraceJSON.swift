@@ -91,7 +91,9 @@ public enum TraceJSON: Sendable, Equatable {
         return "\(value)"
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
+    /// Appends `value` to `out` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
+    /// characters escaped, everything else as it is. RemoteVolume's JSON-RPC requests write their strings so.
+    package static func writeString(_ value: String, to out: inout String) {
         out += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
