@@ -58,8 +58,11 @@ enum SimulateCommand: Subcommand {
                            {"t":…, "type":"truth", "action":"route", "route":R}
                            {"type":"verdict", "ok":true|false, "violations":[{"kind":K, "t":…, "detail":…}],
                                 "limits":[{"name":…, "count":N, "diagnostic":…}]}   (just before the end)
-                           and last {"type":"end", "volume":V, "category":C|null, "sessionActive":true|false}
-                                (the device's volume, and the app's audio session category and state)
+                           and last {"type":"end", "volume":V, "category":C|null, "sessionActive":true|false
+                                [, "calibration":{RULE:{"value":V, "samples":N, "spread":S[, "outside":N]}, …}]}
+                                (the device's volume, the app's audio session category and state, and what
+                                capture learned of this simulated phone: roundTrip, firstRepeatDelay,
+                                repeatInterval, tapLength, stepQuantization — the names 'volumekit profiles' uses)
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V · headphones V   (setup, before anything else; 'volume'

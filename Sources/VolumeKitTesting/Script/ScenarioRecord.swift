@@ -33,6 +33,9 @@ public struct ScenarioRecord: Sendable, Equatable {
     public var time: Instant?
     /// What.
     public var kind: Kind
+    /// On the end record: what the buttons engine learned of the simulated phone (``/VolumeKitCore/CalibrationMachine``),
+    /// printed as `"calibration"`; `nil` when no buttons engine ran.
+    public var calibration: CalibrationMachine?
 
     /// Creates a record.
     public init(time: Instant?, kind: Kind) {
@@ -70,8 +73,27 @@ public struct ScenarioRecord: Sendable, Equatable {
         case .end(let volume, let category, let active):
             let categoryText = category.map { "\"\($0.rawValue)\"" } ?? "null"
             return
-                "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume))), \"category\":\(categoryText), \"sessionActive\":\(active)}"
+                "{\(t)\"type\":\"end\", \"volume\":\(Self.format(Double(volume))), \"category\":\(categoryText), \"sessionActive\":\(active)\(calibrationJSON)}"
         }
+    }
+
+    /// `, "calibration":{RULE:{"value":V, "samples":N, "spread":S}, …}` for the end record, with the rules that
+    /// have a measurement (`"outside":N` when some fell outside the envelope) and `"stepQuantization":{"value":Q}`.
+    private var calibrationJSON: String {
+        guard let calibration else { return "" }
+        var members = [String]()
+        for rule in CalibrationRule.allCases {
+            guard let estimate = calibration.estimates[rule] else { continue }
+            let value = estimate.value.map { Self.format($0) } ?? "null"
+            let outside = estimate.outsideSamples > 0 ? ", \"outside\":\(estimate.outsideSamples)" : ""
+            members.append(
+                "\"\(rule.rawValue)\":{\"value\":\(value), \"samples\":\(estimate.samples), \"spread\":\(Self.format(estimate.spread))\(outside)}"
+            )
+        }
+        if let quantization = calibration.quantization {
+            members.append("\"stepQuantization\":{\"value\":\"\(quantization.rawValue)\"}")
+        }
+        return ", \"calibration\":{\(members.joined(separator: ", "))}"
     }
 
     /// One line for people.

@@ -138,10 +138,11 @@ public final class ScenarioRunner: @unchecked Sendable {
         self.verdict = verdict
         onRecord?(ScenarioRecord(time: nil, kind: .verdict(verdict)))
         let session = device.sessionConfiguration
-        onRecord?(
-            ScenarioRecord(
-                time: nil,
-                kind: .end(volume: device.volume, category: session?.category, sessionActive: device.isSessionActive)))
+        var end = ScenarioRecord(
+            time: nil,
+            kind: .end(volume: device.volume, category: session?.category, sessionActive: device.isSessionActive))
+        end.calibration = engine?.calibration
+        onRecord?(end)
     }
 
     // Records waiting for delivery, ordered as (time, observer records before system HUD entries, arrival order).

@@ -98,8 +98,9 @@ struct GoldenOutputTests {
             return
                 "swift run volumekit simulate --json --strategy \(words[1]) --profile \(words[2]) --trace /tmp/t.jsonl \(words[0])"
         }
+        let unchanged = changed.isEmpty
         #expect(
-            changed.isEmpty,
+            unchanged,
             "\(changed.count) of \(current.count) runs changed; see the first with:\n\(commands.joined(separator: "\n"))"
         )
     }

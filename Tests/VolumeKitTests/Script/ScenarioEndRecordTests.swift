@@ -20,7 +20,11 @@ struct ScenarioEndRecordTests {
         let session = try #require(device.sessionConfiguration)
         #expect(device.isSessionActive)
         #expect(end.kind == .end(volume: device.volume, category: session.category, sessionActive: true))
-        #expect(end.json.hasSuffix(#""category":"\#(session.category.rawValue)", "sessionActive":true}"#))
+        #expect(
+            end.json.contains(#""category":"\#(session.category.rawValue)", "sessionActive":true, "calibration":{"#))
+        // What capture learned of the simulated phone: the anchor's set came back once, alone in flight.
+        #expect(end.calibration?.estimates[.roundTrip]?.samples == 1)
+        #expect(end.json.hasSuffix(#""calibration":{"roundTrip":{"value":0.015, "samples":1, "spread":0.0}}}"#))
     }
 
     @Test("After stop, the record shows the session VolumeKit left: its category and that it is inactive")
