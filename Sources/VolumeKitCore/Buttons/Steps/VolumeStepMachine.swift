@@ -102,26 +102,25 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// One step of the volume: 1/16.
-    public static let step: Float = 1.0 / 16.0
+    public static let step: Float = VolumeGrid.step
     /// How far below the value before a down step (above it after an up step) the machine sets while a press
     /// may still be held: more than twice ``readTolerance``, so a nudged value is never read as the anchor.
-    public static let nudge: Float = 1.0 / 4096.0
+    public static let nudge: Float = VolumeGrid.nudge
     /// Two values closer than this are the same: reads may be rounded to 1e-4 (Apple forums 756484).
-    public static let readTolerance: Float = 1e-4
+    public static let readTolerance: Float = VolumeGrid.readTolerance
     /// How far a change may be from whole steps and still be the user's presses when not capturing: two
     /// rounded reads (``readTolerance`` each) and float noise, no more — a Control Center drag's intermediate
     /// values may come about a step apart (0.062 of 0.0625) and are the user's values as they are. VolumeKit's
     /// own nudges left in the volume are taken out separately (``assumeSetsLanded(at:)``'s residue).
-    public static let pressTolerance: Float = 3e-4
+    public static let pressTolerance: Float = VolumeGrid.pressTolerance
     /// How far a value read after observations stopped may be from whole steps of the user's volume and still
     /// be their presses: VolumeKit's nudges around a burst (1/4096 each) may be left in it.
-    public static let residueTolerance: Float = 0.002
+    public static let residueTolerance: Float = VolumeGrid.residueTolerance
     /// How far a change may be from a whole number of steps and still be presses (grid snapping, nudges).
-    public static let stepTolerance: Float = 0.01
+    public static let stepTolerance: Float = VolumeGrid.stepTolerance
     /// A set issued this recently may still be on its way when reads resume (slider latency ≤ 0.15 s and
     /// KVO latency ≤ 0.03 s, `shared/facts/envelope.md`): a read then is not the user's choice.
     public static let landingWindow: TimeInterval = 0.3
-    private static let sameValue: Float = readTolerance
 
     private typealias Echo = EchoLedger.Entry
 
@@ -283,14 +282,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
-    public var holdsVolumeAwayFromUser: Bool { abs(believedVolume - userVolume) > Self.sameValue || wanted != nil }
+    public var holdsVolumeAwayFromUser: Bool {
+        abs(believedVolume - userVolume) > VolumeGrid.readTolerance || wanted != nil
+    }
 
     /// Whether the anchor exactly is not where VolumeKit leaves the volume: running, believed off it, a down
     /// step's nudge below it set and no set of the anchor itself since (it comes once the buttons are quiet).
     /// A crash now leaves the volume at a nudge (or a press), never on the anchor
     /// (``PendingRestore/nudgedBelowHeld``).
     public var isNudgedBelowAnchor: Bool {
-        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > Self.sameValue && !isAnchorInFlight
+        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+            && !isAnchorInFlight
     }
 
     /// Whether the anchor exactly may not be where VolumeKit leaves the volume although it set it: running, believed
@@ -299,15 +301,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// nudge or at the anchor, and on a device whose presses snap to the 1/16 grid a press from the nudge ends on
     /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
     public var isAnchorSetUnconfirmed: Bool {
-        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > Self.sameValue && isAnchorInFlight
+        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+            && isAnchorInFlight
     }
 
     /// Whether a set of the anchor is on its way (issued, not yet seen to land or expired).
-    private var isAnchorInFlight: Bool { echoes.contains(anchor, within: Self.sameValue) }
+    private var isAnchorInFlight: Bool { echoes.contains(anchor, within: VolumeGrid.readTolerance) }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
-    public var maySetAwayFromUser: Bool { echoes.contains { abs($0.value - userVolume) > Self.sameValue } }
+    public var maySetAwayFromUser: Bool { echoes.contains { abs($0.value - userVolume) > VolumeGrid.readTolerance } }
 
     /// The current route has volume control (`available`), or has none: then nothing is held there — no anchor,
     /// no set — and each press is reported as it changes the volume, which stays the user's (as in passive mode);
@@ -339,21 +342,22 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if let target = wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             let offset = believedVolume - target
-            let fraction = offset - (offset / Self.step).rounded() * Self.step
+            let fraction = offset - (offset / VolumeGrid.step).rounded() * VolumeGrid.step
             // Only for a set to the anchor itself: one from the anchor to another value (the user's, headroom
             // away near a rail) leaves an offset that says nothing of nudges.
             // Never a press snapped to a point of the 1/16 grid other than the anchor (RecoveryRule's grid rule: an
             // up press from an off-grid 0.74 to 0.75 is 0.01 off, within stepTolerance, but no nudge; issue 11,
             // ov-17185).
             let snapped =
-                RecoveryRule.isOnGrid(believedVolume)
-                && abs(believedVolume - anchor) > RecoveryRule.gridTolerance
+                VolumeGrid.isOnGrid(believedVolume)
+                && abs(believedVolume - anchor) > VolumeGrid.gridTolerance
             residue =
-                abs(fraction) < Self.stepTolerance && abs(target - anchor) <= Self.sameValue && !snapped ? fraction : 0
+                abs(fraction) < VolumeGrid.stepTolerance && abs(target - anchor) <= VolumeGrid.readTolerance && !snapped
+                ? fraction : 0
             unconfirmedFrom = believedVolume
             believedVolume = target
             believedFromRead = false
-            assumedOrder = echoes.newest(target, within: Self.sameValue)?.order
+            assumedOrder = echoes.newest(target, within: VolumeGrid.readTolerance)?.order
         }
         wanted = nil
         settleAt = nil
@@ -402,7 +406,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         wanted = nil
         settleAt = nil
         routeObservation =
-            expectsObservation && abs(volume - believedVolume) > Self.sameValue
+            expectsObservation && abs(volume - believedVolume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
         believedFromRead = true
@@ -437,7 +441,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// KVO) is the route's volume (`shared/facts/envelope.md`: the route's KVO may come before its notification).
     public func routeVolume(read: Float, observed: Float?) -> Float {
         guard let observed else { return read }
-        func inFlight(_ value: Float) -> Bool { echoes.contains(value, within: Self.sameValue) }
+        func inFlight(_ value: Float) -> Bool { echoes.contains(value, within: VolumeGrid.readTolerance) }
         return inFlight(read) && !inFlight(observed) ? observed : read
     }
 
@@ -448,13 +452,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// and the old route's volume without it differs. With both routes at that other volume the change showed
     /// no KVO of its own, so the new route's own volume is either value: nothing observable tells them apart.
     public func mayBeOwnLanding(_ volume: Float, at time: Instant) -> Bool {
-        if echoes.contains(volume, within: Self.sameValue, where: { !$0.beforeRouteChange }),
-            abs(believedVolume - volume) > Self.sameValue
+        if echoes.contains(volume, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange }),
+            abs(believedVolume - volume) > VolumeGrid.readTolerance
         {
             return true
         }
         guard let landing = lastLanding, time - landing.at <= Self.landingWindow else { return false }
-        return abs(landing.value - volume) < Self.sameValue && abs(landing.over - volume) > Self.sameValue
+        return abs(landing.value - volume) < VolumeGrid.readTolerance
+            && abs(landing.over - volume) > VolumeGrid.readTolerance
     }
 
     /// A value observed right after the route changed (read with the observation, before its notification):
@@ -462,12 +467,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// ours landing there, whose echo it consumes. Nothing else can be told apart from the route's change.
     public mutating func observeAfterRouteChange(_ value: Float, at time: Instant) -> Actions {
         // The route's own KVO, unless it is still to come (the observation was a landing on the old route).
-        if routeObservation.map({ abs($0.value - value) < Self.sameValue }) ?? true { routeObservation = nil }
+        if routeObservation.map({ abs($0.value - value) < VolumeGrid.readTolerance }) ?? true { routeObservation = nil }
         // The route's own volume, as just read: its KVO, not a landing. Only a set made before the change can
         // have landed: the observation came before the sets the change itself made — the new route's anchor,
         // which is its own volume when VolumeKit left the route there (their echo stays for their landing).
-        guard abs(value - believedVolume) > Self.sameValue,
-            let landed = echoes.oldest(value, within: Self.sameValue, where: \.beforeRouteChange)
+        guard abs(value - believedVolume) > VolumeGrid.readTolerance,
+            let landed = echoes.oldest(value, within: VolumeGrid.readTolerance, where: \.beforeRouteChange)
         else { return [] }
         echoes.remove(landed)
         return []
@@ -480,14 +485,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
-        if abs(value - anchor) <= Self.sameValue { anchorSetAfterNudge = false }
+        if abs(value - anchor) <= VolumeGrid.readTolerance { anchorSetAfterNudge = false }
         if let expected = routeObservation {
             // The new route's KVO, after its notification (landings of ours may come first): its volume,
             // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
             // stay for the set itself, nor a press.
             if time > expected.until {
                 routeObservation = nil
-            } else if abs(value - expected.value) < Self.sameValue {
+            } else if abs(value - expected.value) < VolumeGrid.readTolerance {
                 routeObservation = nil
                 return []
             }
@@ -496,32 +501,32 @@ public struct VolumeStepMachine: Sendable, Equatable {
             unexplainedRead = nil
             // The press a live read saw: a change from what the machine believed, whatever set of ours is now on its
             // way to the same value.
-            if time <= read.until, abs(value - read.value) < Self.sameValue, phase == .running {
+            if time <= read.until, abs(value - read.value) < VolumeGrid.readTolerance, phase == .running {
                 return observeChange(value, at: time)
             }
         }
         if let spare = spareEcho, spare.expires <= time { spareEcho = nil }
         var spareOrder: Int?
-        if let spare = spareEcho, abs(spare.value - value) < Self.sameValue {
+        if let spare = spareEcho, abs(spare.value - value) < VolumeGrid.readTolerance {
             // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said —
             // before a set of the same value issued after it (sets land in order), whose echo stays for its own.
-            if (echoes.oldest(value, within: Self.sameValue).map { spare.order < $0.order }) ?? true {
+            if (echoes.oldest(value, within: VolumeGrid.readTolerance).map { spare.order < $0.order }) ?? true {
                 echoes.insert(spare)
                 spareOrder = spare.order
             }
             if spareOrder != nil { spareEcho = nil }
         }
-        if var landing = echoes.oldest(value, within: Self.sameValue) {
+        if var landing = echoes.oldest(value, within: VolumeGrid.readTolerance) {
             if let held = suspect, held.expires > time, landing.order < held.order,
                 let later = echoes.entries.first(where: {
-                    abs($0.value - value) < Self.sameValue && $0.order > held.order && !$0.beforeRouteChange
+                    abs($0.value - value) < VolumeGrid.readTolerance && $0.order > held.order && !$0.beforeRouteChange
                 })
             {
                 // A set of this value issued after the suspect's explains the landing as well as the earlier one
                 // does: the earlier one was refused or dropped (seed 000; decompiled iOS 18.2), and the suspect was
                 // its own set's landing, in order. No press is proven.
                 suspect = nil
-                echoes.removeAll { abs($0.value - value) < Self.sameValue && $0.order < later.order }
+                echoes.removeAll { abs($0.value - value) < VolumeGrid.readTolerance && $0.order < later.order }
                 landing = later
             }
             let proven = judgeSuspect(landing: landing, value: value, at: time)
@@ -542,7 +547,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if let held = suspect, echo.order < held.order, !echo.beforeRouteChange {
             suspect = nil
             if held.button == .down {
-                downPressFrom = lastStepDown ? max(downPressFrom, held.value + Self.step) : held.value + Self.step
+                downPressFrom =
+                    lastStepDown ? max(downPressFrom, held.value + VolumeGrid.step) : held.value + VolumeGrid.step
             }
             lastStepDown = held.button == .down
             // The later set is still on its way (its spare may already stand for it).
@@ -555,10 +561,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // not yet seen to land — one of the value the volume already has may have landed without a change for KVO
         // to report (a press ended on it first), so it proves nothing.
         guard phase == .running, mode == .capture, !echo.beforeRouteChange,
-            echoes.count(of: value, within: Self.sameValue) == 1,
+            echoes.count(of: value, within: VolumeGrid.readTolerance) == 1,
             let earlier = echoes.entries.filter({
                 $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
-                    && abs($0.value - believedVolume) > Self.sameValue
+                    && abs($0.value - believedVolume) > VolumeGrid.readTolerance
             }).map(\.expires).max(),
             let (button, count) = classify(from: believedVolume, to: value)
         else { return [] }
@@ -574,9 +580,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
         // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
         let fromBelieved = value - believedVolume
-        let stepsFromBelieved = (fromBelieved / Self.step).rounded()
+        let stepsFromBelieved = (fromBelieved / VolumeGrid.step).rounded()
         if spareOrder == nil, stepsFromBelieved != 0,
-            abs(fromBelieved - stepsFromBelieved * Self.step) <= Self.readTolerance,
+            abs(fromBelieved - stepsFromBelieved * VolumeGrid.step) <= VolumeGrid.readTolerance,
             !landing.beforeRouteChange
         {
             spareEcho = landing
@@ -592,7 +598,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // A down press still held refuses a set at or above the value before it (other than 0), so a landing
         // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
         // ov-19692: the anchor's reset after a down press, observed only on return).
-        let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - Self.sameValue)
+        let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - VolumeGrid.readTolerance)
         let superseded =
             pressOver
             && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
@@ -608,7 +614,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // restore was on its way) landed after it, over their value: put it back.
         let over =
             (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange && !superseded
-            && abs(value - userVolume) > Self.sameValue
+            && abs(value - userVolume) > VolumeGrid.readTolerance
         // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
         // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
         let unseen: Actions =
@@ -627,11 +633,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func lateLanding(_ value: Float, at time: Instant) -> Actions? {
         guard phase == .running else { return nil }
         recentSets.removeAll { $0.expires <= time }
-        guard let set = recentSets.last(where: { abs($0.value - value) < Self.sameValue }) else { return nil }
-        let nudge = !RecoveryRule.isOnGrid(value) && abs(abs(value - anchor) - Self.nudge) < Self.sameValue
+        guard let set = recentSets.last(where: { abs($0.value - value) < VolumeGrid.readTolerance }) else { return nil }
+        let nudge =
+            !VolumeGrid.isOnGrid(value) && abs(abs(value - anchor) - VolumeGrid.nudge) < VolumeGrid.readTolerance
         let anchorAfterNudge =
-            abs(value - anchor) < Self.sameValue && !RecoveryRule.isOnGrid(believedVolume)
-            && recentSets.contains { abs($0.value - believedVolume) < Self.sameValue && $0.order < set.order }
+            abs(value - anchor) < VolumeGrid.readTolerance && !VolumeGrid.isOnGrid(believedVolume)
+            && recentSets.contains { abs($0.value - believedVolume) < VolumeGrid.readTolerance && $0.order < set.order }
         guard nudge || anchorAfterNudge else { return nil }
         believedVolume = value
         believedFromRead = false
@@ -653,7 +660,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // A Control Center drag over a short distance may move less than a read's tolerance between samples:
             // each sample is the same value as the one before, but the drag has moved the user's volume.
             // (Not so for the value a live read just gave: its own change, observed late.)
-            guard abs(value - old) > Self.sameValue || !fromRead && abs(value - userVolume) > Self.sameValue,
+            guard
+                abs(value - old) > VolumeGrid.readTolerance
+                    || !fromRead && abs(value - userVolume) > VolumeGrid.readTolerance,
                 phase != .idle
             else { return [] }
             #if VOLUMEKIT_MUTANTS
@@ -663,8 +672,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // the value a press really started at, when the app left during a hold (the press's observation then
             // arrives after the restore was taken as landed, and carries the hold's nudges).
             func wholeSteps(_ delta: Float) -> Float? {
-                let steps = (delta / Self.step).rounded()
-                return steps != 0 && abs(delta - steps * Self.step) < Self.pressTolerance ? steps : nil
+                let steps = (delta / VolumeGrid.step).rounded()
+                return steps != 0 && abs(delta - steps * VolumeGrid.step) < VolumeGrid.pressTolerance ? steps : nil
             }
             let start: Float? =
                 wholeSteps(value - old) != nil
@@ -677,23 +686,23 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 // The user's value or the anchor, give or take VolumeKit's nudges — but not a point of the 1/16 grid
                 // that is neither (RecoveryRule's grid rule): a press snapped there from an off-grid value (0.07 →
                 // 0.0625, a few thousandths away), and the next press moved from what the device showed.
-                let steps = ((value - start) / Self.step).rounded()
+                let steps = ((value - start) / VolumeGrid.step).rounded()
                 func near(_ held: Float) -> Bool {
-                    abs(start - held) < Self.stepTolerance
-                        && !(RecoveryRule.isOnGrid(start) && abs(start - held) > RecoveryRule.gridTolerance)
+                    abs(start - held) < VolumeGrid.stepTolerance
+                        && !(VolumeGrid.isOnGrid(start) && abs(start - held) > VolumeGrid.gridTolerance)
                 }
-                if leftover == 0, abs(start - userVolume) <= Self.sameValue {
+                if leftover == 0, abs(start - userVolume) <= VolumeGrid.readTolerance {
                     // From the user's exact volume, read live (no residue of ours to take out): there is no nudge in
                     // the value, which is theirs as it is (a Control Center drag's samples may come within a read of
                     // a step apart, 0.06243 of 0.0625).
                     users = value
-                } else if near(userVolume), start - userVolume <= RecoveryRule.nudgeAbove {
+                } else if near(userVolume), start - userVolume <= VolumeGrid.nudgeAbove {
                     // VolumeKit's nudges of the user's own volume go below it, and one above it at most
                     // (`RecoveryRule.pressedFromNudge`); farther above, the volume was VolumeKit's (a crashed run's
                     // anchor nudge the recovery does not know), and the press is as it is.
-                    users = Self.clamp(userVolume + steps * Self.step)
+                    users = VolumeGrid.clamp(userVolume + steps * VolumeGrid.step)
                 } else if near(anchor) {
-                    users = Self.clamp(anchor + steps * Self.step)
+                    users = VolumeGrid.clamp(anchor + steps * VolumeGrid.step)
                 }
             }
             userVolume = users
@@ -702,7 +711,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
             // headset's synchronised volume seen just after it): set theirs again to land last, since the session
             // may be too inactive by then to see that set land over it (8223-65117938).
-            if abs(users - value) > Self.sameValue || echoes.contains(where: { abs($0.value - users) > Self.sameValue })
+            if abs(users - value) > VolumeGrid.readTolerance
+                || echoes.contains(where: { abs($0.value - users) > VolumeGrid.readTolerance })
             {
                 return [.userVolumeChanged(users)] + hold(users, at: time)
             }
@@ -711,12 +721,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let atRail = value <= 0 || value >= 1
         let seen = readChange
         readChange = nil
-        if abs(value - old) <= Self.sameValue {
+        if abs(value - old) <= VolumeGrid.readTolerance {
             // Nothing moved (a route's KVO after the machine already read the new route's volume); at a rail, a
             // press that moves nothing — unless it is the late observation of the change a live read just saw.
             let readsOwnChange =
                 fromRead
-                && seen.map { abs($0.value - value) <= Self.sameValue && time <= $0.until } == true
+                && seen.map { abs($0.value - value) <= VolumeGrid.readTolerance && time <= $0.until } == true
             if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
         }
         #if VOLUMEKIT_MUTANTS
@@ -729,7 +739,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // volume down: `shared/facts/envelope.md`). A press moves the volume one step, and each change is
         // observed on its own (KVO, the private notification), so several presses never arrive as one change.
         guard let (button, count) = classify(from: old, to: value), count == 1,
-            Self.isPressLanding(from: old, to: value)
+            VolumeGrid.isPressLanding(from: old, to: value)
         else {
             userVolume = value
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
@@ -749,9 +759,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // Nudges are counted from the anchor, never from the last value seen (which may be stale while
             // sets are in flight): a press landing from one of our values can then never equal another.
             downNudges += 1
-            var immediate = anchor - Float(downNudges) * Self.nudge
+            var immediate = anchor - Float(downNudges) * VolumeGrid.nudge
             // With nothing in flight the value before the step is known: stay below it (the iOS 11 rule).
-            if echoes.isEmpty { immediate = min(immediate, old - Self.nudge) }
+            if echoes.isEmpty { immediate = min(immediate, old - VolumeGrid.nudge) }
             // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
             // lands once more: both landings are ours, also one seen only after observations stopped.
             // Never below the press's value (nor 0) — but when the press landed above the anchor (it started above
@@ -761,13 +771,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
             #if VOLUMEKIT_MUTANTS
             let target =
                 Mutant.isOn(.resetStraightToAnchor)
-                ? anchor : value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+                ? anchor : value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
             #else
-            let target = value > anchor + Self.sameValue ? max(0, immediate) : max(value, immediate)
+            let target = value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
             #endif
-            let inFlight = echoes.contains(target, within: Self.sameValue, where: { !$0.beforeRouteChange })
+            let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
             actions += set(target, at: time, again: inFlight)
-            if target < anchor - Self.sameValue {
+            if target < anchor - VolumeGrid.readTolerance {
                 nudgedSinceAnchorSet = true
                 anchorSetAfterNudge = false
             }
@@ -777,7 +787,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             // anchor, then to the anchor itself — whichever the cache holds, the second set differs from it.
             // Also during a burst or a hold (sets in flight): the cache then holds the anchor our last reset
             // landed on, and a lone anchor set is dropped until the retry — a crash meanwhile leaves a step.
-            let nudged = Self.clamp(anchor + Self.nudge)
+            let nudged = VolumeGrid.clamp(anchor + VolumeGrid.nudge)
             if nudged != anchor {
                 actions += set(nudged, at: time, again: true)
                 actions += set(anchor, at: time, again: true)
@@ -787,7 +797,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 // and its echo would be wrong either way: the private notification reports each landing at the
                 // rail, a second one unexpected reads as a press, and a second set dropped as equal to the
                 // slider's cache leaves an echo that swallows the next press.
-                let inFlight = echoes.contains(anchor, within: Self.sameValue, where: { !$0.beforeRouteChange })
+                let inFlight = echoes.contains(
+                    anchor, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
                 if !inFlight { actions += set(anchor, at: time) }
             }
         }
@@ -811,18 +822,19 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // press that ended on the target — a grid press from a down step's nudge onto the anchor, its observation
         // still on its way, also while a retry of the anchor waits for the buttons to be quiet — and no landing of
         // ours.
-        let explained = inFlight.contains(volume ?? -1, within: Self.sameValue)
-        if let volume, abs(volume - believedVolume) > Self.sameValue, !explained, phase == .running {
+        let explained = inFlight.contains(volume ?? -1, within: VolumeGrid.readTolerance)
+        if let volume, abs(volume - believedVolume) > VolumeGrid.readTolerance, !explained, phase == .running {
             unexplainedRead = Expected(value: volume, until: time + Self.landingWindow)
         }
-        if let volume, abs(volume - target) <= Self.sameValue, abs(believedVolume - target) > Self.sameValue,
-            inFlight.contains(target, within: Self.sameValue)
+        if let volume, abs(volume - target) <= VolumeGrid.readTolerance,
+            abs(believedVolume - target) > VolumeGrid.readTolerance,
+            inFlight.contains(target, within: VolumeGrid.readTolerance)
         {
-            echoes.removeAll { abs($0.value - target) <= Self.sameValue }
+            echoes.removeAll { abs($0.value - target) <= VolumeGrid.readTolerance }
             believedVolume = volume
             believedFromRead = true
         }
-        if abs(believedVolume - target) <= Self.sameValue {
+        if abs(believedVolume - target) <= VolumeGrid.readTolerance {
             return confirmIfWanted(at: time)
         }
         attempts += 1
@@ -842,16 +854,19 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     private func anchorFor(_ volume: Float) -> Float {
         guard mode == .capture else { return volume }
-        #if VOLUMEKIT_MUTANTS
-        if Mutant.isOn(.headroomZero) { return volume }
-        #endif
-        let margin = Float(configuration.headroomSteps) * Self.step
-        return min(1 - margin, max(margin, volume))
+        return VolumeGrid.anchor(for: volume, headroomSteps: configuration.headroomSteps)
+    }
+
+    /// Whether a change from `old` to `new` is where a press of the phone's buttons can land (see `VolumeGrid`).
+    static func isPressLanding(from old: Float, to new: Float) -> Bool { VolumeGrid.isPressLanding(from: old, to: new) }
+
+    private func classify(from old: Float, to new: Float) -> (VolumeButton, Int)? {
+        VolumeGrid.classify(from: old, to: new, atRails: configuration.reportsPressesAtRails)
     }
 
     /// Makes `target` the value to hold, setting it now if the system is elsewhere.
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
-        if phase == .running, abs(anchor - target) > Self.sameValue {
+        if phase == .running, abs(anchor - target) > VolumeGrid.readTolerance {
             anchor = target
             nudgedSinceAnchorSet = false
             anchorSetAfterNudge = false
@@ -860,9 +875,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // A set of another value still in flight would land after this moment: set the target again so it
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
         // reporting only changes, and its echo would linger).
-        let otherInFlight = echoes.contains { abs($0.value - target) > Self.sameValue }
+        let otherInFlight = echoes.contains { abs($0.value - target) > VolumeGrid.readTolerance }
         guard mode == .capture || phase != .running,
-            abs(believedVolume - target) > Self.sameValue || otherInFlight
+            abs(believedVolume - target) > VolumeGrid.readTolerance || otherInFlight
         else {
             wanted = nil
             settleAt = nil
@@ -878,15 +893,15 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // value the system already has (to land after a set in flight, on a new route), the cache holds it —
         // the set in flight then lands last. Going a nudge beside it first makes the second set differ from
         // whatever the cache holds.
-        guard phase != .running || abs(believedVolume - target) <= Self.sameValue else {
+        guard phase != .running || abs(believedVolume - target) <= VolumeGrid.readTolerance else {
             return set(target, at: time, again: true)
         }
-        let beside = target < 1 ? Self.clamp(target + Self.nudge) : target - Self.nudge
+        let beside = target < 1 ? VolumeGrid.clamp(target + VolumeGrid.nudge) : target - VolumeGrid.nudge
         return set(beside, at: time, again: true) + set(target, at: time, again: true)
     }
 
     private mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
-        guard abs(believedVolume - value) > Self.sameValue || !echoes.isEmpty || again else { return [] }
+        guard abs(believedVolume - value) > VolumeGrid.readTolerance || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
@@ -898,7 +913,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if recentSets.count >= Self.recentSetLimit { recentSets.removeFirst(1) }
         recentSets.append(echo)
         lastSetTime = time
-        if abs(value - anchor) <= Self.sameValue {
+        if abs(value - anchor) <= VolumeGrid.readTolerance {
             if nudgedSinceAnchorSet { anchorSetAfterNudge = true }
             nudgedSinceAnchorSet = false
         }
@@ -906,8 +921,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     private mutating func confirmIfWanted(at time: Instant) -> Actions {
-        if abs(believedVolume - anchor) <= Self.sameValue { downNudges = 0 }
-        guard let target = wanted, abs(believedVolume - target) <= Self.sameValue else { return [] }
+        if abs(believedVolume - anchor) <= VolumeGrid.readTolerance { downNudges = 0 }
+        guard let target = wanted, abs(believedVolume - target) <= VolumeGrid.readTolerance else { return [] }
         wanted = nil
         settleAt = nil
         attempts = 0
@@ -918,36 +933,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase == .stopping, wanted == nil else { return [] }
         phase = .idle
         return [.restored]
-    }
-
-    /// Whether a change from `old` to `new` is where a press of the phone's buttons can land
-    /// (`shared/facts/envelope.md`, `stepQuantization`): a step from the value (exactly, or with rounded reads and
-    /// VolumeKit's nudges left in it, within ``residueTolerance``), or a point of the 1/16 grid, a rail included
-    /// (presses snapped to the grid). Anything else is the user's own volume, however close: a Bluetooth
-    /// headset's stored volume synchronised on connect (0.4 from 0.4375), Headphone Safety turning the volume
-    /// down to its limit, a headset's own buttons stepping its AVRCP absolute volume (8 of 127 levels, off the
-    /// grid) — undoing it would undo what the user or the system chose, hearing protection included.
-    static func isPressLanding(from old: Float, to new: Float) -> Bool {
-        abs(abs(new - old) - step) <= residueTolerance || RecoveryRule.isOnGrid(new)
-    }
-
-    private func classify(from old: Float, to new: Float) -> (VolumeButton, Int)? {
-        let delta = new - old
-        let magnitude = abs(delta)
-        if magnitude <= Self.sameValue {
-            guard configuration.reportsPressesAtRails else { return nil }
-            if new >= 1 { return (.up, 1) }
-            if new <= 0 { return (.down, 1) }
-            return nil
-        }
-        let button: VolumeButton = delta > 0 ? .up : .down
-        // Up to a step: one press, wherever it snapped to (the grid, a rail, from a nudged value).
-        if magnitude < Self.step + Self.stepTolerance { return (button, 1) }
-        let steps = (magnitude / Self.step).rounded()
-        if abs(magnitude - steps * Self.step) < Self.stepTolerance {
-            return (button, Int(steps))
-        }
-        return nil
     }
 
     /// A live read after observations had stopped (``resync(volume:at:)``, ``refresh(volume:at:)``): a change
@@ -962,19 +947,19 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // The value last seen is no change made while observations stopped (every step to it was judged as it
         // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =
-            abs(believedVolume - volume) <= Self.sameValue
+            abs(believedVolume - volume) <= VolumeGrid.readTolerance
             || setInFlight
                 && ((unconfirmedFrom.map { [$0] } ?? []) + echoes.entries.map(\.value)).contains {
-                    abs($0 - volume) <= Self.sameValue
+                    abs($0 - volume) <= VolumeGrid.readTolerance
                 }
         unconfirmedFrom = nil
         assumedOrder = nil
         readChange =
-            abs(believedVolume - volume) > Self.sameValue
+            abs(believedVolume - volume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
-        if wanted == nil, !ours, abs(volume - userVolume) > Self.sameValue {
+        if wanted == nil, !ours, abs(volume - userVolume) > VolumeGrid.readTolerance {
             let users = usersValue(volume)
-            if abs(users - userVolume) > Self.sameValue {
+            if abs(users - userVolume) > VolumeGrid.readTolerance {
                 userVolume = users
                 actions.append(.userVolumeChanged(users))
             }
@@ -1004,17 +989,16 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let left = believedVolume - userVolume
         for offset in [0, residue, left] {
             let delta = volume - offset - userVolume
-            let steps = (delta / Self.step).rounded()
-            if abs(delta - steps * Self.step) < Self.pressTolerance, abs(steps) < fewest {
+            let steps = (delta / VolumeGrid.step).rounded()
+            if abs(delta - steps * VolumeGrid.step) < VolumeGrid.pressTolerance, abs(steps) < fewest {
                 fewest = abs(steps)
-                let asRead = offset == left && abs(left) >= Self.stepTolerance && steps != 0
-                users = asRead ? volume : Self.clamp(userVolume + steps * Self.step)
+                let asRead = offset == left && abs(left) >= VolumeGrid.stepTolerance && steps != 0
+                users = asRead ? volume : VolumeGrid.clamp(userVolume + steps * VolumeGrid.step)
             }
         }
         return users ?? volume
     }
 
-    static func clamp(_ value: Float) -> Float { min(1, max(0, value)) }
 }
 
 /// Whether VolumeKit holds the volume still or lets presses change it.

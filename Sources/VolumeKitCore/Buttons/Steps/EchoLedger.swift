@@ -64,7 +64,7 @@ struct EchoLedger: Sendable, Equatable {
     mutating func issue(_ entry: Entry, replacing: Bool) {
         if replacing,
             let index = entries.firstIndex(where: {
-                abs($0.value - entry.value) < VolumeStepMachine.readTolerance && !$0.beforeRouteChange
+                abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange
             })
         {
             entries.remove(at: index)
