@@ -186,9 +186,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         var value: Float
         var until: Instant
     }
-    private var wanted: Float?
-    private var attempts = 0
-    private var settleAt: Instant?
+    /// The set waiting to be confirmed, and when to look at the volume again.
+    private var retrier = SetRetrier()
     private var lastSetTime: Instant?
     /// Down steps since the exact anchor was last set: each one's immediate set goes one nudge lower.
     private var downNudges = 0
@@ -233,12 +232,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// When ``tick(at:volume:)`` must be called next.
     public var nextDeadline: Instant? {
-        guard let expiry = echoes.nextExpiry else { return settleAt }
-        return settleAt.map { min($0, expiry) } ?? expiry
+        guard let expiry = echoes.nextExpiry else { return retrier.deadline }
+        return retrier.deadline.map { min($0, expiry) } ?? expiry
     }
 
     /// Whether a set of ours is still waiting to be confirmed.
-    public var isSettling: Bool { wanted != nil }
+    public var isSettling: Bool { retrier.isWaiting }
 
     /// Starts capturing. `volume` is the system volume now; `userVolume` the user's own (a recovered one
     /// after a crash, see ``RecoveryRule``), by default the volume now.
@@ -283,7 +282,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
     public var holdsVolumeAwayFromUser: Bool {
-        abs(believedVolume - userVolume) > VolumeGrid.readTolerance || wanted != nil
+        abs(believedVolume - userVolume) > VolumeGrid.readTolerance || retrier.isWaiting
     }
 
     /// Whether the anchor exactly is not where VolumeKit leaves the volume: running, believed off it, a down
@@ -319,9 +318,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard available != hasVolumeControl else { return [] }
         hasVolumeControl = available
         if !available {
-            wanted = nil
-            settleAt = nil
-            attempts = 0
+            retrier.cancel()
             return []
         }
         guard phase == .running else { return [] }
@@ -339,7 +336,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     public mutating func assumeSetsLanded(at time: Instant) -> Actions {
-        if let target = wanted {
+        if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             let offset = believedVolume - target
             let fraction = offset - (offset / VolumeGrid.step).rounded() * VolumeGrid.step
@@ -359,9 +356,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             believedFromRead = false
             assumedOrder = echoes.newest(target, within: VolumeGrid.readTolerance)?.order
         }
-        wanted = nil
-        settleAt = nil
-        attempts = 0
+        retrier.cancel()
         // Echoes are kept: a set still in flight lands later and must not read as a press.
         return doneIfRestored()
     }
@@ -403,8 +398,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     ) -> Actions {
         // Sets still in flight may land on the new route: their echoes stay known (never taken for the user's
         // changes), and the target below is set again so that it lands after them.
-        wanted = nil
-        settleAt = nil
+        retrier.forget()
         routeObservation =
             expectsObservation && abs(volume - believedVolume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
@@ -428,7 +422,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard phase != .idle else { return [] }
         phase = .stopping
         let actions = hold(userVolume, at: time)
-        if wanted == nil {
+        if !retrier.isWaiting {
             phase = .idle
             return actions + [.restored]
         }
@@ -802,7 +796,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 if !inFlight { actions += set(anchor, at: time) }
             }
         }
-        settleAt = time + configuration.settleDelay
+        retrier.lookAgain(at: time + configuration.settleDelay)
         return actions
     }
 
@@ -813,8 +807,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // Sets whose echo expires now are still read as on their way (a retry is due when the echo expires).
         let inFlight = echoes
         echoes.removeAll { $0.expires <= time }
-        guard let due = settleAt, due <= time else { return [] }
-        settleAt = nil
+        guard retrier.isDue(at: time) else { return [] }
         let target = phase == .running ? anchor : userVolume
         // A read only confirms: any other value may be a press whose observation is still on its way. And it
         // confirms only a set of the target that may still be on its way (its echo expiring now at the latest: a
@@ -837,16 +830,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if abs(believedVolume - target) <= VolumeGrid.readTolerance {
             return confirmIfWanted(at: time)
         }
-        attempts += 1
-        if attempts > configuration.maximumAttempts {
-            wanted = nil
-            attempts = 0
+        let retryAt = time + configuration.retryDelay
+        guard retrier.retry(target, retryAt: retryAt, maximumAttempts: configuration.maximumAttempts) else {
             let failed: Actions = [.setFailed(target)]
             if phase == .stopping { phase = .idle; return failed + [.restored] }
             return failed
         }
-        wanted = target
-        settleAt = time + configuration.retryDelay
         return set(target, at: time)
     }
 
@@ -871,7 +860,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
             nudgedSinceAnchorSet = false
             anchorSetAfterNudge = false
         }
-        attempts = 0
         // A set of another value still in flight would land after this moment: set the target again so it
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
         // reporting only changes, and its echo would linger).
@@ -879,12 +867,10 @@ public struct VolumeStepMachine: Sendable, Equatable {
         guard mode == .capture || phase != .running,
             abs(believedVolume - target) > VolumeGrid.readTolerance || otherInFlight
         else {
-            wanted = nil
-            settleAt = nil
+            retrier.cancel()
             return []
         }
-        wanted = target
-        settleAt = time + configuration.retryDelay
+        retrier.want(target, retryAt: time + configuration.retryDelay)
         // A set of this value still on its way lands too (on the new route after a route change): this one is
         // another set on its way, not a retry, so both landings are ours.
         // A slider drops a set equal to its cache (decompiled iOS 18.2). Giving the user's volume back, the cache
@@ -922,15 +908,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     private mutating func confirmIfWanted(at time: Instant) -> Actions {
         if abs(believedVolume - anchor) <= VolumeGrid.readTolerance { downNudges = 0 }
-        guard let target = wanted, abs(believedVolume - target) <= VolumeGrid.readTolerance else { return [] }
-        wanted = nil
-        settleAt = nil
-        attempts = 0
+        guard retrier.confirms(believedVolume) else { return [] }
         return doneIfRestored()
     }
 
     private mutating func doneIfRestored() -> Actions {
-        guard phase == .stopping, wanted == nil else { return [] }
+        guard phase == .stopping, !retrier.isWaiting else { return [] }
         phase = .idle
         return [.restored]
     }
@@ -957,7 +940,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         readChange =
             abs(believedVolume - volume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
-        if wanted == nil, !ours, abs(volume - userVolume) > VolumeGrid.readTolerance {
+        if !retrier.isWaiting, !ours, abs(volume - userVolume) > VolumeGrid.readTolerance {
             let users = usersValue(volume)
             if abs(users - userVolume) > VolumeGrid.readTolerance {
                 userVolume = users
