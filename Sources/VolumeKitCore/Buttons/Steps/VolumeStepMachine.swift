@@ -189,12 +189,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The set waiting to be confirmed, and when to look at the volume again.
     private var retrier = SetRetrier()
     private var lastSetTime: Instant?
-    /// Down steps since the exact anchor was last set: each one's immediate set goes one nudge lower.
-    private var downNudges = 0
-    /// A down step's nudge below the anchor was set, and the anchor itself not since.
-    private var nudgedSinceAnchorSet = false
-    /// The anchor was set again after a down step's nudge below it, and not seen since (``isAnchorSetUnconfirmed``).
-    private var anchorSetAfterNudge = false
+    /// The nudges below the anchor after down steps, and the down press that may still be held.
+    private var downPress = DownPressNudge()
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     private var residue: Float = 0
@@ -214,12 +210,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private var assumedOrder: Int?
     /// The order of the last set issued.
     private var lastOrder = 0
-    /// The last step observed was a down step (its press may still be held: iOS refuses a set above the value
-    /// before it, seed 000).
-    private var lastStepDown = false
-    /// The highest value a down step started from since the last up step (or start): a bound on the value before
-    /// the press that may still be held — a set of ours landing at or above it shows that press was over.
-    private var downPressFrom: Float = 0
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -290,7 +280,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// A crash now leaves the volume at a nudge (or a press), never on the anchor
     /// (``PendingRestore/nudgedBelowHeld``).
     public var isNudgedBelowAnchor: Bool {
-        phase == .running && nudgedSinceAnchorSet && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+        phase == .running && downPress.anchor == .nudgedBelow && abs(believedVolume - anchor) > VolumeGrid.readTolerance
             && !isAnchorInFlight
     }
 
@@ -300,7 +290,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// nudge or at the anchor, and on a device whose presses snap to the 1/16 grid a press from the nudge ends on
     /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
     public var isAnchorSetUnconfirmed: Bool {
-        phase == .running && anchorSetAfterNudge && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+        phase == .running && downPress.anchor == .setAfterNudge
+            && abs(believedVolume - anchor) > VolumeGrid.readTolerance
             && isAnchorInFlight
     }
 
@@ -479,7 +470,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
-        if abs(value - anchor) <= VolumeGrid.readTolerance { anchorSetAfterNudge = false }
+        if abs(value - anchor) <= VolumeGrid.readTolerance { downPress.anchorSeen() }
         if let expected = routeObservation {
             // The new route's KVO, after its notification (landings of ours may come first): its volume,
             // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
@@ -540,11 +531,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if let held = suspect, held.expires <= time { suspect = nil }
         if let held = suspect, echo.order < held.order, !echo.beforeRouteChange {
             suspect = nil
-            if held.button == .down {
-                downPressFrom =
-                    lastStepDown ? max(downPressFrom, held.value + VolumeGrid.step) : held.value + VolumeGrid.step
-            }
-            lastStepDown = held.button == .down
+            downPress.step(held.button, from: held.value + VolumeGrid.step)
             // The later set is still on its way (its spare may already stand for it).
             if spareEcho?.order != held.order {
                 echoes.insert(held.echo)
@@ -592,7 +579,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // A down press still held refuses a set at or above the value before it (other than 0), so a landing
         // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
         // ov-19692: the anchor's reset after a down press, observed only on return).
-        let pressOver = !lastStepDown || (value > 0 && value >= downPressFrom - VolumeGrid.readTolerance)
+        let pressOver = downPress.isPressOver(landingOn: value)
         let superseded =
             pressOver
             && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
@@ -739,10 +726,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
         }
         var actions: Actions = [.steps(button, count: count)]
-        if button == .down {
-            downPressFrom = lastStepDown ? max(downPressFrom, old) : old
-        }
-        lastStepDown = button == .down
+        downPress.step(button, from: old)
         guard mode == .capture else {
             userVolume = value
             return actions + [.userVolumeChanged(value)]
@@ -752,29 +736,12 @@ public struct VolumeStepMachine: Sendable, Equatable {
         if button == .down {
             // Nudges are counted from the anchor, never from the last value seen (which may be stale while
             // sets are in flight): a press landing from one of our values can then never equal another.
-            downNudges += 1
-            var immediate = anchor - Float(downNudges) * VolumeGrid.nudge
-            // With nothing in flight the value before the step is known: stay below it (the iOS 11 rule).
-            if echoes.isEmpty { immediate = min(immediate, old - VolumeGrid.nudge) }
+            let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
             // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
             // lands once more: both landings are ours, also one seen only after observations stopped.
-            // Never below the press's value (nor 0) — but when the press landed above the anchor (it started above
-            // it, the anchor's set still in flight), just below the anchor: below the press's value, so accepted,
-            // rather than the press's value itself, a whole step off the anchor until the buttons are quiet (a
-            // crash then lost the user's volume: RecoveryRule takes a step off for a press).
-            #if VOLUMEKIT_MUTANTS
-            let target =
-                Mutant.isOn(.resetStraightToAnchor)
-                ? anchor : value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
-            #else
-            let target = value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
-            #endif
             let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
             actions += set(target, at: time, again: inFlight)
-            if target < anchor - VolumeGrid.readTolerance {
-                nudgedSinceAnchorSet = true
-                anchorSetAfterNudge = false
-            }
+            if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
         } else {
             // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
             // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
@@ -857,8 +824,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     private mutating func hold(_ target: Float, at time: Instant) -> Actions {
         if phase == .running, abs(anchor - target) > VolumeGrid.readTolerance {
             anchor = target
-            nudgedSinceAnchorSet = false
-            anchorSetAfterNudge = false
+            downPress.anchorMoved()
         }
         // A set of another value still in flight would land after this moment: set the target again so it
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
@@ -900,14 +866,13 @@ public struct VolumeStepMachine: Sendable, Equatable {
         recentSets.append(echo)
         lastSetTime = time
         if abs(value - anchor) <= VolumeGrid.readTolerance {
-            if nudgedSinceAnchorSet { anchorSetAfterNudge = true }
-            nudgedSinceAnchorSet = false
+            downPress.anchorSet()
         }
         return [.setVolume(value)]
     }
 
     private mutating func confirmIfWanted(at time: Instant) -> Actions {
-        if abs(believedVolume - anchor) <= VolumeGrid.readTolerance { downNudges = 0 }
+        if abs(believedVolume - anchor) <= VolumeGrid.readTolerance { downPress.anchorConfirmed() }
         guard retrier.confirms(believedVolume) else { return [] }
         return doneIfRestored()
     }
