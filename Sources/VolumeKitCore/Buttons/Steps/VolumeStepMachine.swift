@@ -152,32 +152,11 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The new route's own volume after a route change seen by its notification, until its KVO arrives
     /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
     private var routeObservation: Expected?
-    /// An echo taken by an observation that was also exactly whole steps from what the machine believed: a press
-    /// may have landed on the value of a set of ours still on its way, its KVO taking the set's echo — the set's
-    /// own landing, later, is ours too (issue 11, ov-11626). Kept until that echo would have expired or a set issued
-    /// after it lands; one at most.
-    private var spareEcho: Echo?
-    /// The last sets issued (at most ``recentSetLimit``), each until its echo would expire, whether or not an
-    /// observation has since been taken for it: a landing whose echo an earlier observation took is still known
-    /// as ours (``lateLanding(_:at:)``).
-    private var recentSets = SmallList<Echo>()
-    private static let recentSetLimit = 6
+    /// Which set of ours an observation is the landing of: the spare echo, the suspect press, the set taken as landed.
+    private var landings = LandingOrder()
+    /// The last sets issued, whether or not an observation has since been taken for one (a late landing is ours).
+    private var recent = RecentSets()
 
-    /// An observation taken for the landing of a set of ours while a set issued before it had not yet been seen
-    /// to land. Sets land in the order issued, so unless that earlier set was dropped, the observation was a press
-    /// landing on the later set's value (taps faster than the slider's round trip). When the earlier set's landing
-    /// is seen, that is proven: the press is reported then, and the later set's echo is expected again.
-    private struct Suspect: Sendable, Equatable {
-        var value: Float
-        var order: Int
-        var button: VolumeButton
-        var count: Int
-        /// Until when an earlier set may still land (its echo's expiry).
-        var expires: Instant
-        /// The later set's echo as it was, to expect again once the press is proven.
-        var echo: Echo
-    }
-    private var suspect: Suspect?
     /// A value a live read showed that no set of ours explains (``tick(at:volume:)``): a press whose observation
     /// is still on its way. That observation is the press, never the landing of a set issued since.
     private var unexplainedRead: Expected?
@@ -188,7 +167,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
     /// The set waiting to be confirmed, and when to look at the volume again.
     private var retrier = SetRetrier()
-    private var lastSetTime: Instant?
     /// The nudges below the anchor after down steps, and the down press that may still be held.
     private var downPress = DownPressNudge()
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
@@ -205,11 +183,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     private var unconfirmedFrom: Float?
-    /// The order of the set ``assumeSetsLanded(at:)`` took as landed, until a read or its own echo: sets issued
-    /// before it land before it.
-    private var assumedOrder: Int?
-    /// The order of the last set issued.
-    private var lastOrder = 0
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
@@ -259,11 +232,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
         self.userVolume = userVolume
         believedVolume = volume
         echoes = EchoLedger()
-        spareEcho = nil
-        suspect = nil
+        landings.reset()
         unexplainedRead = nil
         unconfirmedFrom = nil
-        assumedOrder = nil
         believedFromRead = true
         // A route change seen before (while idle, against a stale believed volume) is in the fresh read: its KVO,
         // if one comes, changes nothing — a press landing on that value is a press.
@@ -345,7 +316,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
             unconfirmedFrom = believedVolume
             believedVolume = target
             believedFromRead = false
-            assumedOrder = echoes.newest(target, within: VolumeGrid.readTolerance)?.order
+            landings.assumeLanded(order: echoes.newest(target, within: VolumeGrid.readTolerance)?.order)
         }
         retrier.cancel()
         // Echoes are kept: a set still in flight lands later and must not read as a press.
@@ -396,8 +367,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedVolume = volume
         believedFromRead = true
         echoes.markBeforeRouteChange()
-        spareEcho = nil
-        suspect = nil
+        landings.routeChanged()
         unexplainedRead = nil
         let user = userVolume ?? volume
         self.userVolume = user
@@ -490,99 +460,35 @@ public struct VolumeStepMachine: Sendable, Equatable {
                 return observeChange(value, at: time)
             }
         }
-        if let spare = spareEcho, spare.expires <= time { spareEcho = nil }
-        var spareOrder: Int?
-        if let spare = spareEcho, abs(spare.value - value) < VolumeGrid.readTolerance {
-            // The landing of a set whose echo a press took (see `spareEcho`): ours, as its echo would have said —
-            // before a set of the same value issued after it (sets land in order), whose echo stays for its own.
-            if (echoes.oldest(value, within: VolumeGrid.readTolerance).map { spare.order < $0.order }) ?? true {
-                echoes.insert(spare)
-                spareOrder = spare.order
-            }
-            if spareOrder != nil { spareEcho = nil }
-        }
-        if var landing = echoes.oldest(value, within: VolumeGrid.readTolerance) {
-            if let held = suspect, held.expires > time, landing.order < held.order,
-                let later = echoes.entries.first(where: {
-                    abs($0.value - value) < VolumeGrid.readTolerance && $0.order > held.order && !$0.beforeRouteChange
-                })
+        if let match = landings.match(value, at: time, in: &echoes) {
+            var actions = Actions()
+            if let press = landings.judge(
+                match.echo, value: value, at: time, in: &echoes, capturing: phase == .running && mode == .capture,
+                believed: believedVolume, atRails: configuration.reportsPressesAtRails)
             {
-                // A set of this value issued after the suspect's explains the landing as well as the earlier one
-                // does: the earlier one was refused or dropped (seed 000; decompiled iOS 18.2), and the suspect was
-                // its own set's landing, in order. No press is proven.
-                suspect = nil
-                echoes.removeAll { abs($0.value - value) < VolumeGrid.readTolerance && $0.order < later.order }
-                landing = later
+                downPress.step(press.button, from: press.value + VolumeGrid.step)
+                actions = [.steps(press.button, count: press.count)]
             }
-            let proven = judgeSuspect(landing: landing, value: value, at: time)
-            return proven + observeLanding(value, landing: landing, spareOrder: spareOrder, at: time)
+            return actions + observeLanding(value, match, at: time)
         }
         if let late = lateLanding(value, at: time) { return late }
         return observeChange(value, at: time)
     }
 
-    /// Sets land in the order issued (`shared/facts/envelope.md`: one slider, one queue): a landing seen while a
-    /// set issued before it has not been seen to land is held as a ``Suspect`` press; the earlier set's landing,
-    /// seen later, proves it a press (reported now, the later set's echo expected again).
-    private mutating func judgeSuspect(landing echo: Echo, value: Float, at time: Instant) -> Actions {
-        #if VOLUMEKIT_MUTANTS
-        if Mutant.isOn(.noLandingOrderProof) { return [] }
-        #endif
-        if let held = suspect, held.expires <= time { suspect = nil }
-        if let held = suspect, echo.order < held.order, !echo.beforeRouteChange {
-            suspect = nil
-            downPress.step(held.button, from: held.value + VolumeGrid.step)
-            // The later set is still on its way (its spare may already stand for it).
-            if spareEcho?.order != held.order {
-                echoes.insert(held.echo)
-            }
-            return [.steps(held.button, count: held.count)]
-        }
-        // One set of this value on its way (with more, an earlier one may be landing), issued after another set
-        // not yet seen to land — one of the value the volume already has may have landed without a change for KVO
-        // to report (a press ended on it first), so it proves nothing.
-        guard phase == .running, mode == .capture, !echo.beforeRouteChange,
-            echoes.count(of: value, within: VolumeGrid.readTolerance) == 1,
-            let earlier = echoes.entries.filter({
-                $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
-                    && abs($0.value - believedVolume) > VolumeGrid.readTolerance
-            }).map(\.expires).max(),
-            let (button, count) = classify(from: believedVolume, to: value)
-        else { return [] }
-        suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: echo)
-        return []
-    }
-
-    /// An observation that is the landing of the set of ours at `index` (or of the spare echo, `spareOrder`).
-    private mutating func observeLanding(_ value: Float, landing: Echo, spareOrder: Int?, at time: Instant) -> Actions {
-        // Sets land in the order issued: a later one's landing says the spare's set has landed (or never will).
-        if let spare = spareEcho, landing.order > spare.order { spareEcho = nil }
-        // A press landing exactly on the value of a set of ours still on its way cannot be told from that set's
-        // landing (a slider may take 5 ms or 150 ms, `shared/facts/envelope.md`): whole steps from what the
-        // machine believed, within a rounded read, keep a spare of the echo for the set's own landing.
-        let fromBelieved = value - believedVolume
-        let stepsFromBelieved = (fromBelieved / VolumeGrid.step).rounded()
-        if spareOrder == nil, stepsFromBelieved != 0,
-            abs(fromBelieved - stepsFromBelieved * VolumeGrid.step) <= VolumeGrid.readTolerance,
-            !landing.beforeRouteChange
-        {
-            spareEcho = landing
-        }
+    /// An observation that is the landing of a set of ours (`match`).
+    private mutating func observeLanding(_ value: Float, _ match: LandingOrder.Match, at time: Instant) -> Actions {
+        let landing = match.echo
         // One set of this value landed; sets of other values may still land (or were dropped: they expire).
         let landedBeforeRouteChange = landing.beforeRouteChange
         // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
         // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
         // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
         // believing the later set's value (issue 11, ov-8742).
-        let landedOrder = spareOrder ?? landing.order
-        if landedOrder == assumedOrder { assumedOrder = nil }
         // A down press still held refuses a set at or above the value before it (other than 0), so a landing
         // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
         // ov-19692: the anchor's reset after a down press, observed only on return).
-        let pressOver = downPress.isPressOver(landingOn: value)
-        let superseded =
-            pressOver
-            && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
+        let superseded = landings.landed(
+            match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), echoes: echoes)
         echoes.remove(landing)
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
@@ -613,14 +519,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// `shared/facts/envelope.md`); a Control Center value within a read of a nudge is a chance this rule takes.
     private mutating func lateLanding(_ value: Float, at time: Instant) -> Actions? {
         guard phase == .running else { return nil }
-        recentSets.removeAll { $0.expires <= time }
-        guard let set = recentSets.last(where: { abs($0.value - value) < VolumeGrid.readTolerance }) else { return nil }
-        let nudge =
-            !VolumeGrid.isOnGrid(value) && abs(abs(value - anchor) - VolumeGrid.nudge) < VolumeGrid.readTolerance
-        let anchorAfterNudge =
-            abs(value - anchor) < VolumeGrid.readTolerance && !VolumeGrid.isOnGrid(believedVolume)
-            && recentSets.contains { abs($0.value - believedVolume) < VolumeGrid.readTolerance && $0.order < set.order }
-        guard nudge || anchorAfterNudge else { return nil }
+        guard recent.isLateLanding(value, at: time, anchor: anchor, believed: believedVolume) else { return nil }
         believedVolume = value
         believedFromRead = false
         return confirmIfWanted(at: time)
@@ -858,13 +757,8 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
         // another set on its way.
-        lastOrder += 1
-        let echo = Echo(value: value, expires: time + configuration.echoLifetime, order: lastOrder)
+        let echo = recent.issue(value, at: time, lifetime: configuration.echoLifetime)
         echoes.issue(echo, replacing: !again)
-        recentSets.removeAll { $0.expires <= time }
-        if recentSets.count >= Self.recentSetLimit { recentSets.removeFirst(1) }
-        recentSets.append(echo)
-        lastSetTime = time
         if abs(value - anchor) <= VolumeGrid.readTolerance {
             downPress.anchorSet()
         }
@@ -891,7 +785,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// before a set taken as landed is the user's too: a press after it landed may come back to it.
     private mutating func readBack(_ volume: Float, at time: Instant) -> Actions {
         var actions = Actions()
-        let setInFlight = lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        let setInFlight = recent.lastSetTime.map { time - $0 < Self.landingWindow } ?? false
         // The value last seen is no change made while observations stopped (every step to it was judged as it
         // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =
@@ -901,7 +795,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
                     abs($0 - volume) <= VolumeGrid.readTolerance
                 }
         unconfirmedFrom = nil
-        assumedOrder = nil
+        landings.forgetAssumedLanding()
         readChange =
             abs(believedVolume - volume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
