@@ -120,10 +120,10 @@ struct LandingOrder: Sendable, Equatable {
         // ended on it first): it proves nothing.
         guard capturing, !echo.beforeRouteChange,
             echoes.count(of: value, within: VolumeGrid.readTolerance) == 1,
-            let earlier = echoes.entries.filter({
+            let earlier = echoes.latestExpiry(where: {
                 $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
                     && abs($0.value - believed) > VolumeGrid.readTolerance
-            }).map(\.expires).max(),
+            }),
             let (button, count) = VolumeGrid.classify(from: believed, to: value, atRails: atRails)
         else { return nil }
         suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: echo)

@@ -122,8 +122,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// KVO latency ≤ 0.03 s, `shared/facts/envelope.md`): a read then is not the user's choice.
     public static let landingWindow: TimeInterval = 0.3
 
-    private typealias Echo = EchoLedger.Entry
-
     /// The configuration in force.
     public let configuration: Configuration
     /// Whether the current route lets VolumeKit set the volume: AirPlay and HDMI outputs may have no volume
