@@ -298,19 +298,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public mutating func assumeSetsLanded(at time: Instant) -> Actions {
         if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
-            let offset = believedVolume - target
-            let fraction = offset - (offset / VolumeGrid.step).rounded() * VolumeGrid.step
-            // Only for a set to the anchor itself: one from the anchor to another value (the user's, headroom
-            // away near a rail) leaves an offset that says nothing of nudges.
-            // Never a press snapped to a point of the 1/16 grid other than the anchor (RecoveryRule's grid rule: an
-            // up press from an off-grid 0.74 to 0.75 is 0.01 off, within stepTolerance, but no nudge; issue 11,
-            // ov-17185).
-            let snapped =
-                VolumeGrid.isOnGrid(believedVolume)
-                && abs(believedVolume - anchor) > VolumeGrid.gridTolerance
-            residue =
-                abs(fraction) < VolumeGrid.stepTolerance && abs(target - anchor) <= VolumeGrid.readTolerance && !snapped
-                ? fraction : 0
+            residue = UserVolumeInference.residue(believed: believedVolume, target: target, anchor: anchor)
             unconfirmedFrom = believedVolume
             believedVolume = target
             believedFromRead = false
@@ -534,67 +522,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
         let leftover = residue
         residue = 0
         guard phase == .running else {
-            // Not capturing: every change is the user's.
-            // A Control Center drag over a short distance may move less than a read's tolerance between samples:
-            // each sample is the same value as the one before, but the drag has moved the user's volume.
-            // (Not so for the value a live read just gave: its own change, observed late.)
-            guard
-                abs(value - old) > VolumeGrid.readTolerance
-                    || !fromRead && abs(value - userVolume) > VolumeGrid.readTolerance,
-                phase != .idle
-            else { return [] }
-            #if VOLUMEKIT_MUTANTS
-            if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
-            #endif
-            // Whole steps from the last value are the user's presses, applied to their exact volume — also from
-            // the value a press really started at, when the app left during a hold (the press's observation then
-            // arrives after the restore was taken as landed, and carries the hold's nudges).
-            func wholeSteps(_ delta: Float) -> Float? {
-                let steps = (delta / VolumeGrid.step).rounded()
-                return steps != 0 && abs(delta - steps * VolumeGrid.step) < VolumeGrid.pressTolerance ? steps : nil
-            }
-            let start: Float? =
-                wholeSteps(value - old) != nil
-                ? old : (leftover != 0 && wholeSteps(value - old - leftover) != nil ? old + leftover : nil)
-            var users = value
-            if let start, value > 0, value < 1 {
-                // The press moved what the user heard, with VolumeKit's own nudges taken out: from their volume, or
-                // from the anchor VolumeKit held them at (headroom near a rail) — what the system HUD showed and
-                // what RecoveryRule keeps as their choice after a crash. From anything else: the value as it is.
-                // The user's value or the anchor, give or take VolumeKit's nudges — but not a point of the 1/16 grid
-                // that is neither (RecoveryRule's grid rule): a press snapped there from an off-grid value (0.07 →
-                // 0.0625, a few thousandths away), and the next press moved from what the device showed.
-                let steps = ((value - start) / VolumeGrid.step).rounded()
-                func near(_ held: Float) -> Bool {
-                    abs(start - held) < VolumeGrid.stepTolerance
-                        && !(VolumeGrid.isOnGrid(start) && abs(start - held) > VolumeGrid.gridTolerance)
-                }
-                if leftover == 0, abs(start - userVolume) <= VolumeGrid.readTolerance {
-                    // From the user's exact volume, read live (no residue of ours to take out): there is no nudge in
-                    // the value, which is theirs as it is (a Control Center drag's samples may come within a read of
-                    // a step apart, 0.06243 of 0.0625).
-                    users = value
-                } else if near(userVolume), start - userVolume <= VolumeGrid.nudgeAbove {
-                    // VolumeKit's nudges of the user's own volume go below it, and one above it at most
-                    // (`RecoveryRule.pressedFromNudge`); farther above, the volume was VolumeKit's (a crashed run's
-                    // anchor nudge the recovery does not know), and the press is as it is.
-                    users = VolumeGrid.clamp(userVolume + steps * VolumeGrid.step)
-                } else if near(anchor) {
-                    users = VolumeGrid.clamp(anchor + steps * VolumeGrid.step)
-                }
-            }
-            userVolume = users
-            if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
-            // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
-            // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
-            // headset's synchronised volume seen just after it): set theirs again to land last, since the session
-            // may be too inactive by then to see that set land over it (8223-65117938).
-            if abs(users - value) > VolumeGrid.readTolerance
-                || echoes.contains(where: { abs($0.value - users) > VolumeGrid.readTolerance })
-            {
-                return [.userVolumeChanged(users)] + hold(users, at: time)
-            }
-            return [.userVolumeChanged(users)]
+            return observeUsersChange(value, from: old, fromRead: fromRead, leftover: leftover, at: time)
         }
         let atRail = value <= 0 || value >= 1
         let seen = readChange
@@ -662,6 +590,38 @@ public struct VolumeStepMachine: Sendable, Equatable {
         }
         retrier.lookAgain(at: time + configuration.settleDelay)
         return actions
+    }
+
+    /// An observation while not capturing, from `old`: every change is the user's. `fromRead`: `old` came from a
+    /// live read; `leftover`: the nudge sets taken as landed left in the volume.
+    private mutating func observeUsersChange(
+        _ value: Float, from old: Float, fromRead: Bool, leftover: Float, at time: Instant
+    ) -> Actions {
+        // A Control Center drag over a short distance may move less than a read's tolerance between samples:
+        // each sample is the same value as the one before, but the drag has moved the user's volume.
+        // (Not so for the value a live read just gave: its own change, observed late.)
+        guard
+            abs(value - old) > VolumeGrid.readTolerance
+                || !fromRead && abs(value - userVolume) > VolumeGrid.readTolerance,
+            phase != .idle
+        else { return [] }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
+        #endif
+        let users = UserVolumeInference.afterChange(
+            to: value, from: old, leftover: leftover, user: userVolume, anchor: anchor)
+        userVolume = users
+        if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
+        // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
+        // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
+        // headset's synchronised volume seen just after it): set theirs again to land last, since the session
+        // may be too inactive by then to see that set land over it (8223-65117938).
+        if abs(users - value) > VolumeGrid.readTolerance
+            || echoes.contains(where: { abs($0.value - users) > VolumeGrid.readTolerance })
+        {
+            return [.userVolumeChanged(users)] + hold(users, at: time)
+        }
+        return [.userVolumeChanged(users)]
     }
 
     /// Time passed: expired echoes are forgotten, unconfirmed sets retried, the exact anchor set once quiet.
@@ -776,7 +736,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// A live read after observations had stopped (``resync(volume:at:)``, ``refresh(volume:at:)``): a change
-    /// since is the user's (see ``usersValue(_:)``), and the read is what the machine believes from here on.
+    /// since is the user's (see `UserVolumeInference`), and the read is what the machine believes from here on.
     /// A set issued a moment ago may not have landed yet: a read then of the value before it (the last one
     /// seen, or the one before a set taken as landed) or of a value of ours on its way is ours. Any other read
     /// is a change since — a press made while not capturing, however soon after the set. Later, the value
@@ -787,18 +747,18 @@ public struct VolumeStepMachine: Sendable, Equatable {
         // The value last seen is no change made while observations stopped (every step to it was judged as it
         // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =
-            abs(believedVolume - volume) <= VolumeGrid.readTolerance
+            VolumeGrid.isSame(believedVolume, volume)
             || setInFlight
-                && ((unconfirmedFrom.map { [$0] } ?? []) + echoes.entries.map(\.value)).contains {
-                    abs($0 - volume) <= VolumeGrid.readTolerance
-                }
+                && (unconfirmedFrom.map { VolumeGrid.isSame($0, volume) } ?? false
+                    || echoes.contains(volume, within: VolumeGrid.readTolerance))
         unconfirmedFrom = nil
         landings.forgetAssumedLanding()
         readChange =
             abs(believedVolume - volume) > VolumeGrid.readTolerance
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
         if !retrier.isWaiting, !ours, abs(volume - userVolume) > VolumeGrid.readTolerance {
-            let users = usersValue(volume)
+            let users = UserVolumeInference.afterRead(
+                volume, user: userVolume, believed: believedVolume, residue: residue)
             if abs(users - userVolume) > VolumeGrid.readTolerance {
                 userVolume = users
                 actions.append(.userVolumeChanged(users))
@@ -808,35 +768,6 @@ public struct VolumeStepMachine: Sendable, Equatable {
         believedFromRead = true
         residue = 0
         return actions
-    }
-
-    /// `volume`, read after observations stopped, as the user's own: whole steps from where VolumeKit left
-    /// the volume (the user's presses, with VolumeKit's leftover nudge taken out) move the user's volume by
-    /// exactly those steps; anything else is a new value (Control Center, another app).
-    private func usersValue(_ volume: Float) -> Float {
-        guard volume > 0, volume < 1 else { return volume }
-        // The volume is where the set taken as landed put it, or that plus VolumeKit's leftover nudge
-        // (`residue`), or the last value observed since — an echo of one of VolumeKit's own sets landing after
-        // the user's change or in place of a dropped restore says the volume is VolumeKit's there. Whole steps
-        // from one of them, within two rounded reads, are presses (the fewest when several fit: a read equal
-        // to where VolumeKit's own set left the volume is no press); anything else is a new value — a Control
-        // Center value a few thousandths from whole steps is the user's as it is.
-        var users: Float?
-        var fewest = Float.infinity
-        // Presses from VolumeKit's value whole steps from the user's (the headroom anchor, what the system HUD
-        // showed) are the read as it is, as in ``observe(_:at:)`` and RecoveryRule: none moves the user's own
-        // volume by those steps (issue 11, ov-19692); a read equal to it is still no press.
-        let left = believedVolume - userVolume
-        for offset in [0, residue, left] {
-            let delta = volume - offset - userVolume
-            let steps = (delta / VolumeGrid.step).rounded()
-            if abs(delta - steps * VolumeGrid.step) < VolumeGrid.pressTolerance, abs(steps) < fewest {
-                fewest = abs(steps)
-                let asRead = offset == left && abs(left) >= VolumeGrid.stepTolerance && steps != 0
-                users = asRead ? volume : VolumeGrid.clamp(userVolume + steps * VolumeGrid.step)
-            }
-        }
-        return users ?? volume
     }
 
 }
