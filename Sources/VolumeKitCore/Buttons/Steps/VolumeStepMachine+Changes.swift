@@ -1,0 +1,118 @@
+import Foundation
+
+/// A change no set of ours explains: while capturing, a press (one step from where the volume was, on the grid's
+/// terms) and the reset after it; otherwise the user's own volume.
+extension VolumeStepMachine {
+    /// An observation that is no landing of ours: a press, or the user's own change.
+    mutating func observeChange(_ value: Float, at time: Instant) -> Actions {
+        let old = believedVolume
+        believedVolume = value
+        let fromRead = believedFromRead
+        believedFromRead = false
+        // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
+        // believed; an observation is the real volume again.
+        let leftover = residue
+        residue = 0
+        guard phase == .running else {
+            return observeUsersChange(value, from: old, fromRead: fromRead, leftover: leftover, at: time)
+        }
+        let atRail = value <= 0 || value >= 1
+        let seen = readChange
+        readChange = nil
+        if abs(value - old) <= VolumeGrid.readTolerance {
+            // Nothing moved (a route's KVO after the machine already read the new route's volume); at a rail, a
+            // press that moves nothing — unless it is the late observation of the change a live read just saw.
+            let readsOwnChange =
+                fromRead
+                && seen.map { abs($0.value - value) <= VolumeGrid.readTolerance && time <= $0.until } == true
+            if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
+        }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.offGridPress), classify(from: old, to: value) == nil {
+            return [.steps(value > old ? .up : .down, count: 1)]
+        }
+        #endif
+        // Off the 1/16 grid, or more than one step in one change: the user's own change (Control Center's
+        // slider, another app, a Bluetooth headset's volume synchronised on connect, Headphone Safety turning the
+        // volume down: `shared/facts/envelope.md`). A press moves the volume one step, and each change is
+        // observed on its own (KVO, the private notification), so several presses never arrive as one change.
+        guard let (button, count) = classify(from: old, to: value), count == 1,
+            VolumeGrid.isPressLanding(from: old, to: value)
+        else {
+            userVolume = value
+            return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
+        }
+        var actions: Actions = [.steps(button, count: count)]
+        downPress.step(button, from: old)
+        guard mode == .capture else {
+            userVolume = value
+            return actions + [.userVolumeChanged(value)]
+        }
+        // Right after a down step the press may still be held: only a value below the one before the step is
+        // accepted (seed 000). Go just below it now, and to the exact anchor once the buttons are quiet.
+        if button == .down {
+            // Nudges are counted from the anchor, never from the last value seen (which may be stale while
+            // sets are in flight): a press landing from one of our values can then never equal another.
+            let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
+            // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
+            // lands once more: both landings are ours, also one seen only after observations stopped.
+            let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
+            actions += set(target, at: time, again: inFlight)
+            if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
+        } else {
+            // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
+            // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
+            // anchor, then to the anchor itself — whichever the cache holds, the second set differs from it.
+            // Also during a burst or a hold (sets in flight): the cache then holds the anchor our last reset
+            // landed on, and a lone anchor set is dropped until the retry — a crash meanwhile leaves a step.
+            let nudged = VolumeGrid.clamp(anchor + VolumeGrid.nudge)
+            if nudged != anchor {
+                actions += set(nudged, at: time, again: true)
+                actions += set(anchor, at: time, again: true)
+            } else {
+                // At the top rail: no value above the anchor. With a set of it still on its way (the settled
+                // anchor's, made before this press) another is no use — the press already left the volume there —
+                // and its echo would be wrong either way: the private notification reports each landing at the
+                // rail, a second one unexpected reads as a press, and a second set dropped as equal to the
+                // slider's cache leaves an echo that swallows the next press.
+                let inFlight = echoes.contains(
+                    anchor, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
+                if !inFlight { actions += set(anchor, at: time) }
+            }
+        }
+        retrier.lookAgain(at: time + configuration.settleDelay)
+        return actions
+    }
+
+    /// An observation while not capturing, from `old`: every change is the user's. `fromRead`: `old` came from a
+    /// live read; `leftover`: the nudge sets taken as landed left in the volume.
+    mutating func observeUsersChange(
+        _ value: Float, from old: Float, fromRead: Bool, leftover: Float, at time: Instant
+    ) -> Actions {
+        // A Control Center drag over a short distance may move less than a read's tolerance between samples:
+        // each sample is the same value as the one before, but the drag has moved the user's volume.
+        // (Not so for the value a live read just gave: its own change, observed late.)
+        guard
+            abs(value - old) > VolumeGrid.readTolerance
+                || !fromRead && abs(value - userVolume) > VolumeGrid.readTolerance,
+            phase != .idle
+        else { return [] }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
+        #endif
+        let users = UserVolumeInference.afterChange(
+            to: value, from: old, leftover: leftover, user: userVolume, anchor: anchor)
+        userVolume = users
+        if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
+        // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
+        // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
+        // headset's synchronised volume seen just after it): set theirs again to land last, since the session
+        // may be too inactive by then to see that set land over it (8223-65117938).
+        if abs(users - value) > VolumeGrid.readTolerance
+            || echoes.contains(where: { abs($0.value - users) > VolumeGrid.readTolerance })
+        {
+            return [.userVolumeChanged(users)] + hold(users, at: time)
+        }
+        return [.userVolumeChanged(users)]
+    }
+}
