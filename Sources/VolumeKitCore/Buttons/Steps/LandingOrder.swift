@@ -122,7 +122,7 @@ struct LandingOrder: Sendable, Equatable {
             echoes.count(of: value, within: VolumeGrid.readTolerance) == 1,
             let earlier = echoes.latestExpiry(where: {
                 $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
-                    && abs($0.value - believed) > VolumeGrid.readTolerance
+                    && VolumeGrid.isApart($0.value, believed)
             }),
             let (button, count) = VolumeGrid.classify(from: believed, to: value, atRails: atRails)
         else { return nil }

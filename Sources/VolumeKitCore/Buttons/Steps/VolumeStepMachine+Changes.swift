@@ -16,15 +16,21 @@ extension VolumeStepMachine {
         guard phase == .running else {
             return observeUsersChange(value, from: old, fromRead: fromRead, leftover: leftover, at: time)
         }
+        return observePress(value, from: old, fromRead: fromRead, at: time)
+    }
+
+    /// An observation while capturing, from `old` (`fromRead`: `old` came from a live read): a press — one step,
+    /// where a press can land — and the reset after it; anything else is the user's own change, held from.
+    mutating func observePress(_ value: Float, from old: Float, fromRead: Bool, at time: Instant) -> Actions {
         let atRail = value <= 0 || value >= 1
         let seen = readChange
         readChange = nil
-        if abs(value - old) <= VolumeGrid.readTolerance {
+        if VolumeGrid.isSame(value, old) {
             // Nothing moved (a route's KVO after the machine already read the new route's volume); at a rail, a
             // press that moves nothing — unless it is the late observation of the change a live read just saw.
             let readsOwnChange =
                 fromRead
-                && seen.map { abs($0.value - value) <= VolumeGrid.readTolerance && time <= $0.until } == true
+                && seen.map { VolumeGrid.isSame($0.value, value) && time <= $0.until } == true
             if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
         }
         #if VOLUMEKIT_MUTANTS
@@ -48,40 +54,43 @@ extension VolumeStepMachine {
             userVolume = value
             return actions + [.userVolumeChanged(value)]
         }
-        // Right after a down step the press may still be held: only a value below the one before the step is
-        // accepted (seed 000). Go just below it now, and to the exact anchor once the buttons are quiet.
-        if button == .down {
-            // Nudges are counted from the anchor, never from the last value seen (which may be stale while
-            // sets are in flight): a press landing from one of our values can then never equal another.
-            let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
-            // A set of this value still in flight (the nudge count restarted when the anchor was confirmed)
-            // lands once more: both landings are ours, also one seen only after observations stopped.
-            let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
-            actions += set(target, at: time, again: inFlight)
-            if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
-        } else {
-            // No refusal after an up step, but a slider drops a set equal to its cache, which may still hold
-            // the anchor (the value before the press) or our last set (decompiled iOS 18.2): go just above the
-            // anchor, then to the anchor itself — whichever the cache holds, the second set differs from it.
-            // Also during a burst or a hold (sets in flight): the cache then holds the anchor our last reset
-            // landed on, and a lone anchor set is dropped until the retry — a crash meanwhile leaves a step.
-            let nudged = VolumeGrid.clamp(anchor + VolumeGrid.nudge)
-            if nudged != anchor {
-                actions += set(nudged, at: time, again: true)
-                actions += set(anchor, at: time, again: true)
-            } else {
-                // At the top rail: no value above the anchor. With a set of it still on its way (the settled
-                // anchor's, made before this press) another is no use — the press already left the volume there —
-                // and its echo would be wrong either way: the private notification reports each landing at the
-                // rail, a second one unexpected reads as a press, and a second set dropped as equal to the
-                // slider's cache leaves an echo that swallows the next press.
-                let inFlight = echoes.contains(
-                    anchor, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
-                if !inFlight { actions += set(anchor, at: time) }
-            }
-        }
+        actions += button == .down ? resetAfterDownStep(to: value, from: old, at: time) : resetAfterUpStep(at: time)
         retrier.lookAgain(at: time + configuration.settleDelay)
         return actions
+    }
+
+    /// The set right after a down step from `old` to `value`: the press may still be held, and only a value below
+    /// the one before the step is accepted (seed 000) — just below it now, the exact anchor once the buttons are
+    /// quiet.
+    mutating func resetAfterDownStep(to value: Float, from old: Float, at time: Instant) -> Actions {
+        // Nudges are counted from the anchor, never from the last value seen (which may be stale while sets are in
+        // flight): a press landing from one of our values can then never equal another.
+        let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
+        // A set of this value still in flight (the nudge count restarted when the anchor was confirmed) lands once
+        // more: both landings are ours, also one seen only after observations stopped.
+        let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
+        let actions = set(target, at: time, again: inFlight)
+        if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
+        return actions
+    }
+
+    /// The sets right after an up step. No refusal after an up step, but a slider drops a set equal to its cache
+    /// (decompiled iOS 18.2), which may still hold the anchor (the value before the press) or our last set: just
+    /// above the anchor, then the anchor itself — whichever the cache holds, the second set differs from it. Also
+    /// during a burst or a hold (sets in flight): the cache then holds the anchor our last reset landed on, and a
+    /// lone anchor set is dropped until the retry — a crash meanwhile would leave a step.
+    mutating func resetAfterUpStep(at time: Instant) -> Actions {
+        let nudged = VolumeGrid.clamp(anchor + VolumeGrid.nudge)
+        if nudged != anchor {
+            return set(nudged, at: time, again: true) + set(anchor, at: time, again: true)
+        }
+        // At the top rail: no value above the anchor. With a set of it still on its way (the settled anchor's, made
+        // before this press) another is no use — the press already left the volume there — and its echo would be
+        // wrong either way: the private notification reports each landing at the rail, a second one unexpected
+        // reads as a press, and a second set dropped as equal to the slider's cache leaves an echo that swallows
+        // the next press.
+        let inFlight = echoes.contains(anchor, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
+        return inFlight ? [] : set(anchor, at: time)
     }
 
     /// An observation while not capturing, from `old`: every change is the user's. `fromRead`: `old` came from a
@@ -93,8 +102,8 @@ extension VolumeStepMachine {
         // each sample is the same value as the one before, but the drag has moved the user's volume.
         // (Not so for the value a live read just gave: its own change, observed late.)
         guard
-            abs(value - old) > VolumeGrid.readTolerance
-                || !fromRead && abs(value - userVolume) > VolumeGrid.readTolerance,
+            VolumeGrid.isApart(value, old)
+                || !fromRead && VolumeGrid.isApart(value, userVolume),
             phase != .idle
         else { return [] }
         #if VOLUMEKIT_MUTANTS
@@ -108,8 +117,8 @@ extension VolumeStepMachine {
         // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
         // headset's synchronised volume seen just after it): set theirs again to land last, since the session
         // may be too inactive by then to see that set land over it (8223-65117938).
-        if abs(users - value) > VolumeGrid.readTolerance
-            || echoes.contains(where: { abs($0.value - users) > VolumeGrid.readTolerance })
+        if VolumeGrid.isApart(users, value)
+            || echoes.contains(where: { VolumeGrid.isApart($0.value, users) })
         {
             return [.userVolumeChanged(users)] + hold(users, at: time)
         }

@@ -19,18 +19,18 @@ extension VolumeStepMachine {
         // still on its way, also while a retry of the anchor waits for the buttons to be quiet — and no landing of
         // ours.
         let explained = inFlight.contains(volume ?? -1, within: VolumeGrid.readTolerance)
-        if let volume, abs(volume - believedVolume) > VolumeGrid.readTolerance, !explained, phase == .running {
+        if let volume, VolumeGrid.isApart(volume, believedVolume), !explained, phase == .running {
             unexplainedRead = Expected(value: volume, until: time + Self.landingWindow)
         }
-        if let volume, abs(volume - target) <= VolumeGrid.readTolerance,
-            abs(believedVolume - target) > VolumeGrid.readTolerance,
+        if let volume, VolumeGrid.isSame(volume, target),
+            VolumeGrid.isApart(believedVolume, target),
             inFlight.contains(target, within: VolumeGrid.readTolerance)
         {
-            echoes.removeAll { abs($0.value - target) <= VolumeGrid.readTolerance }
+            echoes.removeAll { VolumeGrid.isSame($0.value, target) }
             believedVolume = volume
             believedFromRead = true
         }
-        if abs(believedVolume - target) <= VolumeGrid.readTolerance {
+        if VolumeGrid.isSame(believedVolume, target) {
             return confirmIfWanted(at: time)
         }
         let retryAt = time + configuration.retryDelay
@@ -44,16 +44,16 @@ extension VolumeStepMachine {
 
     /// Makes `target` the value to hold, setting it now if the system is elsewhere.
     mutating func hold(_ target: Float, at time: Instant) -> Actions {
-        if phase == .running, abs(anchor - target) > VolumeGrid.readTolerance {
+        if phase == .running, VolumeGrid.isApart(anchor, target) {
             anchor = target
             downPress.anchorMoved()
         }
         // A set of another value still in flight would land after this moment: set the target again so it
         // lands last. Sets of the target itself in flight need no other (its landing would be silent, KVO
         // reporting only changes, and its echo would linger).
-        let otherInFlight = echoes.contains { abs($0.value - target) > VolumeGrid.readTolerance }
+        let otherInFlight = echoes.contains { VolumeGrid.isApart($0.value, target) }
         guard mode == .capture || phase != .running,
-            abs(believedVolume - target) > VolumeGrid.readTolerance || otherInFlight
+            VolumeGrid.isApart(believedVolume, target) || otherInFlight
         else {
             retrier.cancel()
             return []
@@ -67,7 +67,7 @@ extension VolumeStepMachine {
         // value the system already has (to land after a set in flight, on a new route), the cache holds it —
         // the set in flight then lands last. Going a nudge beside it first makes the second set differ from
         // whatever the cache holds.
-        guard phase != .running || abs(believedVolume - target) <= VolumeGrid.readTolerance else {
+        guard phase != .running || VolumeGrid.isSame(believedVolume, target) else {
             return set(target, at: time, again: true)
         }
         let beside = target < 1 ? VolumeGrid.clamp(target + VolumeGrid.nudge) : target - VolumeGrid.nudge
@@ -75,21 +75,21 @@ extension VolumeStepMachine {
     }
 
     mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
-        guard abs(believedVolume - value) > VolumeGrid.readTolerance || !echoes.isEmpty || again else { return [] }
+        guard VolumeGrid.isApart(believedVolume, value) || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
         // another set on its way.
         let echo = recent.issue(value, at: time, lifetime: configuration.echoLifetime)
         echoes.issue(echo, replacing: !again)
-        if abs(value - anchor) <= VolumeGrid.readTolerance {
+        if VolumeGrid.isSame(value, anchor) {
             downPress.anchorSet()
         }
         return [.setVolume(value)]
     }
 
     mutating func confirmIfWanted(at time: Instant) -> Actions {
-        if abs(believedVolume - anchor) <= VolumeGrid.readTolerance { downPress.anchorConfirmed() }
+        if VolumeGrid.isSame(believedVolume, anchor) { downPress.anchorConfirmed() }
         guard retrier.confirms(believedVolume) else { return [] }
         return doneIfRestored()
     }

@@ -10,7 +10,7 @@ extension VolumeStepMachine {
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
-        if abs(value - anchor) <= VolumeGrid.readTolerance { downPress.anchorSeen() }
+        if VolumeGrid.isSame(value, anchor) { downPress.anchorSeen() }
         if let expected = routeObservation {
             // The new route's KVO, after its notification (landings of ours may come first): its volume,
             // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
@@ -71,7 +71,7 @@ extension VolumeStepMachine {
         // restore was on its way) landed after it, over their value: put it back.
         let over =
             (phase == .suspended || phase == .stopping) && !landedBeforeRouteChange && !superseded
-            && abs(value - userVolume) > VolumeGrid.readTolerance
+            && VolumeGrid.isApart(value, userVolume)
         // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
         // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
         let unseen: Actions =

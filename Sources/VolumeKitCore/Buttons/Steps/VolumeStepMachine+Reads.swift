@@ -57,12 +57,12 @@ extension VolumeStepMachine {
         unconfirmedFrom = nil
         landings.forgetAssumedLanding()
         readChange =
-            abs(believedVolume - volume) > VolumeGrid.readTolerance
+            VolumeGrid.isApart(believedVolume, volume)
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
-        if !retrier.isWaiting, !ours, abs(volume - userVolume) > VolumeGrid.readTolerance {
+        if !retrier.isWaiting, !ours, VolumeGrid.isApart(volume, userVolume) {
             let users = UserVolumeInference.afterRead(
                 volume, user: userVolume, believed: believedVolume, residue: residue)
-            if abs(users - userVolume) > VolumeGrid.readTolerance {
+            if VolumeGrid.isApart(users, userVolume) {
                 userVolume = users
                 actions.append(.userVolumeChanged(users))
             }

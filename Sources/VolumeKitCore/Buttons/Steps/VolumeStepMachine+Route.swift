@@ -16,7 +16,7 @@ extension VolumeStepMachine {
         // changes), and the target below is set again so that it lands after them.
         retrier.forget()
         routeObservation =
-            expectsObservation && abs(volume - believedVolume) > VolumeGrid.readTolerance
+            expectsObservation && VolumeGrid.isApart(volume, believedVolume)
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
         believedFromRead = true
@@ -50,13 +50,13 @@ extension VolumeStepMachine {
     /// no KVO of its own, so the new route's own volume is either value: nothing observable tells them apart.
     public func mayBeOwnLanding(_ volume: Float, at time: Instant) -> Bool {
         if echoes.contains(volume, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange }),
-            abs(believedVolume - volume) > VolumeGrid.readTolerance
+            VolumeGrid.isApart(believedVolume, volume)
         {
             return true
         }
         guard let landing = lastLanding, time - landing.at <= Self.landingWindow else { return false }
         return abs(landing.value - volume) < VolumeGrid.readTolerance
-            && abs(landing.over - volume) > VolumeGrid.readTolerance
+            && VolumeGrid.isApart(landing.over, volume)
     }
 
     /// A value observed right after the route changed (read with the observation, before its notification):
@@ -68,7 +68,7 @@ extension VolumeStepMachine {
         // The route's own volume, as just read: its KVO, not a landing. Only a set made before the change can
         // have landed: the observation came before the sets the change itself made — the new route's anchor,
         // which is its own volume when VolumeKit left the route there (their echo stays for their landing).
-        guard abs(value - believedVolume) > VolumeGrid.readTolerance,
+        guard VolumeGrid.isApart(value, believedVolume),
             let landed = echoes.oldest(value, within: VolumeGrid.readTolerance, where: \.beforeRouteChange)
         else { return [] }
         echoes.remove(landed)

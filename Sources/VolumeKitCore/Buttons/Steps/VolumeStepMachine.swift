@@ -160,7 +160,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Whether the system volume is not the user's own: VolumeKit has moved it (or is moving it back).
     public var holdsVolumeAwayFromUser: Bool {
-        abs(believedVolume - userVolume) > VolumeGrid.readTolerance || retrier.isWaiting
+        VolumeGrid.isApart(believedVolume, userVolume) || retrier.isWaiting
     }
 
     /// Whether the anchor exactly is not where VolumeKit leaves the volume: running, believed off it, a down
@@ -168,7 +168,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// A crash now leaves the volume at a nudge (or a press), never on the anchor
     /// (``PendingRestore/nudgedBelowHeld``).
     public var isNudgedBelowAnchor: Bool {
-        phase == .running && downPress.anchor == .nudgedBelow && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+        phase == .running && downPress.anchor == .nudgedBelow && VolumeGrid.isApart(believedVolume, anchor)
             && !isAnchorInFlight
     }
 
@@ -179,7 +179,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
     public var isAnchorSetUnconfirmed: Bool {
         phase == .running && downPress.anchor == .setAfterNudge
-            && abs(believedVolume - anchor) > VolumeGrid.readTolerance
+            && VolumeGrid.isApart(believedVolume, anchor)
             && isAnchorInFlight
     }
 
@@ -188,7 +188,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
-    public var maySetAwayFromUser: Bool { echoes.contains { abs($0.value - userVolume) > VolumeGrid.readTolerance } }
+    public var maySetAwayFromUser: Bool { echoes.contains { VolumeGrid.isApart($0.value, userVolume) } }
 
     // MARK: - Helpers
 
