@@ -74,6 +74,8 @@ extension VolumeStepMachine {
         return set(beside, at: time, again: true) + set(target, at: time, again: true)
     }
 
+    /// Sets `value`, expecting its echo — unless the machine already believes the volume is there with nothing of ours
+    /// on its way. `again`: one more set on its way, even of a value whose set is in flight (not a retry of it).
     mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
         guard VolumeGrid.isApart(believedVolume, value) || !echoes.isEmpty || again else { return [] }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
@@ -82,18 +84,19 @@ extension VolumeStepMachine {
         // another set on its way.
         let echo = recent.issue(value, at: time, lifetime: configuration.echoLifetime)
         echoes.issue(echo, replacing: !again)
-        if VolumeGrid.isSame(value, anchor) {
-            downPress.anchorSet()
-        }
+        if VolumeGrid.isSame(value, anchor) { downPress.anchorSet() }
         return [.setVolume(value)]
     }
 
+    /// The volume believed may be what was wanted: then nothing is, and a stop is done. At the anchor, the down
+    /// steps' nudges count from it again.
     mutating func confirmIfWanted(at time: Instant) -> Actions {
         if VolumeGrid.isSame(believedVolume, anchor) { downPress.anchorConfirmed() }
         guard retrier.confirms(believedVolume) else { return [] }
         return doneIfRestored()
     }
 
+    /// Stopping with nothing left to confirm: the user's volume is back, the machine idle.
     mutating func doneIfRestored() -> Actions {
         guard phase == .stopping, !retrier.isWaiting else { return [] }
         phase = .idle

@@ -11,25 +11,8 @@ extension VolumeStepMachine {
         unconfirmedFrom = nil
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
         if VolumeGrid.isSame(value, anchor) { downPress.anchorSeen() }
-        if let expected = routeObservation {
-            // The new route's KVO, after its notification (landings of ours may come first): its volume,
-            // already read (envelope.md: the order and gap of the two vary). Not a landing, whose echo must
-            // stay for the set itself, nor a press.
-            if time > expected.until {
-                routeObservation = nil
-            } else if abs(value - expected.value) < VolumeGrid.readTolerance {
-                routeObservation = nil
-                return []
-            }
-        }
-        if let read = unexplainedRead {
-            unexplainedRead = nil
-            // The press a live read saw: a change from what the machine believed, whatever set of ours is now on its
-            // way to the same value.
-            if time <= read.until, abs(value - read.value) < VolumeGrid.readTolerance, phase == .running {
-                return observeChange(value, at: time)
-            }
-        }
+        if isRouteObservation(value, at: time) { return [] }
+        if isUnexplainedRead(value, at: time) { return observeChange(value, at: time) }
         if let match = landings.match(value, at: time, in: &echoes) {
             var actions = Actions()
             if let press = landings.judge(
@@ -43,6 +26,28 @@ extension VolumeStepMachine {
         }
         if let late = lateLanding(value, at: time) { return late }
         return observeChange(value, at: time)
+    }
+
+    /// Whether `value` is the new route's KVO after its notification (landings of ours may come first): its volume,
+    /// already read (`shared/facts/envelope.md`: the order and gap of the two vary) — not a landing, whose echo must
+    /// stay for the set itself, nor a press. An expectation past its time is dropped.
+    mutating func isRouteObservation(_ value: Float, at time: Instant) -> Bool {
+        guard let expected = routeObservation else { return false }
+        if time > expected.until {
+            routeObservation = nil
+        } else if abs(value - expected.value) < VolumeGrid.readTolerance {
+            routeObservation = nil
+            return true
+        }
+        return false
+    }
+
+    /// Whether `value` is the press a live read saw (``tick(at:volume:)``): a change from what the machine believed,
+    /// whatever set of ours is now on its way to the same value. The read is spent either way.
+    mutating func isUnexplainedRead(_ value: Float, at time: Instant) -> Bool {
+        guard let read = unexplainedRead else { return false }
+        unexplainedRead = nil
+        return time <= read.until && abs(value - read.value) < VolumeGrid.readTolerance && phase == .running
     }
 
     /// An observation that is the landing of a set of ours (`match`).

@@ -26,6 +26,13 @@ import Foundation
 /// - Our own sets come back as observations ("echoes"); they are recognised and never reported as presses.
 ///
 /// Pure: one mutating method per input, each returning the actions to carry out; time is passed in.
+///
+/// The parts, one idea each (internal types): `VolumeGrid` — the step, the nudge, the tolerances, what a press can
+/// be; `EchoLedger` — our sets on their way; `LandingOrder` — which set an observation is the landing of, by the
+/// order sets land in; `RecentSets` — a late landing of ours; `DownPressNudge` — what a held down press refuses;
+/// `SetRetrier` — a set until it is confirmed; `UserVolumeInference` — the user's own volume. This type holds them
+/// and takes the inputs, in one extension a family: lifecycle, reads after a pause, routes, observations,
+/// changes, holding.
 public struct VolumeStepMachine: Sendable, Equatable {
     /// What the machine asks its driver to do.
     public enum Action: Sendable, Equatable {
@@ -97,45 +104,60 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public internal(set) var anchor: Float = 0
     /// What the machine believes the system volume is.
     public internal(set) var believedVolume: Float = 0
+
+    // MARK: - The parts
+
+    /// Our sets on their way, until each lands or expires.
     var echoes = EchoLedger()
-    /// The last set of ours taken as landed: its value, the volume believed before it, and when.
-    struct Landing: Sendable, Equatable {
-        var value: Float
-        var over: Float
-        var at: Instant
-    }
-    var lastLanding: Landing?
-    /// The new route's own volume after a route change seen by its notification, until its KVO arrives
-    /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
-    var routeObservation: Expected?
-    /// Which set of ours an observation is the landing of: the spare echo, the suspect press, the set taken as landed.
+    /// Which set of ours an observation is the landing of: the spare echo, the suspect press, the set taken as
+    /// landed.
     var landings = LandingOrder()
     /// The last sets issued, whether or not an observation has since been taken for one (a late landing is ours).
     var recent = RecentSets()
-
-    /// A value a live read showed that no set of ours explains (``tick(at:volume:)``): a press whose observation
-    /// is still on its way. That observation is the press, never the landing of a set issued since.
-    var unexplainedRead: Expected?
-
-    struct Expected: Sendable, Equatable {
-        var value: Float
-        var until: Instant
-    }
     /// The set waiting to be confirmed, and when to look at the volume again.
     var retrier = SetRetrier()
     /// The nudges below the anchor after down steps, and the down press that may still be held.
     var downPress = DownPressNudge()
-    /// The system volume's offset from the target of a set that was not confirmed when observations stopped
-    /// (a restore refused during a held down press leaves the volume a nudge off).
-    var residue: Float = 0
-    /// Whether ``believedVolume`` came from a live read (a start, a read after observations stopped) rather than an
-    /// observation: an observation of that same value is the read's own change arriving late, no new one.
-    var believedFromRead = false
+
+    // MARK: - What reads and routes left
+
+    /// A value seen that is expected to come back as an observation, until a time.
+    struct Expected: Sendable, Equatable {
+        /// The value.
+        var value: Float
+        /// Until when its observation may come.
+        var until: Instant
+    }
+
+    /// A set of ours seen to land: its value, the volume believed before it, and when.
+    struct Landing: Sendable, Equatable {
+        /// The value it landed on.
+        var value: Float
+        /// The volume believed before it.
+        var over: Float
+        /// When it was seen.
+        var at: Instant
+    }
+
+    /// The last set of ours seen to land (``mayBeOwnLanding(_:at:)``).
+    var lastLanding: Landing?
+    /// The new route's own volume after a route change seen by its notification, until its KVO arrives
+    /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
+    var routeObservation: Expected?
+    /// A value a live read showed that no set of ours explains (``tick(at:volume:)``): a press whose observation
+    /// is still on its way. That observation is the press, never the landing of a set issued since.
+    var unexplainedRead: Expected?
     /// The change a live read last saw, until its own observation may still arrive
     /// (``ButtonTiming/observationLatency`` later). At a rail, where the private notification reports presses
     /// that move nothing, it would read as a press (a Bluetooth headset's volume synchronised to 1 while the app
     /// was inactive, read on its return: `shared/facts/envelope.md`).
     var readChange: Expected?
+    /// Whether ``believedVolume`` came from a live read (a start, a read after observations stopped) rather than an
+    /// observation: an observation of that same value is the read's own change arriving late, no new one.
+    var believedFromRead = false
+    /// The system volume's offset from the target of a set that was not confirmed when observations stopped
+    /// (a restore refused during a held down press leaves the volume a nudge off).
+    var residue: Float = 0
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     var unconfirmedFrom: Float?
@@ -192,6 +214,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
 
     // MARK: - Helpers
 
+    /// The value to hold for the user's `volume`: the headroom anchor while capturing, the volume itself otherwise.
     func anchorFor(_ volume: Float) -> Float {
         guard mode == .capture else { return volume }
         return VolumeGrid.anchor(for: volume, headroomSteps: configuration.headroomSteps)
@@ -200,6 +223,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// Whether a change from `old` to `new` is where a press of the phone's buttons can land (see `VolumeGrid`).
     static func isPressLanding(from old: Float, to new: Float) -> Bool { VolumeGrid.isPressLanding(from: old, to: new) }
 
+    /// The presses a change from `old` to `new` can be, under this configuration (see `VolumeGrid`).
     func classify(from old: Float, to new: Float) -> (VolumeButton, Int)? {
         VolumeGrid.classify(from: old, to: new, atRails: configuration.reportsPressesAtRails)
     }
