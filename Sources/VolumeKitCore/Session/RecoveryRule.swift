@@ -125,7 +125,7 @@ public enum RecoveryRule {
                 // Below the held value go VolumeKit's nudges (the band); a value it left elsewhere
                 // (``PendingRestore/leftVolume``: where presses or a route change left it) is one exact value,
                 // within a rounded read — a press from a nudge of the held value that lands a nudge away from
-                // whole steps of it is a press from the held value, counted as read (issue 11, ov-17746).
+                // whole steps of it is a press from the held value, counted as read.
                 guard index == 0 else { return abs(nudged - value) <= VolumeGrid.readTolerance }
                 return nudged >= (floor?(value) ?? value - tolerance) && nudged <= value + nudgeAbove
             })

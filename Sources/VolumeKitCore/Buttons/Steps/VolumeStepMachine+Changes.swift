@@ -1,7 +1,8 @@
 import Foundation
 
-/// A change no set of ours explains: while capturing, a press (one step from where the volume was, on the grid's
-/// terms) and the reset after it; otherwise the user's own volume.
+/// A change no set of ours explains: while capturing, a press (one step from where the volume was, or onto the 1/16
+/// grid: `shared/facts/envelope.md`, `stepQuantization`) and the reset after it, which a held down press may refuse
+/// (seed 000) and a slider may drop as equal to its cache (decompiled iOS 18.2); otherwise the user's own volume.
 extension VolumeStepMachine {
     /// An observation that is no landing of ours: a press, or the user's own change.
     mutating func observeChange(_ value: Float, at time: Instant) -> Actions {
@@ -116,7 +117,7 @@ extension VolumeStepMachine {
         // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
         // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
         // headset's synchronised volume seen just after it): set theirs again to land last, since the session
-        // may be too inactive by then to see that set land over it (8223-65117938).
+        // may be too inactive by then to see that set land over it.
         if VolumeGrid.isApart(users, value)
             || echoes.contains(where: { VolumeGrid.isApart($0.value, users) })
         {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a ``VolumeStepMachine`` behaves: its mode, headroom, and the delays of its sets and echoes.
+/// How a ``VolumeStepMachine`` behaves: its mode, headroom, and the delays of its sets and echoes — set from the
+/// envelope of slider and KVO latencies and button rhythms (`shared/facts/envelope.md`).
 extension VolumeStepMachine {
     /// How the machine behaves.
     public struct Configuration: Sendable, Equatable {

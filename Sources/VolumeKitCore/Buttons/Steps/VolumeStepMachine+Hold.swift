@@ -1,7 +1,8 @@
 import Foundation
 
 /// Holding a value: setting it (its echo expected), confirming it, and setting it again at a deadline until it is
-/// confirmed or the tries run out.
+/// confirmed or the tries run out — a set may be refused during a held down press (seed 000) or dropped as equal to
+/// the slider's cache (decompiled iOS 18.2 `MPVolumeControllerSystemDataSource`).
 extension VolumeStepMachine {
     /// Time passed: expired echoes are forgotten, unconfirmed sets retried, the exact anchor set once quiet.
     /// `volume` is a live read of the system volume when the driver has one: a set that landed without an

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Starting, pausing, resuming and stopping: each phase change holds the value it needs — the anchor while running,
-/// the user's own volume otherwise — and a stop reports ``VolumeStepMachine/Action/restored`` once that is there.
+/// the user's own volume otherwise — and a stop reports ``VolumeStepMachine/Action/restored`` once that is there
+/// (README, "Your users' volume is safe").
 extension VolumeStepMachine {
     /// Starts capturing. `volume` is the system volume now; `userVolume` the user's own (a recovered one
     /// after a crash, see ``RecoveryRule``), by default the volume now.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An observed value, judged: the route's own KVO, a press a live read already saw, the landing of a set of ours
-/// (by the order sets land in, `LandingOrder`), or a change — a press or the user's own.
+/// (by the order sets land in, one slider carrying them all: `LandingOrder`, `shared/facts/envelope.md`), or a
+/// change — a press or the user's own.
 extension VolumeStepMachine {
     /// A value observed through KVO or the system notification.
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
@@ -58,10 +59,9 @@ extension VolumeStepMachine {
         // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
         // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
         // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
-        // believing the later set's value (issue 11, ov-8742).
-        // A down press still held refuses a set at or above the value before it (other than 0), so a landing
-        // there shows the press was over when it landed — and when the later set landed, after it (issue 11,
-        // ov-19692: the anchor's reset after a down press, observed only on return).
+        // believing the later set's value. A down press still held refuses a set at or above the value before it
+        // (other than 0), so a landing there shows the press was over when it landed — and when the later set
+        // landed, after it.
         let superseded = landings.landed(
             match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), echoes: echoes)
         echoes.remove(landing)

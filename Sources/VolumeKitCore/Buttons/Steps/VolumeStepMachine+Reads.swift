@@ -1,7 +1,8 @@
 import Foundation
 
-/// Observations stopping and reads coming back: sets issued are taken as landed while nothing is observed, and a
-/// live read afterwards tells a change the user made meanwhile from a set of ours still on its way.
+/// Observations stopping and reads coming back: sets issued are taken as landed while nothing is observed (an app
+/// suspended in the background, a session interrupted: `shared/facts/envelope.md`), and a live read afterwards
+/// tells a change the user made meanwhile from a set of ours still on its way.
 extension VolumeStepMachine {
     /// Observations stop for a while (the app is suspended in the background, or an interruption holds the
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
