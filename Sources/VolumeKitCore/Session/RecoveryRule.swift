@@ -34,7 +34,7 @@ public enum RecoveryRule {
     public static let bootTimeTolerance: TimeInterval = 5
     /// How far above the held value VolumeKit may leave the volume: one nudge (1/4096, after an up press) and
     /// a rounded read (1e-4). Higher is the user's (Control Center just above an anchor).
-    public static let nudgeAbove: Float = 1.0 / 4096.0 + 1e-4
+    public static let nudgeAbove: Float = VolumeGrid.nudgeAbove
 
     /// What to do with a record.
     public enum Decision: Sendable, Equatable {
@@ -71,16 +71,16 @@ public enum RecoveryRule {
         let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
         // Its nudges go below the held value, and above it by one nudge at most; no lower than the lowest value it
         // set, when the record says (a rounded read below it, never more than `tolerance`).
-        let lowest = record.lowestVolume.map { min($0, record.heldVolume) - VolumeStepMachine.readTolerance }
+        let lowest = record.lowestVolume.map { min($0, record.heldVolume) - VolumeGrid.readTolerance }
         func floor(_ value: Float) -> Float {
             guard let lowest else { return value - tolerance }
-            return max(value - tolerance, min(value - VolumeStepMachine.readTolerance, lowest))
+            return max(value - tolerance, min(value - VolumeGrid.readTolerance, lowest))
         }
         if !left.contains(where: { currentVolume >= floor($0) && currentVolume <= $0 + nudgeAbove }) {
             // Presses made from the user's volume with VolumeKit's nudges in it: whole steps from theirs.
             if let pressed = pressedFromNudge(
                 record.userVolume, left: left, currentVolume: currentVolume,
-                lowest: abs(record.heldVolume - record.userVolume) <= VolumeStepMachine.readTolerance
+                lowest: abs(record.heldVolume - record.userVolume) <= VolumeGrid.readTolerance
                     ? lowest.map { _ in floor } : nil)
             {
                 return .restore(pressed)
@@ -92,7 +92,9 @@ public enum RecoveryRule {
         // off-grid value on a device whose presses snap to the grid (`shared/facts/envelope.md`: 0.33 → 0.3125).
         // Nor the held value itself while its nudge below it was the last set (``PendingRestore/nudgedBelowHeld``).
         let exact = record.nudgedBelowHeld == true ? Array(left.dropFirst()) : left
-        if isOnGrid(currentVolume), !exact.contains(where: { abs(currentVolume - $0) < gridTolerance }) {
+        if VolumeGrid.isOnGrid(currentVolume),
+            !exact.contains(where: { abs(currentVolume - $0) < VolumeGrid.gridTolerance })
+        {
             return .discard(.userChangedVolume)
         }
         return .restore(record.userVolume)
@@ -111,13 +113,13 @@ public enum RecoveryRule {
     static func pressedFromNudge(
         _ userVolume: Float, left: [Float], currentVolume: Float, lowest floor: ((Float) -> Float)? = nil
     ) -> Float? {
-        let step = VolumeStepMachine.step
+        let step = VolumeGrid.step
         let steps = ((currentVolume - userVolume) / step).rounded()
         let offset = currentVolume - steps * step - userVolume
         let nudged = userVolume + offset
         guard steps != 0, currentVolume > 0, currentVolume < 1,
-            abs(offset) > VolumeStepMachine.readTolerance, offset <= nudgeAbove,
-            floor != nil || offset >= -(VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance),
+            abs(offset) > VolumeGrid.readTolerance, offset <= nudgeAbove,
+            floor != nil || offset >= -(VolumeGrid.residueTolerance + VolumeGrid.readTolerance),
             left.indices.contains(where: { index in
                 let value = left[index]
                 // Below the held value go VolumeKit's nudges (the band); a value it left elsewhere
@@ -125,20 +127,16 @@ public enum RecoveryRule {
                 // within a rounded read — a press from a nudge of the held value that lands a nudge away from
                 // whole steps of it is a press from the held value, counted as read
                 // (docs/decisions/hud-and-session.md, "A value a route change left is one exact value").
-                guard index == 0 else { return abs(nudged - value) <= VolumeStepMachine.readTolerance }
+                guard index == 0 else { return abs(nudged - value) <= VolumeGrid.readTolerance }
                 return nudged >= (floor?(value) ?? value - tolerance) && nudged <= value + nudgeAbove
             })
         else { return nil }
         return min(max(userVolume + steps * step, 0), 1)
     }
 
-    /// How close a read must be to a point of the 1/16 grid to be on it: reads may be rounded to 1e-4
-    /// (Apple forums 756484), while VolumeKit's nudges are 1/4096 ≈ 2.4e-4 off the value it holds.
-    static let gridTolerance: Float = 1e-4
+    /// How close a read must be to a point of the 1/16 grid to be on it (`VolumeGrid`'s, which this rule shares).
+    static let gridTolerance: Float = VolumeGrid.gridTolerance
 
-    /// Whether `volume` is a rail or a point of the 1/16 grid (within ``gridTolerance``).
-    static func isOnGrid(_ volume: Float) -> Bool {
-        let steps = volume / VolumeStepMachine.step
-        return volume <= 0 || volume >= 1 || abs(steps - steps.rounded()) * VolumeStepMachine.step < gridTolerance
-    }
+    /// Whether `volume` is a rail or a point of the 1/16 grid (`VolumeGrid`'s, which this rule shares).
+    static func isOnGrid(_ volume: Float) -> Bool { VolumeGrid.isOnGrid(volume) }
 }

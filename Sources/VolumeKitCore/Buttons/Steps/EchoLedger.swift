@@ -32,8 +32,19 @@ struct EchoLedger: Sendable, Equatable {
     /// Whether no set is on its way.
     var isEmpty: Bool { entries.isEmpty }
 
-    /// When the first entry expires.
-    var nextExpiry: Instant? { entries.map(\.expires).min() }
+    /// When the first entry expires (counted in place: no array is made on the observation path).
+    var nextExpiry: Instant? {
+        var first: Instant?
+        for entry in entries where first.map({ entry.expires < $0 }) ?? true { first = entry.expires }
+        return first
+    }
+
+    /// When the last entry matching `filter` expires.
+    func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
+        var last: Instant?
+        for entry in entries where filter(entry) && last.map({ $0 < entry.expires }) ?? true { last = entry.expires }
+        return last
+    }
 
     /// Whether a set of a value within `tolerance` of `value` is on its way (and, given, matches `filter`).
     func contains(_ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }) -> Bool {
@@ -64,7 +75,7 @@ struct EchoLedger: Sendable, Equatable {
     mutating func issue(_ entry: Entry, replacing: Bool) {
         if replacing,
             let index = entries.firstIndex(where: {
-                abs($0.value - entry.value) < VolumeStepMachine.readTolerance && !$0.beforeRouteChange
+                abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange
             })
         {
             entries.remove(at: index)
