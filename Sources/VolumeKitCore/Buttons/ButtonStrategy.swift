@@ -114,7 +114,7 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// A recovery gave the user's volume back from exactly the value a crashed run was setting again after its
     /// nudge below it (``PendingRestore/heldSetUnconfirmed``), a set it had not seen land — iOS 11+ refuses sets
     /// during a held down press (seed 000). On a device whose presses snap to the 1/16 grid (`shared/facts/envelope.md`: `stepQuantization`), a press the user made since from the nudge
-    /// ends on that value too, and nothing tells the two apart: such a press is undone (issue 11, ov-6070).
+    /// ends on that value too, and nothing tells the two apart: such a press is undone.
     case recoveredAtUnconfirmedSet
     /// With a KVO strategy (``ButtonStrategy/outputVolume``, ``ButtonStrategy/systemNotification``), a step was
     /// read as a hold's first auto-repeat from its timing alone: iOS's first repeat may come anywhere from 0.3 to

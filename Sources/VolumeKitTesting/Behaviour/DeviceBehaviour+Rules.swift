@@ -236,7 +236,7 @@ extension DeviceBehaviour {
             "iPadSilent", \.iPadSilent,
             "Whether an iPad's Control Center Silent mode silences system sounds (visible to a probe).",
             sources: ["MAME4iOS #62 (an iPad muted via Control Center)", "shared/facts/envelope.md"]),
-        // The wider world (issue 22, item 4). Appended: every earlier sample keeps its values for the rules above.
+        // The wider world. Appended: every earlier sample keeps its values for the rules above.
         .variants(
             "headsetButtons", \.headsetButtons,
             "Whether a Bluetooth headset's volume buttons move the volume one step, or to its own off-grid level.",

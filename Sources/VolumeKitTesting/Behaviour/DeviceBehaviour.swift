@@ -104,7 +104,7 @@ public struct DeviceBehaviour: Sendable, Equatable {
     /// envelope.md); variant ``IPadSilent/none``.
     public var iPadSilent: IPadSilent = .controlCenterToggle
 
-    // MARK: The wider world (issue 22)
+    // MARK: The wider world
 
     /// How a Bluetooth headset's own volume buttons move the volume. Default
     /// ``HeadsetButtons/sideButton`` (the press reaches iOS as a volume key and moves one step, as a side

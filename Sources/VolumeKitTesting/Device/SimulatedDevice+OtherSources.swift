@@ -2,7 +2,7 @@ import Foundation
 import VolumeKitCore
 
 /// Other sources of the volume than the phone's buttons, Control Center and the app, which can move it while
-/// the app is active (issue 22, item 4; `shared/facts/envelope.md`, "Added for the honest-oracle round"): a
+/// the app is active (`shared/facts/envelope.md`, "Added for the honest-oracle round"): a
 /// headset's own buttons, a Bluetooth headset's absolute volume taken after it connects, and the headphone
 /// limit — the EU warning that takes a press, and Headphone Notifications turning the volume down.
 extension SimulatedDevice {

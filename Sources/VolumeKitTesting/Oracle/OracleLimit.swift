@@ -139,7 +139,7 @@ public struct OracleLimit: Sendable {
         }
         guard let since = evidence.sinceOtherSourceStep, since >= -1e-6 else { return false }
         // The change took the echo of a set of ours landing on its value: that set's landing, up to a slider's and
-        // a KVO's latency later, is read as a step (1368-10833193).
+        // a KVO's latency later, is read as a step.
         if evidence.otherSourceOnSetInFlight, [.phantomPress, .wrongButton].contains(evidence.violation.kind) {
             return since <= evidence.behaviour.sliderLatency + evidence.behaviour.kvoLatency + 0.1
         }

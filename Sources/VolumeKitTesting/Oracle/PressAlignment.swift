@@ -23,7 +23,7 @@ extension PressOracle {
             // A hold may be reported late, from its repeats (its first step unseen): a `pressed` while it is down,
             // past ``Bounds/pressLatency``. Not when a `pressed` came right after it went down: that one is the
             // hold's, and a later one in it is a split — never the hold's report, leaving the first to a press
-            // made before it (an interrupted tap 0.35 s before a hold, 9020-71429380).
+            // made before it (an interrupted tap 0.35 s before a hold).
             let times = e.map { events[$0].time }
             let reportedAtOnce = p.map { index in
                 let down = presses[index].down

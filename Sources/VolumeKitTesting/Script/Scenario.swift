@@ -222,7 +222,7 @@ public struct Scenario: Sendable, Equatable {
     }
 
     /// `word` as an error message shows it: at most ``maximumEchoedCharacters`` characters, then "…", with
-    /// control characters shown as escapes (`\u{1B}`) so that none reaches the terminal (issue 23, item 7).
+    /// control characters shown as escapes (`\u{1B}`) so that none reaches the terminal (docs/security.md).
     static func echo(_ word: String) -> String {
         EchoedText.clean(word, limit: maximumEchoedCharacters)
     }

@@ -98,7 +98,7 @@ public struct ScenarioRecord: Sendable, Equatable {
 
     /// One line for people.
     public var text: String {
-        // Words, not identifiers, for people who have not read VolumeKit's source (issue 23).
+        // Words, not identifiers, for people who have not read VolumeKit's source.
         func words(_ state: MuteState) -> String {
             switch state {
             case .silent: return "on silent"

@@ -82,7 +82,7 @@ final class TraceReplayWorld: @unchecked Sendable {
     /// The most timers ``run(until:)`` runs one after another at one clock time, with no recorded input or
     /// call between them, before it stops the replay: an engine's deadline `now + delay` that rounds to `now`
     /// (at 2^53 s, `now + 0.1 == now`) is a timer of delay 0 that fires at its own instant forever, which held
-    /// the replay with ever more memory (issue 23, item 1). The decoder refuses such times
+    /// the replay with ever more memory. The decoder refuses such times
     /// (``/VolumeKitCore/Trace/latestTime``); this bound makes the loop end for any trace and any engine. A
     /// real instant runs a handful of timers.
     static let maximumTimersPerInstant = 100_000
@@ -230,7 +230,7 @@ final class TraceReplayWorld: @unchecked Sendable {
     /// When a timer set now for `delay` seconds is due: at the clock time the app computes, `now + delay`,
     /// but never at `now` itself for a positive delay. Where a `Double`'s step is larger than the delay (at
     /// 2^53 s, `now + 0.1 == now`) a repeating timer would otherwise fire at its own instant forever and hold
-    /// the replay with ever more memory (issue 23, item 1); the decoder refuses such times
+    /// the replay with ever more memory; the decoder refuses such times
     /// (``/VolumeKitCore/Trace/latestTime``), and this keeps the world moving for a trace made in code.
     private func due(after delay: TimeInterval) -> Instant {
         guard delay > 0 else { return currentTime }
