@@ -7,7 +7,9 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     /// How many elements fit.
     public static var capacity: Int { 12 }
 
-    private var e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11: Element?
+    // Reachable from the inlinable accessors below, so that a client module iterating a list (the engine's driver,
+    // volumekit-bench) gets code specialised for its element type instead of generic calls.
+    @usableFromInline var e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11: Element?
     /// The number of elements.
     public private(set) var count = 0
 
@@ -20,14 +22,14 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     }
 
     /// The first index, 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// One past the last index.
-    public var endIndex: Int { count }
+    @inlinable public var endIndex: Int { count }
     /// Whether another element fits.
     public var isFull: Bool { count == Self.capacity }
 
     /// The element at `index`.
-    public subscript(index: Int) -> Element {
+    @inlinable public subscript(index: Int) -> Element {
         get {
             precondition(index >= 0 && index < count, "SmallList index out of range")
             switch index {
@@ -51,7 +53,7 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         }
     }
 
-    private mutating func store(_ element: Element?, at index: Int) {
+    @usableFromInline mutating func store(_ element: Element?, at index: Int) {
         switch index {
         case 0: e0 = element
         case 1: e1 = element
@@ -103,10 +105,12 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         for index in 0..<count {
             let element = self[index]
             if !shouldRemove(element) {
-                store(element, at: kept)
+                // Until the first removal every element is already in its place.
+                if kept != index { store(element, at: kept) }
                 kept += 1
             }
         }
+        guard kept < count else { return }
         for index in kept..<count { store(nil, at: index) }
         count = kept
     }
