@@ -40,7 +40,7 @@ public enum TraceFit {
                 source: "envelope.md: koze.hatenablog (iOS 8.3), Apple forums 756484"),
             "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
         Rule(
-            "setToKVOLatency",
+            "roundTrip",
             EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
             "from the app's set to the KVO of the value set"),
         Rule(

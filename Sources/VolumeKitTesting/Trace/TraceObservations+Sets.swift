@@ -32,7 +32,7 @@ extension TraceObservations {
         }
         guard let mode = TraceStatistics.mode(candidates.flatMap { $0.map(\.delay) }, width: 0.004) else {
             return SetFit(
-                latency: .notObserved("setToKVOLatency", "no set was followed by the KVO of its value"),
+                latency: .notObserved("roundTrip", "no set was followed by the KVO of its value"),
                 dropped: sets.isEmpty
                     ? .notObserved("droppedSets", "the app made no sets")
                     : .notObserved("droppedSets", "no set could be matched to a KVO"),
@@ -67,7 +67,7 @@ extension TraceObservations {
             dropped += 1
         }
         let latency = RuleEstimate.seconds(
-            "setToKVOLatency", delays, how: "each set to the KVO of its value (the mode of the delays, then the median)"
+            "roundTrip", delays, how: "each set to the KVO of its value (the mode of the delays, then the median)"
         )
         let total = landed + dropped
         let droppedEstimate = RuleEstimate(

@@ -46,7 +46,7 @@ struct FieldCheckFitTests {
         if strategy == .captureEvents {
             // Capture events leave the volume alone: only the tap length shows.
             return [
-                "tapLength": .seconds(behaviour.tapLength), "setToKVOLatency": nil, "step": nil,
+                "tapLength": .seconds(behaviour.tapLength), "roundTrip": nil, "step": nil,
                 "firstRepeatDelay": nil,
             ]
         }
@@ -54,7 +54,7 @@ struct FieldCheckFitTests {
         var truth: [String: RuleEstimate.Value?] = [
             "step": .number(1.0 / 16),
             "stepQuantization": .variant(behaviour.stepQuantization.rawValue),
-            "setToKVOLatency": .seconds(behaviour.sliderLatency + behaviour.kvoLatency),
+            "roundTrip": .seconds(behaviour.sliderLatency + behaviour.kvoLatency),
             "volumeViewReadyDelay": .seconds(behaviour.volumeViewReadyDelay),
             "firstRepeatDelay": .seconds(behaviour.firstRepeatDelay),
             "repeatInterval": .seconds(behaviour.repeatInterval),

@@ -12,7 +12,7 @@ struct TraceFitTests {
     ) {
         let truth: [String: Double] = [
             "step": Double(SimulatedDevice.step),
-            "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
+            "roundTrip": configuration.sliderLatency + configuration.kvoLatency,
             "kvoDelay": configuration.kvoLatency,
             "sliderLatency": configuration.sliderLatency,
             "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
@@ -72,7 +72,7 @@ struct TraceFitTests {
         }.map(\.element)
         let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
         let truth: [String: Double] = [
-            "setToKVOLatency": configuration.sliderLatency + configuration.kvoLatency,
+            "roundTrip": configuration.sliderLatency + configuration.kvoLatency,
             "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
             "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
             "repeatInterval": SimulatedDevice.repeatInterval,
@@ -109,7 +109,7 @@ struct TraceFitTests {
         let tap = try #require(report["tapLength"]?.value?.number)
         #expect(abs(tap - run.device.configuration.tapLength) <= report["tapLength"]!.tolerance!)
         #expect(report.verdict(report["tapLength"]!) == .noRange)
-        #expect(report["setToKVOLatency"]?.isObserved == false)
+        #expect(report["roundTrip"]?.isObserved == false)
         #expect(report.verdict(report["firstRepeatDelay"]!) == .notObserved)
         #expect(report.jsonLines.contains { $0.contains("\"rule\":\"firstRepeatDelay\",\"observed\":false") })
     }
@@ -184,7 +184,7 @@ struct TraceFitTests {
         // From the grid both variants look the same: not observed.
         let onGrid = TraceFit.fit(Self.handmade(start: 0.5, presses: [0.5625, 0.4375]))
         #expect(onGrid["stepQuantization"]?.isObserved == false)
-        #expect(abs((grid["setToKVOLatency"]?.value?.number ?? 0) - 0.03) < 1e-9)
+        #expect(abs((grid["roundTrip"]?.value?.number ?? 0) - 0.03) < 1e-9)
     }
 
     @Test("Sets that never reach KVO are counted as dropped; sets to the volume already there are not")
@@ -311,7 +311,7 @@ struct TraceFitFindingsTests {
             time += 1
         }
         let report = TraceFit.fit(Self.trace(records))
-        let latency = try #require(report["setToKVOLatency"])
+        let latency = try #require(report["roundTrip"])
         #expect(abs((latency.value?.number ?? 0) - 0.08) < 1e-9)
         #expect(latency.tolerance == 0.001)
         let dropped = try #require(report["droppedSets"])
