@@ -8,7 +8,7 @@ enum SimulateCommand: Subcommand {
     static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
     static let help = """
         USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json]
-                                  [--strict] [--trace FILE] [SCRIPT]
+                                  [--outside RULE=SECONDS]… [--strict] [--trace FILE] [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
         prints each button event the app received, each time the system volume HUD appeared, the app's
@@ -31,6 +31,10 @@ enum SimulateCommand: Subcommand {
                            \(DeviceBehaviour.profiles.map(\.name).joined(separator: " | ")) | sample:K (the K-th seeded
                            sample of the plausible envelope; sample:0 is default). See 'volumekit profiles'.
           --set RULE=VALUE override one rule of the profile (repeatable), e.g. --set kvoLatency=0.03
+          --outside RULE=SECONDS
+                           put a time rule OUTSIDE its envelope on purpose (repeatable; 0–60 s), e.g.
+                           --outside sliderLatency=0.3: a phone the envelope does not cover. The end record's
+                           calibration then counts what VolumeKit measured outside ("outside":N), kept apart.
           --trace FILE     also write the run's trace to FILE (JSON Lines, docs/trace.md): what crossed the
                            clients of the buttons engine and the mute monitor, each script line's gesture, the
                            app's start/stop and its button events. The header says it is synthetic
@@ -121,12 +125,14 @@ enum SimulateCommand: Subcommand {
         let strategyName = try reader.option("--strategy") ?? SimulatedStrategy.outputVolume.rawValue
         let profile = try reader.option("--profile") ?? "default"
         let overrides = try reader.options("--set")
+        let outside = try reader.options("--outside")
         let tracePath = try reader.option("--trace")
         try reader.rejectUnknownOptions()
         var behaviour: DeviceBehaviour
         do {
             behaviour = try DeviceBehaviour(profile: profile)
             for assignment in overrides { try behaviour.set(assignment) }
+            for assignment in outside { try behaviour.setOutside(assignment) }
         } catch let error as DeviceBehaviourError {
             throw UsageError(error.description)
         }
@@ -187,7 +193,7 @@ enum SimulateCommand: Subcommand {
             let script = paths.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "demo"
             runner.traceOptions = ScenarioTraceOptions(
                 note:
-                    "volumekit simulate --profile \(profile)\(overrides.map { " --set \($0)" }.joined()) \(script); rules: \(rules)",
+                    "volumekit simulate --profile \(profile)\(overrides.map { " --set \($0)" }.joined())\(outside.map { " --outside \($0)" }.joined()) \(script); rules: \(rules)",
                 keepsRecords: false, onLine: writer!.write)
         }
         defer { writer?.close() }

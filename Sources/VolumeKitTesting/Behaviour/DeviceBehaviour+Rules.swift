@@ -26,6 +26,8 @@ extension DeviceBehaviour {
         private let read: @Sendable (DeviceBehaviour) -> String
         private let write: @Sendable (inout DeviceBehaviour, String) -> Bool
         private let draw: @Sendable (inout DeviceBehaviour, inout SeededRandom) -> Void
+        /// Writes a time without its range check (``setOutside(_:in:)``); `nil` for rules that are not times.
+        private var writeOutside: (@Sendable (inout DeviceBehaviour, Double) -> Void)? = nil
 
         /// The default value, as text.
         public var defaultValue: String { read(.default) }
@@ -48,6 +50,26 @@ extension DeviceBehaviour {
             guard write(&behaviour, text) else {
                 throw DeviceBehaviourError.badValue(rule: name, value: text, expected: valuesText)
             }
+        }
+
+        /// Sets a time rule *outside* its envelope on purpose (`volumekit simulate --outside`), so that a phone
+        /// the envelope does not cover can be simulated and VolumeKit's calibration seen to keep it apart: any time
+        /// from 0 to 60 s that is not in the rule's range. Throws a ``DeviceBehaviourError`` for a value inside the
+        /// range (use ``set(_:in:)``), out of 0–60 s, or a rule that is not a time.
+        public func setOutside(_ text: String, in behaviour: inout DeviceBehaviour) throws {
+            guard let writeOutside, case .seconds(let range) = values else {
+                throw DeviceBehaviourError.badValue(
+                    rule: name, value: text,
+                    expected: "one of \(valuesText) (with --set; --outside takes time rules only)")
+            }
+            let trimmed = text.hasSuffix("s") ? String(text.dropLast()) : text
+            guard let value = Double(trimmed), value.isFinite,
+                value >= 0, value <= 60, !range.contains(value)
+            else {
+                throw DeviceBehaviourError.badValue(
+                    rule: name, value: text, expected: "a time outside \(valuesText), from 0 to 60 s")
+            }
+            writeOutside(&behaviour, value)
         }
 
         func sample(_ behaviour: inout DeviceBehaviour, _ random: inout SeededRandom) { draw(&behaviour, &random) }
@@ -82,6 +104,9 @@ extension DeviceBehaviour {
             _ values: Values, _ summary: String, sources: [String], unit: String
         ) -> Rule {
             nonisolated(unsafe) let path = keyPath
+            let outside: @Sendable (inout DeviceBehaviour, Double) -> Void = { behaviour, value in
+                behaviour[keyPath: path] = value
+            }
             return Rule(
                 name: name, summary: summary, values: values, sources: sources,
                 read: { format($0[keyPath: path]) },
@@ -100,7 +125,8 @@ extension DeviceBehaviour {
                     default: value = range.lowerBound + (range.upperBound - range.lowerBound) * random.unit()
                     }
                     behaviour[keyPath: path] = (value * 10_000).rounded() / 10_000
-                }
+                },
+                writeOutside: unit == "s" ? outside : nil
             )
         }
 
@@ -306,6 +332,16 @@ extension DeviceBehaviour {
         let value = String(assignment[assignment.index(after: equals)...])
         guard let rule = Self.rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }
         try rule.set(value, in: &self)
+    }
+
+    /// Applies `NAME=VALUE` with a time *outside* the rule's envelope (``Rule/setOutside(_:in:)``).
+    public mutating func setOutside(_ assignment: String) throws {
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw DeviceBehaviourError.notAnAssignment(assignment)
+        }
+        let name = String(assignment[..<equals])
+        guard let rule = Self.rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }
+        try rule.setOutside(String(assignment[assignment.index(after: equals)...]), in: &self)
     }
 
     /// The named profiles `--profile NAME` accepts, besides `sample:K`.

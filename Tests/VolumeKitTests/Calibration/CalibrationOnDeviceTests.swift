@@ -7,7 +7,11 @@ import VolumeKitTesting
 struct CalibrationOnDeviceTests {
     /// One capture run on sample `k`: start at 0.5, wait for the view, hold up for 2 s, let go.
     static func learn(sample k: UInt64) throws -> (CalibrationMachine, DeviceBehaviour) {
-        var configuration = SimulatedDevice.Configuration(behaviour: .sample(k))
+        try learn(.sample(k))
+    }
+
+    static func learn(_ behaviour: DeviceBehaviour) throws -> (CalibrationMachine, DeviceBehaviour) {
+        var configuration = SimulatedDevice.Configuration(behaviour: behaviour)
         configuration.volume = 0.5
         let device = SimulatedDevice(configuration)
         let engine = VolumeButtonsEngine(clients: device.clients) { _ in }
@@ -42,5 +46,17 @@ struct CalibrationOnDeviceTests {
             #expect(within || truth.stepQuantization == .rounded, "sample \(sample): round trip \(roundTrip)")
         }
         #expect(roundTripsWithin >= 48, "\(roundTripsWithin) of 50 round trips within \(Self.roundTripTolerance) s")
+    }
+
+    @Test("a phone outside the envelope (--outside sliderLatency=0.3) is measured, kept apart and counted, never used")
+    func outsideKeptApart() throws {
+        var behaviour = DeviceBehaviour.default
+        try behaviour.setOutside("sliderLatency=0.3")
+        let (learned, _) = try Self.learn(behaviour)
+        let roundTrip = try #require(learned.estimates[.roundTrip])
+        #expect(roundTrip.outsideSamples >= 1)
+        #expect(roundTrip.lastOutside.map { abs($0 - 0.305) < 0.01 } == true, "slider 0.3 + KVO 0.005")
+        #expect(throws: DeviceBehaviourError.self) { try behaviour.setOutside("sliderLatency=0.1") }
+        #expect(throws: DeviceBehaviourError.self) { try behaviour.setOutside("stepQuantization=grid") }
     }
 }
