@@ -152,21 +152,21 @@ extension DeviceBehaviour {
     /// Every rule, in the order `volumekit profiles` lists them and ``sample(_:)`` draws them.
     public static let rules: [Rule] = [
         .seconds(
-            "firstRepeatDelay", \.firstRepeatDelay, 0.3...0.7,
+            "firstRepeatDelay", \.firstRepeatDelay, CalibrationRule.firstRepeatDelay.range,
             "When the first auto-repeat step comes after a held button goes down.",
             sources: [
                 "SLVolumeButtonListener.m (650 ms is a release timeout, longer than the real gap)",
                 "shared/facts/envelope.md",
             ]),
         .seconds(
-            "repeatInterval", \.repeatInterval, 0.06...0.2,
+            "repeatInterval", \.repeatInterval, CalibrationRule.repeatInterval.range,
             "The interval between later auto-repeat steps.",
             sources: [
                 "SLVolumeButtonListener.m (200 ms timeout: \"the repeat rate is faster on the second and subsequent\")",
                 "shared/facts/envelope.md",
             ]),
         .seconds(
-            "tapLength", \.tapLength, 0.04...0.15,
+            "tapLength", \.tapLength, CalibrationRule.tapLength.range,
             "How long a button stays down for a single press.",
             sources: ["no source (a human tap)", "seed 000 (sets refused while a down press lasts)"]),
         .variants(
@@ -230,7 +230,7 @@ extension DeviceBehaviour {
                 "openradar 35432156 (MPVolumeView suppressed routeChangeNotification, iOS 11.2)",
             ]),
         .seconds(
-            "routeNotificationGap", \.routeNotificationGap, 0...0.02,
+            "routeNotificationGap", \.routeNotificationGap, CalibrationRule.routeNotificationGap.range,
             "The gap between a route change's notification and its KVO.",
             sources: ["shared/facts/envelope.md"]),
         .variants(
@@ -325,23 +325,24 @@ extension DeviceBehaviour {
 
     /// Sets the rule named by `assignment`'s left side ("kvoLatency=0.02"). Throws a ``DeviceBehaviourError``.
     public mutating func set(_ assignment: String) throws {
-        guard let equals = assignment.firstIndex(of: "=") else {
-            throw DeviceBehaviourError.notAnAssignment(assignment)
-        }
-        let name = String(assignment[..<equals])
-        let value = String(assignment[assignment.index(after: equals)...])
-        guard let rule = Self.rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }
+        let (rule, value) = try Self.parse(assignment)
         try rule.set(value, in: &self)
     }
 
     /// Applies `NAME=VALUE` with a time *outside* the rule's envelope (``Rule/setOutside(_:in:)``).
     public mutating func setOutside(_ assignment: String) throws {
+        let (rule, value) = try Self.parse(assignment)
+        try rule.setOutside(value, in: &self)
+    }
+
+    /// `NAME=VALUE`'s rule and value text; throws for text that is no assignment or names no rule.
+    private static func parse(_ assignment: String) throws -> (Rule, String) {
         guard let equals = assignment.firstIndex(of: "=") else {
             throw DeviceBehaviourError.notAnAssignment(assignment)
         }
         let name = String(assignment[..<equals])
-        guard let rule = Self.rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }
-        try rule.setOutside(String(assignment[assignment.index(after: equals)...]), in: &self)
+        guard let rule = rule(named: name) else { throw DeviceBehaviourError.unknownRule(name) }
+        return (rule, String(assignment[assignment.index(after: equals)...]))
     }
 
     /// The named profiles `--profile NAME` accepts, besides `sample:K`.

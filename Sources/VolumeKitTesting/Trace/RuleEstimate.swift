@@ -70,6 +70,9 @@ public struct EnvelopeRange: Sendable, Equatable {
         case interval(Double, Double)
         /// Named variants.
         case variants([String])
+
+        /// The interval of `range` (a rule the calibration learns: its range is ``/VolumeKitCore/CalibrationRule/range``).
+        static func range(_ range: ClosedRange<Double>) -> Kind { .interval(range.lowerBound, range.upperBound) }
     }
 
     /// The range.

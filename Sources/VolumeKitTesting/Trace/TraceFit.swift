@@ -41,7 +41,8 @@ public enum TraceFit {
             "a press moves exactly one step from any value, snaps to the 1/16 grid, or reads rounded"),
         Rule(
             "roundTrip",
-            EnvelopeRange(.interval(0.005, 0.18), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
+            EnvelopeRange(
+                .range(CalibrationRule.roundTrip.range), source: "envelope.md: slider 5–150 ms plus KVO 0–30 ms"),
             "from the app's set to the KVO of the value set"),
         Rule(
             // What a trace measures is the KVO delay plus the gap after the notification: a device inside the
@@ -68,10 +69,12 @@ public enum TraceFit {
         Rule(
             "firstRepeatDelay",
             EnvelopeRange(
-                .interval(0.3, 0.7), source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
+                .range(CalibrationRule.firstRepeatDelay.range),
+                source: "envelope.md: SLVolumeButtonListener's timeouts are upper bounds"),
             "from a held press to its first auto-repeat"),
         Rule(
-            "repeatInterval", EnvelopeRange(.interval(0.06, 0.2), source: "envelope.md: SLVolumeButtonListener"),
+            "repeatInterval",
+            EnvelopeRange(.range(CalibrationRule.repeatInterval.range), source: "envelope.md: SLVolumeButtonListener"),
             "between later auto-repeats"),
         Rule(
             "routeNotification",
