@@ -19,12 +19,16 @@ public enum CalibrationStore {
         var osVersion: String
         var estimates: [String: CalibrationEstimate]
         var quantization: StepQuantization?
+
+        /// Whether it was learned on `device`'s model and iOS version.
+        func isLearned(on device: DeviceInfo) -> Bool {
+            model == device.modelIdentifier ?? "" && osVersion == device.osVersion.description
+        }
     }
 
     /// What was learned on `device`, if the store holds an entry for its model and iOS version.
     public static func load(for device: DeviceInfo, from store: KeyValueStoreClient) -> CalibrationMachine? {
-        guard let data = store.data(key), let entry = try? decode(data) else { return nil }
-        guard entry.model == device.modelIdentifier ?? "", entry.osVersion == device.osVersion.description else {
+        guard let data = store.data(key), let entry = try? decode(data), entry.isLearned(on: device) else {
             return nil
         }
         return machine(from: entry)
@@ -82,10 +86,7 @@ public enum CalibrationStore {
     /// Throws a ``CalibrationStoreError``.
     public static func machine(reading data: Data, for device: DeviceInfo) throws -> CalibrationMachine {
         let entry = try decode(data)
-        guard entry.model == device.modelIdentifier ?? "", entry.osVersion == device.osVersion.description else {
-            return CalibrationMachine()
-        }
-        return machine(from: entry)
+        return entry.isLearned(on: device) ? machine(from: entry) : CalibrationMachine()
     }
 }
 

@@ -87,12 +87,12 @@ struct GoldenOutputTests {
             return
         }
         let recorded = try String(contentsOf: Self.goldenFile, encoding: .utf8).split(separator: "\n").map(String.init)
-        let recordedKeys = Set(recorded.map { $0.split(separator: " ").dropLast().joined(separator: " ") })
-        let currentKeys = Set(current.map { $0.split(separator: " ").dropLast().joined(separator: " ") })
+        // A line's run: everything but its hash.
+        func run(_ line: String) -> String { line.split(separator: " ").dropLast().joined(separator: " ") }
+        let recordedKeys = Set(recorded.map(run))
+        let currentKeys = Set(current.map(run))
         #expect(recordedKeys == currentKeys, "the runs differ: a script was added or removed; regenerate the golden")
-        let changed = Set(current).subtracting(recorded).filter {
-            recordedKeys.contains($0.split(separator: " ").dropLast().joined(separator: " "))
-        }.sorted()
+        let changed = Set(current).subtracting(recorded).filter { recordedKeys.contains(run($0)) }.sorted()
         let commands = changed.prefix(10).map { line -> String in
             let words = line.split(separator: " ")
             return

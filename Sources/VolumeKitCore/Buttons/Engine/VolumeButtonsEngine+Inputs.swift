@@ -39,9 +39,7 @@ extension VolumeButtonsEngine {
         guard !clients.holdBoard.isRecovering else { return }
         let now = clients.clock.now()
         let report = shell.withState { state -> Bool in
-            guard state.isStarted, state.liveness.isAppActive, !state.once.contains(.captureEventsMissing) else {
-                return false
-            }
+            guard state.isStarted, state.liveness.isAppActive else { return false }
             if let last = state.lastCaptureEvent, now - last < 1 { return false }
             return state.once.raise(.captureEventsMissing)
         }
@@ -115,7 +113,7 @@ extension VolumeButtonsEngine {
             // dropped): presses there are not observed until it lands — the headroom is not there.
             let believed = state.steps.believedVolume
             if configuration.strategy == .outputVolume, configuration.mode == .capture, state.steps.phase == .running,
-                believed <= 0 || believed >= 1, !state.once.contains(.atRail),
+                believed <= 0 || believed >= 1,
                 steps.contains(where: { if case .setVolume = $0 { true } else { false } })
             {
                 exhausted = state.once.raise(.atRail)
