@@ -80,6 +80,20 @@ struct CalibrationMachineTests {
         #expect(machine.estimates[.tapLength]?.samples == 1)
     }
 
+    @Test("a route change's notification and KVO measure the gap, in either order; a gap beyond 20 ms is kept apart")
+    func routeGap() {
+        var machine = CalibrationMachine()
+        let before = machine.routeChanged(notification: 1.0, kvo: 1.012)
+        let after = machine.routeChanged(notification: 2.01, kvo: 2.0)
+        let late = machine.routeChanged(notification: 3.0, kvo: 3.05)
+        #expect(before.count == 1 && after.count == 1)
+        let lateGap: Double? =
+            if case .outsideEnvelope(.routeNotificationGap, let gap)? = late.first { gap } else { nil }
+        #expect(late.count == 1 && lateGap.map { abs($0 - 0.05) < 1e-9 } == true)
+        #expect(machine.estimates[.routeNotificationGap]?.samples == 2)
+        #expect(machine.value(of: .routeNotificationGap).map { abs($0 - 0.011) < 1e-9 } == true)
+    }
+
     @Test("a press from a value off the grid shows how presses are quantized")
     func quantization() {
         var exact = CalibrationMachine()
