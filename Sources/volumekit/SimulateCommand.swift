@@ -8,7 +8,8 @@ enum SimulateCommand: Subcommand {
     static let summary = "Run a scenario on the simulated iOS device and print what the app observed"
     static let help = """
         USAGE: volumekit simulate [--strategy NAME] [--profile NAME|sample:K] [--set RULE=VALUE]… [--json]
-                                  [--outside RULE=SECONDS]… [--strict] [--trace FILE] [SCRIPT]
+                                  [--outside RULE=SECONDS]… [--calibration FILE] [--strict] [--trace FILE]
+                                  [SCRIPT]
 
         Runs SCRIPT (a file, or - for standard input) on VolumeKit's simulated iPhone in virtual time and
         prints each button event the app received, each time the system volume HUD appeared, the app's
@@ -35,6 +36,12 @@ enum SimulateCommand: Subcommand {
                            put a time rule OUTSIDE its envelope on purpose (repeatable; 0–60 s), e.g.
                            --outside sliderLatency=0.3: a phone the envelope does not cover. The end record's
                            calibration then counts what VolumeKit measured outside ("outside":N), kept apart.
+          --calibration FILE
+                           what capture learned of the simulated phone, kept as an iPhone keeps it (per model
+                           and iOS version): read into the device's store before the run, as a later launch
+                           finds it, and written back after (a missing FILE starts with nothing learned; one
+                           VolumeKit did not write is refused). A learning run, then the same profile again
+                           with the same FILE, is a warm start (scenarios/calibrate.txt learns a phone).
           --trace FILE     also write the run's trace to FILE (JSON Lines, docs/trace.md): what crossed the
                            clients of the buttons engine and the mute monitor, each script line's gesture, the
                            app's start/stop and its button events. The header says it is synthetic
@@ -127,6 +134,7 @@ enum SimulateCommand: Subcommand {
         let overrides = try reader.options("--set")
         let outside = try reader.options("--outside")
         let tracePath = try reader.option("--trace")
+        let calibrationPath = try reader.option("--calibration")
         try reader.rejectUnknownOptions()
         var behaviour: DeviceBehaviour
         do {
@@ -174,6 +182,9 @@ enum SimulateCommand: Subcommand {
             throw UsageError("\(paths.first.map { EchoedText.path($0) } ?? "demo"): \(error)")
         }
         let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: behaviour)
+        if let calibrationPath {
+            runner.storedCalibration = try readCalibration(calibrationPath)
+        }
         var writer: TraceFileWriter?
         if let tracePath {
             guard !tracePath.isEmpty, tracePath != "-" else {
@@ -228,7 +239,46 @@ enum SimulateCommand: Subcommand {
             printError("volumekit simulate: \(failure)")
             return 1
         }
+        if let calibrationPath, let data = runner.storedCalibration {
+            do {
+                try data.write(to: URL(fileURLWithPath: calibrationPath), options: .atomic)
+            } catch {
+                printError(
+                    "volumekit simulate: cannot write the calibration to '\(EchoedText.path(calibrationPath))'; check the folder exists and can be written."
+                )
+                return 1
+            }
+        }
         return strict && runner.verdict?.ok == false ? 1 : 0
+    }
+
+    /// The calibration file's bytes for `--calibration`, checked as the engine would check its store: `nil` when
+    /// the file does not exist yet (nothing learned); a usage error with a sentence when it cannot be read or
+    /// VolumeKit did not write it.
+    static func readCalibration(_ path: String) throws -> Data? {
+        let shown = EchoedText.path(path)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data: Data
+        do {
+            let file = try RegularFile.reading(path, kind: "calibration")
+            guard file.size <= CalibrationStore.maximumBytes else {
+                throw UsageError("calibration '\(shown)': \(CalibrationStoreError.tooLarge(file.size))")
+            }
+            // Bounded even if the file grows after it was measured.
+            data = try file.handle.read(upToCount: CalibrationStore.maximumBytes + 1) ?? Data()
+        } catch let failure as RegularFile.Failure {
+            throw UsageError("cannot read calibration '\(shown)': \(failure.reason)")
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("cannot read calibration '\(shown)'")
+        }
+        do {
+            _ = try CalibrationStore.machine(reading: data, for: DeviceInfo(osVersion: OSVersion(17), kind: .iphone))
+        } catch let error as CalibrationStoreError {
+            throw UsageError("calibration '\(shown)': \(error)")
+        }
+        return data
     }
 
     /// Whether paths `a` and `b` name one file: the same path once symbolic links are resolved, or (both

@@ -6,9 +6,11 @@ extension SimulatedDevice {
     /// ``crash()`` and ``launch()``, read them again (an old process's clients do nothing, like a dead app).
     public var clients: VolumeKitClients {
         let launched = locked { currentGeneration }
+        var device = DeviceInfo(
+            osVersion: configuration.osVersion, kind: configuration.kind, bootTime: locked { bootWallTime })
+        device.modelIdentifier = Self.modelIdentifier
         return VolumeKitClients(
-            device: DeviceInfo(
-                osVersion: configuration.osVersion, kind: configuration.kind, bootTime: locked { bootWallTime }),
+            device: device,
             clock: clock,
             systemVolume: systemVolumeClient(launched),
             audioSession: audioSessionClient(launched),
@@ -20,6 +22,10 @@ extension SimulatedDevice {
             holdBoard: locked { app?.holdBoard ?? VolumeHoldBoard() }
         )
     }
+
+    /// The model identifier the simulated device reports (its trace header's `deviceModel`): a calibration
+    /// learned here is kept under it, apart from any iPhone's.
+    public static let modelIdentifier = "simulator"
 
     /// Virtual time: `now` is the device's clock and scheduled actions run as ``advance(by:)`` passes them.
     public var clock: ClockClient {

@@ -32,6 +32,10 @@ public final class ScenarioRunner: @unchecked Sendable {
     public var finalVolumeCheck: ((SimulatedDevice) -> [String])?
     /// The oracle the verdict comes from (its bounds and limits).
     public var oracle = PressOracle()
+    /// The calibration store's bytes (``/VolumeKitCore/CalibrationStore``): set before ``run()`` to put them in
+    /// the device's key-value store, as a later launch would find what an earlier one learned (`simulate
+    /// --calibration FILE`); after the run, what the store holds then (`nil` when nothing was ever saved).
+    public var storedCalibration: Data?
     /// The diagnostics VolumeKit raised in the last run so far, with when each reached the app.
     public var diagnostics: [PressOracle.Diagnostic] { observed.current.diagnostics }
 
@@ -101,6 +105,7 @@ public final class ScenarioRunner: @unchecked Sendable {
         }
         let device = SimulatedDevice(configuration)
         self.device = device
+        if let storedCalibration { device.keyValueStore.setData(storedCalibration, CalibrationStore.key) }
         traceRecorder = traceOptions.map { makeRecorder($0, device) }
         runningFeatures = []
         try withoutActuallyEscaping(onRecord) { onRecord in
@@ -142,6 +147,7 @@ public final class ScenarioRunner: @unchecked Sendable {
             time: nil,
             kind: .end(volume: device.volume, category: session?.category, sessionActive: device.isSessionActive))
         end.calibration = engine?.calibration
+        storedCalibration = device.keyValueStore.data(CalibrationStore.key)
         onRecord?(end)
     }
 

@@ -11,7 +11,7 @@ extension TraceHeader {
         note: String? = nil
     ) -> TraceHeader {
         TraceHeader(
-            source: .simulator, deviceModel: "simulator",
+            source: .simulator, deviceModel: SimulatedDevice.modelIdentifier,
             device: DeviceInfo(osVersion: device.configuration.osVersion, kind: device.configuration.kind),
             volumeKitVersion: volumeKitVersion, buttons: configuration, note: note
         )

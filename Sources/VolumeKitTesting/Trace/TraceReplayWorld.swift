@@ -317,7 +317,12 @@ final class TraceReplayWorld: @unchecked Sendable {
     func makeClients() -> VolumeKitClients {
         let header = trace.header
         return VolumeKitClients(
-            device: DeviceInfo(osVersion: header.osVersion, kind: header.deviceKind),
+            device: {
+                // The recorded model: a calibration the run read from its store is the one replayed.
+                var device = DeviceInfo(osVersion: header.osVersion, kind: header.deviceKind)
+                device.modelIdentifier = header.deviceModel
+                return device
+            }(),
             clock: ClockClient(
                 now: { [unowned self] in self.now },
                 schedule: { [unowned self] delay, action in

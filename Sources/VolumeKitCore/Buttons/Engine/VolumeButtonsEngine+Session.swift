@@ -11,6 +11,7 @@ extension VolumeButtonsEngine {
                 state.liveness.isAppActive = false
                 return self.pause(&state, at: now)
             }
+            saveCalibration()
         case .interruptionBegan:
             run { state in
                 state.liveness.isInterrupted = true

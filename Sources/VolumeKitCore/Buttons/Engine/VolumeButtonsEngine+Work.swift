@@ -146,9 +146,19 @@ extension VolumeButtonsEngine {
         // The last VolumeKit user gives the app's session back (see AudioSessionLease).
         if leftovers.lease { clients.sessionLease.release(on: clients.audioSession, clock: clients.clock) }
         holdReporter.stopped()
+        saveCalibration()
         // Records this run left for routes it could not set (the route changed while it held the volume) wait
         // for their route; the process's watch judges them as soon as it is current (VolumeRecovery).
         if usesSession { VolumeRecovery.watchWaitingRoutes(clients, onDiagnostic: appOnDiagnostic) }
         leftovers.stopped?()
+    }
+
+    /// Keeps what capture learned of this phone for the next run (``CalibrationStore``): at teardown and when the
+    /// app resigns active (it may be killed in the background). A recovery run saves nothing.
+    func saveCalibration() {
+        guard !isRecoveryRun else { return }
+        let calibration = shell.withState { $0.calibration }
+        guard !calibration.estimates.isEmpty || calibration.quantization != nil else { return }
+        CalibrationStore.save(calibration, for: clients.device, to: clients.keyValueStore)
     }
 }

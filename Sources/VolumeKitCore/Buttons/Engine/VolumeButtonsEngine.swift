@@ -196,6 +196,8 @@ public final class VolumeButtonsEngine: Sendable {
             clients.audioSession.primeOutput()
         }
         let records = PendingRestores.load(from: clients.keyValueStore)
+        // What an earlier run learned of this phone (same model and iOS version); a recovery run learns nothing.
+        let learned = isRecoveryRun ? nil : CalibrationStore.load(for: clients.device, from: clients.keyValueStore)
         let route = clients.audioSession.currentOutput()
         let sessionConfiguration = clients.audioSession.configuration()
         let appState = clients.lifecycle.state()
@@ -215,6 +217,7 @@ public final class VolumeButtonsEngine: Sendable {
             $0.retry.index = 0
             $0.lastCaptureEvent = nil
             $0.once = []
+            if let learned { $0.calibration = learned }
         }
         let subscriptions = subscribe()
         shell.withState { $0.subscriptions = subscriptions }
