@@ -29,8 +29,12 @@ public struct VolumeButtonsConfiguration: Sendable, Equatable {
     public var session: AudioSessionConfiguration
     /// Repeat and release timing.
     public var timing: ButtonTiming
-    /// How many 1/16 steps ``ButtonStrategy/outputVolume`` keeps the volume from 0 and 1.
+    /// How many 1/16 steps ``ButtonStrategy/outputVolume`` keeps the volume from 0 and 1, at the least.
     public var headroomSteps: Int
+    /// How the headroom grows beyond ``headroomSteps`` on a phone whose sets take long to land (the measured
+    /// round trip, ``CalibrationRule/roundTrip``), so a burst at a rail keeps every press. Set its
+    /// ``HeadroomPolicy/maximumSteps`` to ``headroomSteps`` for a fixed headroom.
+    public var headroomPolicy = HeadroomPolicy()
     /// The explicit opt-in to private Apple API, needed by ``ButtonStrategy/systemNotification``.
     public var allowsPrivateAPI: Bool
 

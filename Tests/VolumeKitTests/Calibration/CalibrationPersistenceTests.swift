@@ -67,7 +67,8 @@ struct CalibrationPersistenceTests {
         let engine = try Self.holdRun(on: device)
         #expect(engine.calibration.value(of: .repeatInterval) != nil)
         let stored = try #require(device.keyValueStore.data(CalibrationStore.key))
-        #expect(try CalibrationStore.machine(reading: stored, for: device.clients.device).value(of: .repeatInterval) != nil)
+        #expect(
+            try CalibrationStore.machine(reading: stored, for: device.clients.device).value(of: .repeatInterval) != nil)
     }
 
     @Test(

@@ -10,7 +10,8 @@ struct ArmedRecoveryTests {
     /// The speaker is left at VolumeKit's anchor 0.125 (the user's 0 needs headroom) with a record, the audio on
     /// the headphones; the app crashes there and its launch recovery runs on the headphones.
     private static func leftSpeaker(_ rules: [String]) throws -> SimulatedDevice {
-        let run = try CaptureRun(rules, volume: 0, headphones: 0.5)
+        // The anchor 0.125 of a fixed headroom: a slow slider would grow it (the record, not the growth, is pinned).
+        let run = try CaptureRun(rules, volume: 0, headphones: 0.5, configuration: .fixedHeadroom)
         let device = run.device
         device.connect(.headphones)
         device.advance(by: 0.5)

@@ -20,8 +20,6 @@ enum KnownSessionViolations {
         // A never-suspended app's launch recovery following presses made in the background faster than its sets
         // land.
         "outputVolume 3042 24089598": "speaker: volume 0.25, user's 0.125",
-        // A Bluetooth sync during a hold overwritten by a set of VolumeKit's in flight.
-        "outputVolume 3943 31224618": "bluetooth: volume 0.125, user's 0.25",
     ]
 
     /// What each known violation is, as far as it was analysed: the first line of its script's header.
@@ -30,8 +28,6 @@ enum KnownSessionViolations {
             "An up press read as a down at the end of a fast burst: the last nudge-and-anchor pair of VolumeKit's sets lands with no echo left.",
         "outputVolume 3042 24089598":
             "A never-suspended app's launch recovery follows presses made in the background faster than its sets land.",
-        "outputVolume 3943 31224618":
-            "A Bluetooth sync during a hold is overwritten by a set of VolumeKit's in flight.",
     ]
 
     /// The key of a session: "outputVolume 241 1908479".

@@ -12,9 +12,8 @@ struct LaunchRecoveryRaceTests {
     private static func crashedRun(
         _ device: SimulatedDevice, afterStart: TimeInterval = 1.5, beforeCrash: (SimulatedDevice) -> Void = { _ in }
     ) throws {
-        let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
-            onEvent: { _ in })
+        // The anchor 0.125 these races were found at: a fixed headroom (a slow slider would grow it).
+        let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: afterStart)
         beforeCrash(device)
@@ -107,9 +106,8 @@ struct LaunchRecoveryRaceTests {
         // pressed up while the app was dead (0.1873), then down again just after launch (0.1248): the recovery
         // judged only its read when the view was ready — back where VolumeKit left it — and set 0 over it
         let device = SimulatedDevice(.init(volume: 0, behaviour: .sample(2275)))
-        let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
-            onEvent: { _ in })
+        // The anchor 0.125 these races were found at: a fixed headroom (a slow slider would grow it).
+        let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 1.5)
         device.press(.down)

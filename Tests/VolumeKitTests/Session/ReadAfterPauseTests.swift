@@ -59,7 +59,8 @@ struct ReadAfterPauseTests {
         arguments: [(Float(0), VolumeButton.up, Float(0.1875)), (1, .down, 0.8125)])
     func pressDuringRestoreFromAnchor(user: Float, button: VolumeButton, expected: Float) throws {
         let device = try simulatedDevice(["sliderLatency=0.15"], volume: user)
-        let engine = quietEngine(on: device)
+        // The anchor two steps from the rail: a fixed headroom (this slow slider would grow it to four).
+        let engine = quietEngine(on: device, .fixedHeadroom)
         try engine.start()
         device.advance(by: 1.2)
         engine.stop()

@@ -67,3 +67,14 @@ extension VolumeButtonsConfiguration {
     /// The system notification strategy, private API opted in.
     static let notification = VolumeButtonsConfiguration(strategy: .systemNotification, allowsPrivateAPI: true)
 }
+
+extension VolumeButtonsConfiguration {
+    /// The default configuration with the headroom fixed at its two steps (the anchor 0.125 from 0, 0.875 from 1)
+    /// whatever the round trip: for a race found at that anchor on a slow slider, before the headroom followed
+    /// the phone (``HeadroomPolicy``) — the race, not the growth, is what such a test pins.
+    static var fixedHeadroom: VolumeButtonsConfiguration {
+        var configuration = VolumeButtonsConfiguration()
+        configuration.headroomPolicy.maximumSteps = configuration.headroomSteps
+        return configuration
+    }
+}

@@ -82,6 +82,7 @@ extension VolumeButtonsEngine {
         let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
+            work += adaptHeadroom(&state, at: now)
             let synced =
                 configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
                 && state.book.isThisRuns
@@ -160,5 +161,20 @@ extension VolumeButtonsEngine {
         let calibration = shell.withState { $0.calibration }
         guard !calibration.estimates.isEmpty || calibration.quantization != nil else { return }
         CalibrationStore.save(calibration, for: clients.device, to: clients.keyValueStore)
+    }
+
+    /// The headroom this phone needs (``HeadroomPolicy``, from the measured round trip), asked of the step machine
+    /// after every input until it takes it (at a quiet moment). A recovery run holds no anchor.
+    func adaptHeadroom(_ state: inout State, at now: Instant) -> [Work] {
+        guard !isRecoveryRun else { return [] }
+        let steps = headroom(for: state.calibration)
+        guard steps != state.steps.headroomSteps else { return [] }
+        return translate(state.steps.headroom(steps, at: now), &state, at: now)
+    }
+
+    /// The headroom ``VolumeButtonsConfiguration/headroomPolicy`` gives for what `calibration` measured.
+    func headroom(for calibration: CalibrationMachine) -> Int {
+        configuration.headroomPolicy.steps(
+            roundTrip: calibration.estimates[.roundTrip], minimum: configuration.headroomSteps)
     }
 }

@@ -201,7 +201,12 @@ public final class VolumeButtonsEngine: Sendable {
         let route = clients.audioSession.currentOutput()
         let sessionConfiguration = clients.audioSession.configuration()
         let appState = clients.lifecycle.state()
-        let fresh = Self.steps(for: configuration)
+        var fresh = Self.steps(for: configuration)
+        // The headroom this phone needs from the start, when an earlier run measured its round trip.
+        if !isRecoveryRun {
+            let calibration = learned ?? shell.withState { $0.calibration }
+            _ = fresh.headroom(headroom(for: calibration), at: clients.clock.now())
+        }
         shell.withState {
             $0.steps = fresh
             $0.classifier = PressClassifier(timing: configuration.timing)

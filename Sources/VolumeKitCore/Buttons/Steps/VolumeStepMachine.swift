@@ -88,7 +88,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     public static let landingWindow: TimeInterval = 0.3
 
     /// The configuration in force.
-    public let configuration: Configuration
+    public internal(set) var configuration: Configuration
     /// Whether the current route lets VolumeKit set the volume: AirPlay and HDMI outputs may have no volume
     /// control, and the volume view's slider then leaves the view (openradar 42881405; decompiled `MPVolumeView`
     /// `layoutSubviews`, `shared/facts/volume-hud.md`). Without it nothing can be held: presses are reported as

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How many steps from 0 and 1 capture holds the volume (``VolumeButtonsConfiguration/headroomSteps`` at the
+/// least), from the round trip of VolumeKit's own sets measured on this phone (``CalibrationRule/roundTrip``).
+///
+/// KVO is silent at the rails (seed 000): a press there is seen only if a reset of VolumeKit's has brought the
+/// volume back first. A reset takes one round trip to land, so a burst of presses `burstSpacing` apart makes
+/// `roundTrip / burstSpacing` presses before the first reset lands — and no later set can save those: the
+/// headroom has to be there before the burst, sized to the phone's round trip. Once the first reset lands,
+/// each later one lands a press apart, so the headroom is not used up further. The round trip is taken at its
+/// mean plus twice its spread (a slow set among fast ones), rounded up to whole steps, and capped at
+/// ``maximumSteps``. A phone whose round trip is not known yet keeps the configured headroom; a measurement
+/// outside the envelope is never used (``CalibrationEstimate``), so the envelope's longest round trip (0.18 s)
+/// bounds the growth: 4 steps at the default spacing.
+public struct HeadroomPolicy: Sendable, Equatable {
+    /// The shortest gap between presses whose every press is kept at a rail: 0.05 s by default — faster than a
+    /// person taps (about 10 presses a second at most) and than a hold's auto-repeat (0.06 s at the fastest,
+    /// SLVolumeButtonListener.m), as a burst of quick taps or a hold's repeats come.
+    public var burstSpacing: TimeInterval
+    /// The most steps of headroom: the volume is never held further than this from the user's own near a rail.
+    /// At or below the configured ``VolumeButtonsConfiguration/headroomSteps``, the headroom never grows.
+    public var maximumSteps: Int
+
+    /// Creates a policy.
+    public init(burstSpacing: TimeInterval = 0.05, maximumSteps: Int = 6) {
+        self.burstSpacing = burstSpacing
+        self.maximumSteps = maximumSteps
+    }
+
+    /// The headroom for a phone whose measured round trip is `roundTrip` (`nil`: not measured yet), with at
+    /// least `minimum` steps.
+    public func steps(roundTrip: CalibrationEstimate?, minimum: Int) -> Int {
+        guard let roundTrip, let mean = roundTrip.value, burstSpacing > 0 else { return minimum }
+        let slow = mean + 2 * roundTrip.spread
+        let needed = Int((slow / burstSpacing).rounded(.up))
+        return max(minimum, min(maximumSteps, needed))
+    }
+}
