@@ -133,4 +133,10 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// with ``ButtonStrategy/outputVolume``. Raised for each route without volume control VolumeKit meets;
     /// capture resumes on the next route that has it.
     case volumeControlUnavailable
+    /// VolumeKit measured one of this phone's rules (``CalibrationMachine``) outside the range it knows of
+    /// iPhones (``CalibrationRule/range``, `shared/facts/envelope.md`): the measurement, in seconds, is kept apart
+    /// and never used (``CalibrationEstimate/outsideSamples``) — VolumeKit keeps to the envelope's values, which
+    /// such a phone may not suit. Raised once a rule a run; a trace recorded then is what VolumeKit's authors
+    /// most want to see (the field check).
+    case outsideEnvelope(CalibrationRule, Double)
 }

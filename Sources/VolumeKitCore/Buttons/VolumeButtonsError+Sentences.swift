@@ -45,6 +45,8 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
             "A volume step came where either a hold's first auto-repeat or a second tap may come (0.3–0.7 s after the press) and was reported as a repeat; a tap at that pace looks the same."
         case .volumeControlUnavailable:
             "The audio route has no volume control (AirPlay or HDMI), so VolumeKit cannot hold the volume there: presses are reported as they change the volume, and the system volume HUD shows."
+        case .outsideEnvelope(let rule, let value):
+            "This phone's \(rule.rawValue) measured \(VolumeHUDDisplay.number(value)) s, outside the \(VolumeHUDDisplay.number(rule.range.lowerBound))–\(VolumeHUDDisplay.number(rule.range.upperBound)) s VolumeKit knows of iPhones; it is not used. A trace of this phone (the field check) would tell VolumeKit's authors how it behaves."
         case .recoveredAtUnconfirmedSet:
             "The user's volume was given back after a crash from the value VolumeKit was last setting, a set it never saw land; a press the user made since, had it ended on that same value, was undone."
         }

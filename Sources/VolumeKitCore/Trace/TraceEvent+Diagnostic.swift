@@ -17,6 +17,7 @@ extension VolumeButtonsDiagnostic {
         case .recoveredAtUnconfirmedSet: "recoveredAtUnconfirmedSet"
         case .ambiguousStep: "ambiguousStep"
         case .volumeControlUnavailable: "volumeControlUnavailable"
+        case .outsideEnvelope: "outsideEnvelope"
         }
     }
 
@@ -25,6 +26,7 @@ extension VolumeButtonsDiagnostic {
         "unreadableNotification", "volumeSetFailed", "sessionActivationFailed", "sessionTakenOver",
         "captureEventsNotDelivered", "headroomExhausted", "routeChangeNotNotified", "routeVolumeUncertain",
         "railPressesUnseen", "recoveredAtUnconfirmedSet", "ambiguousStep", "volumeControlUnavailable",
+        "outsideEnvelope",
     ]
 }
 
@@ -59,6 +61,9 @@ extension TraceEvent {
         case .sessionActivationFailed(let reason): members.append(.init("reason", .string(reason)))
         case .sessionTakenOver(let category): members.append(.init("category", .string(category.rawValue)))
         case .railPressesUnseen(let rail): members.append(.init("rail", .number(Double(rail))))
+        case .outsideEnvelope(let rule, let value):
+            members.append(.init("rule", .string(rule.rawValue)))
+            members.append(.init("value", .number(value.isFinite ? value : 0)))
         case .captureEventsNotDelivered, .headroomExhausted, .routeChangeNotNotified, .routeVolumeUncertain,
             .recoveredAtUnconfirmedSet, .ambiguousStep, .volumeControlUnavailable:
             break
@@ -103,6 +108,12 @@ extension TraceEvent {
         case "routeVolumeUncertain": return .routeVolumeUncertain
         case "recoveredAtUnconfirmedSet": return .recoveredAtUnconfirmedSet
         case "ambiguousStep": return .ambiguousStep
+        case "outsideEnvelope":
+            let value = try fields.number("value")
+            guard value.isFinite, value >= 0 else {
+                throw fields.invalid("value", "\(value)", expected: "a time in seconds, 0 or more")
+            }
+            return .outsideEnvelope(try fields.choice("rule", CalibrationRule.self), value)
         default: return .volumeControlUnavailable
         }
     }

@@ -59,4 +59,36 @@ struct CalibrationOnDeviceTests {
         #expect(throws: DeviceBehaviourError.self) { try behaviour.setOutside("sliderLatency=0.1") }
         #expect(throws: DeviceBehaviourError.self) { try behaviour.setOutside("stepQuantization=grid") }
     }
+
+    @Test(
+        "a measurement outside the envelope raises outsideEnvelope once for its rule, names it in a sentence, and a trace carries it"
+    )
+    func outsideRaisesItsDiagnostic() throws {
+        var behaviour = DeviceBehaviour.default
+        try behaviour.setOutside("sliderLatency=0.3")
+        var configuration = SimulatedDevice.Configuration(behaviour: behaviour)
+        configuration.volume = 0.5
+        let device = SimulatedDevice(configuration)
+        let recorder = TraceRecorder(header: .simulator(device), clock: device.clock)
+        let diagnostics = Locked([VolumeButtonsDiagnostic]())
+        let engine = VolumeButtonsEngine(
+            clients: device.clients.recording(to: recorder, feature: "buttons"), onEvent: { _ in },
+            onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
+        try engine.start()
+        device.advance(by: 1.5)
+        device.hold(.up, for: 2)
+        device.advance(by: 3)
+        engine.stop()
+        device.advance(by: 2)
+        let outside = diagnostics.current.filter { if case .outsideEnvelope = $0 { true } else { false } }
+        #expect(outside.count == 1, "once a rule a run, though every set measured outside")
+        guard case .outsideEnvelope(let rule, let value)? = outside.first else { return }
+        #expect(rule == .roundTrip)
+        #expect(abs(value - 0.305) < 0.01)
+        #expect(outside[0].description.contains("roundTrip measured 0.305 s, outside the 0.005–0.18 s"))
+        let trace = try Trace(jsonLines: Data(recorder.trace.jsonLines.utf8))
+        let written = trace.records.compactMap { if case .diagnostic(let d) = $0.event { d } else { nil } }
+        #expect(written.contains(outside[0]), "the trace carries it, and reads it back")
+        #expect((engine.calibration.estimates[.roundTrip]?.outsideSamples ?? 0) >= 1, "counted apart")
+    }
 }

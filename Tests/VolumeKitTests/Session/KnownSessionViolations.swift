@@ -19,7 +19,7 @@ enum KnownSessionViolations {
     static let finalVolumes: [String: String] = [
         // A never-suspended app's launch recovery following presses made in the background faster than its sets
         // land.
-        "outputVolume 3042 24089598": "speaker: volume 0.25, user's 0.125",
+        "outputVolume 3042 24089598": "speaker: volume 0.25, user's 0.125"
     ]
 
     /// What each known violation is, as far as it was analysed: the first line of its script's header.

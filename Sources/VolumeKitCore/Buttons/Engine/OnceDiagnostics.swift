@@ -14,6 +14,12 @@ struct OnceDiagnostics: OptionSet {
     /// there), not again while it stays there.
     static let atRail = OnceDiagnostics(rawValue: 1 << 2)
 
+    /// ``VolumeButtonsDiagnostic/outsideEnvelope(_:_:)`` for `rule`: once a run for each rule.
+    static func outside(_ rule: CalibrationRule) -> OnceDiagnostics {
+        let index = CalibrationRule.allCases.firstIndex(of: rule) ?? 0
+        return OnceDiagnostics(rawValue: 1 << (3 + UInt8(index)))
+    }
+
     /// Whether `kind` is raised now: `true` the first time, `false` until it is cleared.
     mutating func raise(_ kind: OnceDiagnostics) -> Bool {
         insert(kind).inserted

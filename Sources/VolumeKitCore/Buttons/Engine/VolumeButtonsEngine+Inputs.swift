@@ -15,10 +15,15 @@ extension VolumeButtonsEngine {
             // with the change once it is handled — whole steps from the old route's volume (or its leftover
             // nudges) would be a coincidence, not presses.
             if let pending = state.routes.pending, pending != state.routes.route { return [] }
-            _ = state.calibration.observed(value, at: now)
-            let work =
-                self.judgeBeforeStart(&state, volume: value, at: now)
-                + self.translate(state.steps.observe(value, at: now), &state, at: now)
+            let judged = self.judgeBeforeStart(&state, volume: value, at: now)
+            let expected = state.steps.echoes.contains(value, within: VolumeGrid.readTolerance)
+            let actions = state.steps.observe(value, at: now)
+            // A press that landed on the value of a set still expected (the step machine told them apart) is no
+            // round trip; a set that comes back after its echo expired is one — a slow phone's news.
+            let pressed = actions.contains { if case .steps = $0 { true } else { false } }
+            let learned =
+                expected && pressed ? [] : self.noted(state.calibration.observed(value, at: now), &state)
+            let work = learned + judged + self.translate(actions, &state, at: now)
             let capturing =
                 configuration.strategy == .outputVolume && configuration.mode == .capture
                 && state.steps.phase == .running
@@ -89,11 +94,12 @@ extension VolumeButtonsEngine {
                 state.captureEventDown = now
                 return state.classifier.buttonDown(button, at: now).map(Work.emit)
             case .ended, .cancelled:
+                var learned = [Work]()
                 if event.phase == .ended, let began = state.captureEventDown {
-                    _ = state.calibration.tap(began: began, ended: now)
+                    learned = self.noted(state.calibration.tap(began: began, ended: now), &state)
                 }
                 state.captureEventDown = nil
-                return state.classifier.buttonUp(button, at: now).map(Work.emit)
+                return state.classifier.buttonUp(button, at: now).map(Work.emit) + learned
             }
         }
     }
@@ -107,7 +113,7 @@ extension VolumeButtonsEngine {
         let volume = live && configuration.strategy != .captureEvents ? clients.systemVolume.outputVolume() : nil
         var exhausted = false
         run(timerFired: true) { state in
-            _ = state.calibration.quiet(at: now)
+            let learned = self.noted(state.calibration.quiet(at: now), &state)
             let steps = state.steps.tick(at: now, volume: volume)
             // The anchor set again while the volume sits at 0 or 1 (refused during a held down press, seed 000, or
             // dropped): presses there are not observed until it lands — the headroom is not there.
@@ -118,7 +124,7 @@ extension VolumeButtonsEngine {
             {
                 exhausted = state.once.raise(.atRail)
             }
-            return state.classifier.tick(at: now).map(Work.emit) + self.translate(steps, &state, at: now)
+            return state.classifier.tick(at: now).map(Work.emit) + self.translate(steps, &state, at: now) + learned
         }
         if exhausted { onDiagnostic(.headroomExhausted) }
     }

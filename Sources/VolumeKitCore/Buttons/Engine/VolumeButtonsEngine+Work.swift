@@ -37,8 +37,8 @@ extension VolumeButtonsEngine {
                 work.append(.setVolume(value))
             case .steps(let button, let count):
                 for _ in 0..<count {
-                    _ = state.calibration.step(button, at: now)
-                    work += state.classifier.step(button, at: now).map(Work.emit)
+                    let learned = noted(state.calibration.step(button, at: now), &state)
+                    work += state.classifier.step(button, at: now).map(Work.emit) + learned
                     if state.classifier.lastStepWasFirstRepeat { work.append(.diagnose(.ambiguousStep)) }
                 }
             case .userVolumeChanged(let value):
@@ -176,5 +176,16 @@ extension VolumeButtonsEngine {
     func headroom(for calibration: CalibrationMachine) -> Int {
         configuration.headroomPolicy.steps(
             roundTrip: calibration.estimates[.roundTrip], minimum: configuration.headroomSteps)
+    }
+
+    /// What the calibration learned, as work: a measurement outside the envelope is news of a phone VolumeKit's
+    /// envelope does not cover — ``VolumeButtonsDiagnostic/outsideEnvelope(_:_:)``, once a rule a run (the trace
+    /// carries it); the estimate counts every one apart (``CalibrationEstimate/outsideSamples``).
+    func noted(_ events: [CalibrationMachine.Event], _ state: inout State) -> [Work] {
+        var work = [Work]()
+        for case .outsideEnvelope(let rule, let value) in events where value.isFinite && state.once.raise(.outside(rule)) {
+            work.append(.diagnose(.outsideEnvelope(rule, value)))
+        }
+        return work
     }
 }
