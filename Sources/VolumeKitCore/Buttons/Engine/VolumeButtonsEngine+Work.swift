@@ -183,7 +183,8 @@ extension VolumeButtonsEngine {
     /// carries it); the estimate counts every one apart (``CalibrationEstimate/outsideSamples``).
     func noted(_ events: [CalibrationMachine.Event], _ state: inout State) -> [Work] {
         var work = [Work]()
-        for case .outsideEnvelope(let rule, let value) in events where value.isFinite && state.once.raise(.outside(rule)) {
+        for case .outsideEnvelope(let rule, let value) in events
+        where value.isFinite && state.once.raise(.outside(rule)) {
             work.append(.diagnose(.outsideEnvelope(rule, value)))
         }
         return work
