@@ -131,6 +131,14 @@ public final class VolumeButtons {
         engine.stop(onStopped: { onMain(onStopped) })
     }
 
+    /// What capture has learned of this iPhone so far (round trip, hold rhythm, tap length, quantization), kept
+    /// per model and iOS version on the phone itself and loaded at the next start (``/VolumeKitCore/CalibrationStore``).
+    public var calibration: CalibrationMachine { engine.calibration }
+
+    /// The calibration each time it learns something, until the task consuming it is cancelled (a field-check
+    /// screen's "your iPhone", say). Values arrive on the engine's callback thread: hop to the main actor to show them.
+    public func calibrationUpdates() -> AsyncStream<CalibrationMachine> { engine.calibrationUpdates() }
+
     /// Every event from now on, until the task consuming it is cancelled.
     public func events() -> AsyncStream<VolumeButtonEvent> {
         AsyncStream { continuation in

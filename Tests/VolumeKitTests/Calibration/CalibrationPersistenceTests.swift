@@ -34,6 +34,25 @@ struct CalibrationPersistenceTests {
         device.advance(by: 2)
     }
 
+    @Test("calibrationUpdates: the newest calibration once something was learned; nothing before")
+    func updatesStream() async throws {
+        var configuration = SimulatedDevice.Configuration(behaviour: .sample(3))
+        configuration.volume = 0.5
+        let device = SimulatedDevice(configuration)
+        let engine = VolumeButtonsEngine(clients: device.clients) { _ in }
+        let updates = engine.calibrationUpdates()
+        try engine.start()
+        device.advance(by: 1.5)
+        device.hold(.up, for: 2)
+        device.advance(by: 3)
+        var iterator = updates.makeAsyncIterator()
+        let newest = try #require(await iterator.next())
+        #expect(newest.value(of: .firstRepeatDelay) == engine.calibration.value(of: .firstRepeatDelay))
+        #expect(newest.value(of: .firstRepeatDelay) != nil)
+        engine.stop()
+        device.advance(by: 2)
+    }
+
     @Test("an entry learned on another iOS version, or another model, is not used and is replaced at the next save")
     func otherVersionStartsAfresh() throws {
         var configuration = SimulatedDevice.Configuration(behaviour: .sample(3))

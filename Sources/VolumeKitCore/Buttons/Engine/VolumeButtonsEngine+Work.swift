@@ -8,7 +8,7 @@ extension VolumeButtonsEngine {
             switch self {
             case .save: 0
             case .setVolume: 1
-            case .emit, .userVolume, .diagnose, .ready: 2
+            case .emit, .userVolume, .diagnose, .ready, .calibrated: 2
             case .tearDown: 3
             }
         }
@@ -19,6 +19,8 @@ extension VolumeButtonsEngine {
         case diagnose(VolumeButtonsDiagnostic)
         case save(PendingRestores)
         case ready(@Sendable () -> Void)
+        /// The calibration learned something: its watchers are told.
+        case calibrated(CalibrationMachine, [AsyncStream<CalibrationMachine>.Continuation])
         case tearDown
 
         var isSave: Bool {
@@ -109,6 +111,7 @@ extension VolumeButtonsEngine {
             case .diagnose(let diagnostic): onDiagnostic(diagnostic)
             case .save(let records): records.save(to: clients.keyValueStore)
             case .ready(let action): action()
+            case .calibrated(let calibration, let watchers): watchers.forEach { $0.yield(calibration) }
             case .tearDown: tearDown()
             }
         }
@@ -182,7 +185,11 @@ extension VolumeButtonsEngine {
     /// envelope does not cover — ``VolumeButtonsDiagnostic/outsideEnvelope(_:_:)``, once a rule a run (the trace
     /// carries it); the estimate counts every one apart (``CalibrationEstimate/outsideSamples``).
     func noted(_ events: [CalibrationMachine.Event], _ state: inout State) -> [Work] {
+        guard !events.isEmpty else { return [] }
         var work = [Work]()
+        if !state.calibrationWatchers.isEmpty {
+            work.append(.calibrated(state.calibration, Array(state.calibrationWatchers.values)))
+        }
         for case .outsideEnvelope(let rule, let value) in events
         where value.isFinite && state.once.raise(.outside(rule)) {
             work.append(.diagnose(.outsideEnvelope(rule, value)))

@@ -59,6 +59,8 @@ public final class VolumeButtonsEngine: Sendable {
         var calibration = CalibrationMachine()
         /// When the current capture event's press began.
         var captureEventDown: Instant?
+        /// The streams of ``calibrationUpdates()``, by their id.
+        var calibrationWatchers: [UUID: AsyncStream<CalibrationMachine>.Continuation] = [:]
 
         var isStarted: Bool { lifecycle.isStarted }
     }
@@ -160,6 +162,18 @@ public final class VolumeButtonsEngine: Sendable {
     /// What capture has learned of this phone so far: the round trip of VolumeKit's sets, a hold's rhythm, the
     /// tap length, the step quantization (``CalibrationMachine``). Measured from what capture sees anyway.
     public var calibration: CalibrationMachine { shell.withState { $0.calibration } }
+
+    /// The calibration each time it learns something (a measurement inside the envelope, or one kept apart
+    /// outside it), until the stream's consumer is cancelled; the newest only when the consumer falls behind.
+    public func calibrationUpdates() -> AsyncStream<CalibrationMachine> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let id = UUID()
+            shell.withState { $0.calibrationWatchers[id] = continuation }
+            continuation.onTermination = { [weak self] _ in
+                self?.shell.withState { _ = $0.calibrationWatchers.removeValue(forKey: id) }
+            }
+        }
+    }
 
     /// Whether the strategy reads the volume, and so needs the audio session active and primed; capture
     /// events need no session at all (`AVCaptureEventInteraction` works under the camera's own).
