@@ -49,4 +49,25 @@ public struct ButtonTiming: Sendable, Equatable {
 
     /// iOS's own rhythm.
     public static let standard = ButtonTiming()
+
+    /// How far from the first repeat this phone showed (``CalibrationRule/firstRepeatDelay``) a step may come and
+    /// still be that first repeat, besides twice the estimate's spread: the estimate's own error (within 20 ms on
+    /// the simulated envelope) and the main thread's delivery jitter.
+    public static let learnedWindow: TimeInterval = 0.04
+
+    /// The first-repeat window narrowed to the rhythm this phone showed: a step `firstRepeat` ± `window` after a
+    /// press is its first repeat, one sooner or later a new press — so taps at a natural pace (0.3–0.7 s apart)
+    /// are presses once a hold has been seen, unless they fall on the phone's own rhythm (then they stay
+    /// ``VolumeButtonsDiagnostic/ambiguousStep``). Never wider than this timing's own window; unchanged when
+    /// the two do not meet (a learned rhythm outside it).
+    public func narrowed(toFirstRepeat firstRepeat: TimeInterval, window: TimeInterval) -> ButtonTiming {
+        guard firstRepeat.isFinite, window.isFinite, window >= 0 else { return self }
+        let earliest = max(firstRepeatMinimum - tolerance, firstRepeat - window)
+        let latest = min(releaseAfterPress, firstRepeat + window)
+        guard earliest < latest else { return self }
+        var timing = self
+        timing.firstRepeatMinimum = earliest + tolerance
+        timing.firstRepeatDelay = max(0.05, latest - tolerance - Self.observationLatency)
+        return timing
+    }
 }

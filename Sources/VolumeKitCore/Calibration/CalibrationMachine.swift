@@ -152,3 +152,10 @@ public struct CalibrationMachine: Sendable, Equatable {
         return add(gaps[0], to: .firstRepeatDelay) + add(median, to: .repeatInterval)
     }
 }
+
+extension [CalibrationMachine.Event] {
+    /// Whether a hold's first repeat was learned among these events.
+    var learnedRhythm: Bool {
+        contains { if case .learned(.firstRepeatDelay, _) = $0 { true } else { false } }
+    }
+}

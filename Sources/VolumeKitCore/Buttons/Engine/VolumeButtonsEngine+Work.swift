@@ -175,6 +175,17 @@ extension VolumeButtonsEngine {
         return translate(state.steps.headroom(steps, at: now), &state, at: now)
     }
 
+    /// The press classifier's timing for what `calibration` measured: the configured one, its first-repeat window
+    /// narrowed to the phone's own rhythm once a hold showed it (``ButtonTiming/narrowed(toFirstRepeat:window:)``).
+    /// Capture events have real releases: nothing to narrow.
+    func timing(for calibration: CalibrationMachine) -> ButtonTiming {
+        guard configuration.strategy != .captureEvents, let first = calibration.estimates[.firstRepeatDelay],
+            let value = first.value
+        else { return configuration.timing }
+        return configuration.timing.narrowed(
+            toFirstRepeat: value, window: ButtonTiming.learnedWindow + 2 * first.spread)
+    }
+
     /// The headroom ``VolumeButtonsConfiguration/headroomPolicy`` gives for what `calibration` measured.
     func headroom(for calibration: CalibrationMachine) -> Int {
         configuration.headroomPolicy.steps(
@@ -186,6 +197,7 @@ extension VolumeButtonsEngine {
     /// carries it); the estimate counts every one apart (``CalibrationEstimate/outsideSamples``).
     func noted(_ events: [CalibrationMachine.Event], _ state: inout State) -> [Work] {
         guard !events.isEmpty else { return [] }
+        if events.learnedRhythm { state.classifier.timing = timing(for: state.calibration) }
         var work = [Work]()
         if !state.calibrationWatchers.isEmpty {
             work.append(.calibrated(state.calibration, Array(state.calibrationWatchers.values)))

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+@Suite("Warm, taps at a natural pace are presses: the first-repeat window narrows to the phone's own rhythm")
+struct CalibratedTapsTests {
+    /// The stated tolerance: a tap gap this far or more from the phone's first repeat is a press once a hold was
+    /// seen (``ButtonTiming/learnedWindow`` plus the estimate's error, within 20 ms on the envelope).
+    static let tolerance: TimeInterval = ButtonTiming.learnedWindow + 0.02
+
+    /// Runs `script` on sample `sample` with `calibration` in the store: the runner and how many presses it reported.
+    static func run(_ script: String, sample: UInt64, calibration: Data?) throws -> (ScenarioRunner, pressed: Int) {
+        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), behaviour: .sample(sample))
+        runner.storedCalibration = calibration
+        let records = runner.run()
+        return (runner, records.filter { $0.json.contains(#""phase":"pressed""#) }.count)
+    }
+
+    @Test(
+        "50 samples × taps 0.3–0.7 s apart: cold some are read as a hold; warm every one is pressed unless its gap is within the tolerance of the phone's first repeat"
+    )
+    func tapsArePresses() throws {
+        let learning = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../../scenarios/calibrate.txt").standardized, encoding: .utf8)
+        var coldMissed = 0
+        var checked = 0
+        for sample in UInt64(1)...50 {
+            let stored = try Self.run(learning, sample: sample, calibration: nil).0.storedCalibration
+            let truth = DeviceBehaviour.sample(sample).firstRepeatDelay
+            for gap in stride(from: 0.3, through: 0.7, by: 0.05) {
+                let taps = "volume 0.5\nstart\npress up x4 every \(gap)\nwait 1\nstop\n"
+                let cold = try Self.run(taps, sample: sample, calibration: nil).pressed
+                if cold < 4 { coldMissed += 1 }
+                guard abs(gap - truth) > Self.tolerance else { continue }
+                checked += 1
+                let (warm, pressed) = try Self.run(taps, sample: sample, calibration: stored)
+                #expect(pressed == 4, "sample \(sample) (first repeat \(truth)): taps \(gap) s apart")
+                #expect(warm.verdict?.ok == true, "sample \(sample), gap \(gap)")
+            }
+        }
+        #expect(checked > 300)
+        #expect(coldMissed > 100, "cold, the envelope's width reads taps as holds: \(coldMissed) runs")
+    }
+}
