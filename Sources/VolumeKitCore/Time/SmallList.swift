@@ -79,7 +79,7 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
 
     /// Adds every element of `other` at the end.
     public mutating func append(contentsOf other: SmallList<Element>) {
-        for element in other { append(element) }
+        for index in 0..<other.count { append(other[index]) }
     }
 
     /// Removes the first `k` elements.
@@ -130,7 +130,45 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
 
 extension SmallList: Equatable where Element: Equatable {
     /// Lists are equal when they hold equal elements in the same order.
-    public static func == (lhs: SmallList, rhs: SmallList) -> Bool { lhs.elementsEqual(rhs) }
+    public static func == (lhs: SmallList, rhs: SmallList) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
+    }
+
+    /// The index of the first element equal to `element`.
+    func firstIndex(of element: Element) -> Int? { firstIndex { $0 == element } }
+}
+
+// The searches the machines make on every observation, walking the list's own indices: the standard library's walk
+// an iterator, which holds a copy of every slot of the list, made anew for each search. Same results.
+extension SmallList {
+    /// The first element that satisfies `predicate`.
+    func first(where predicate: (Element) -> Bool) -> Element? {
+        firstIndex(where: predicate).map { self[$0] }
+    }
+
+    /// The index of the first element that satisfies `predicate`.
+    func firstIndex(where predicate: (Element) -> Bool) -> Int? {
+        indices.first { predicate(self[$0]) }
+    }
+
+    /// The last element that satisfies `predicate`.
+    func last(where predicate: (Element) -> Bool) -> Element? {
+        indices.last { predicate(self[$0]) }.map { self[$0] }
+    }
+
+    /// Whether an element satisfies `predicate`.
+    func contains(where predicate: (Element) -> Bool) -> Bool { firstIndex(where: predicate) != nil }
+
+    /// Calls `body` on each element in order.
+    func forEach(_ body: (Element) -> Void) {
+        for index in indices { body(self[index]) }
+    }
+
+    /// How many elements satisfy `predicate`.
+    func count(where predicate: (Element) -> Bool) -> Int {
+        indices.reduce(0) { $0 + (predicate(self[$1]) ? 1 : 0) }
+    }
 }
 
 extension SmallList: Sendable where Element: Sendable {}

@@ -35,14 +35,16 @@ struct EchoLedger: Sendable, Equatable {
     /// When the first entry expires (counted in place: no array is made on the observation path).
     var nextExpiry: Instant? {
         var first: Instant?
-        for entry in entries where first.map({ entry.expires < $0 }) ?? true { first = entry.expires }
+        entries.forEach { entry in if first.map({ entry.expires < $0 }) ?? true { first = entry.expires } }
         return first
     }
 
     /// When the last entry matching `filter` expires.
     func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
         var last: Instant?
-        for entry in entries where filter(entry) && last.map({ $0 < entry.expires }) ?? true { last = entry.expires }
+        entries.forEach { entry in
+            if filter(entry) && last.map({ $0 < entry.expires }) ?? true { last = entry.expires }
+        }
         return last
     }
 
@@ -56,7 +58,7 @@ struct EchoLedger: Sendable, Equatable {
 
     /// How many sets of a value within `tolerance` of `value` are on their way.
     func count(of value: Float, within tolerance: Float) -> Int {
-        entries.reduce(0) { $0 + (abs($1.value - value) <= tolerance ? 1 : 0) }
+        entries.count { abs($0.value - value) <= tolerance }
     }
 
     /// The oldest set of a value within `tolerance` of `value` (that matches `filter`): the one a landing of that

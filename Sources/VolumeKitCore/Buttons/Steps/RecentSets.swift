@@ -16,6 +16,8 @@ struct RecentSets: Sendable, Equatable {
 
     /// The last sets issued, oldest first.
     private var sets = SmallList<Echo>()
+    /// When the first of `sets` expires (`nil` with none): until then, none is old enough to drop.
+    private var firstExpiry: Instant?
     /// The order of the last set issued.
     private var lastOrder = 0
     /// When the last set was issued.
@@ -25,9 +27,13 @@ struct RecentSets: Sendable, Equatable {
     mutating func issue(_ value: Float, at time: Instant, lifetime: TimeInterval) -> Echo {
         lastOrder += 1
         let echo = Echo(value: value, expires: time + lifetime, order: lastOrder)
-        sets.removeAll { $0.expires <= time }
-        if sets.count >= Self.limit { sets.removeFirst(1) }
+        dropExpired(at: time)
+        if sets.count >= Self.limit {
+            sets.removeFirst(1)
+            firstExpiry = Self.firstExpiry(of: sets)
+        }
         sets.append(echo)
+        firstExpiry = Self.earlier(firstExpiry, echo.expires)
         lastSetTime = time
         return echo
     }
@@ -35,7 +41,7 @@ struct RecentSets: Sendable, Equatable {
     /// Whether `value`, observed at `time` with no echo left for it, is a late landing of ours while holding
     /// `anchor`, the machine believing `believed`.
     mutating func isLateLanding(_ value: Float, at time: Instant, anchor: Float, believed: Float) -> Bool {
-        sets.removeAll { $0.expires <= time }
+        dropExpired(at: time)
         guard let set = sets.last(where: { abs($0.value - value) < VolumeGrid.readTolerance }) else { return false }
         let nudge =
             !VolumeGrid.isOnGrid(value) && abs(abs(value - anchor) - VolumeGrid.nudge) < VolumeGrid.readTolerance
@@ -43,5 +49,25 @@ struct RecentSets: Sendable, Equatable {
             abs(value - anchor) < VolumeGrid.readTolerance && !VolumeGrid.isOnGrid(believed)
             && sets.contains { abs($0.value - believed) < VolumeGrid.readTolerance && $0.order < set.order }
         return nudge || anchorAfterNudge
+    }
+
+    /// Forgets the sets whose echo has expired by `time`, looking through them only when one has.
+    private mutating func dropExpired(at time: Instant) {
+        guard let first = firstExpiry, first <= time else { return }
+        sets.removeAll { $0.expires <= time }
+        firstExpiry = Self.firstExpiry(of: sets)
+    }
+
+    /// When the first of `sets` expires, `nil` for none.
+    private static func firstExpiry(of sets: SmallList<Echo>) -> Instant? {
+        var first: Instant?
+        sets.forEach { first = earlier(first, $0.expires) }
+        return first
+    }
+
+    /// The earlier of `first` and `expires`; an expiry that is not a number never comes (no comparison holds).
+    private static func earlier(_ first: Instant?, _ expires: Instant) -> Instant? {
+        guard !expires.isNaN else { return first }
+        return first.map { min($0, expires) } ?? expires
     }
 }
