@@ -16,10 +16,11 @@ public struct TraceHeader: Sendable, Equatable {
     /// The `format` every VolumeKit trace header carries.
     public static let formatName = "volumekit-trace"
     /// The format version this VolumeKit writes: the newest it reads (``readableVersions``).
-    public static let formatVersion = 4
+    public static let formatVersion = 3
     /// Every format version this VolumeKit reads: 1 (the first), 2 (adds `diagnostic` records), 3 (adds
-    /// `interruptionDetails` records and `secondaryAudioShouldBeSilencedHint` reads), 4 (adds the
-    /// `outsideEnvelope` diagnostic and the calibration's store reads and writes).
+    /// `interruptionDetails` records and `secondaryAudioShouldBeSilencedHint` reads). Diagnostic names grow
+    /// within a version (`outsideEnvelope` came with the calibration): a reader that does not know one refuses
+    /// the record with a sentence naming it.
     public static let readableVersions = 1...formatVersion
 
     /// Simulator or device.

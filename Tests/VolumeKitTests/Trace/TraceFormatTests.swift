@@ -68,7 +68,7 @@ struct TraceFormatTests {
         .volumeSetFailed(0.30000001192092896), .sessionActivationFailed("insufficientPriority \"call\""),
         .sessionTakenOver(.playAndRecord), .captureEventsNotDelivered, .headroomExhausted, .routeChangeNotNotified,
         .routeVolumeUncertain, .railPressesUnseen(0), .railPressesUnseen(1), .recoveredAtUnconfirmedSet,
-        .ambiguousStep, .volumeControlUnavailable,
+        .ambiguousStep, .volumeControlUnavailable, .outsideEnvelope(.roundTrip, 0.30500000000000005),
     ]
 
     @Test("Every record survives writing and strict reading, floats bit for bit")
