@@ -35,6 +35,12 @@ public struct VolumeButtonsConfiguration: Sendable, Equatable {
     /// round trip, ``CalibrationRule/roundTrip``), so a burst at a rail keeps every press. Set its
     /// ``HeadroomPolicy/maximumSteps`` to ``headroomSteps`` for a fixed headroom.
     public var headroomPolicy = HeadroomPolicy()
+    /// What a step that may be a hold's first repeat or a second tap is reported as — any step 0.3–0.7 s after a
+    /// press until a hold has shown the phone's own rhythm, then only one on that rhythm: ``AmbiguousStepPolicy/repeated`` by
+    /// default — a hold stays one press, and a speaker nudged on every step misses nothing either way; a shutter
+    /// that must never miss a quick second tap chooses ``AmbiguousStepPolicy/pressed`` and counts a hold's start
+    /// twice.
+    public var ambiguousStep = AmbiguousStepPolicy.repeated
     /// The explicit opt-in to private Apple API, needed by ``ButtonStrategy/systemNotification``.
     public var allowsPrivateAPI: Bool
 
@@ -123,8 +129,9 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// With a KVO strategy (``ButtonStrategy/outputVolume``, ``ButtonStrategy/systemNotification``), a step was
     /// read as a hold's first auto-repeat from its timing alone: iOS's first repeat may come anywhere from 0.3 to
     /// 0.7 s after the press (`shared/facts/envelope.md`, `firstRepeatDelay`), so a second tap of the same button
-    /// at that pace looks the same and is reported as `repeated`. Raised at each such step; an app that acts on
-    /// every step (a speaker's volume) can ignore it, one that counts taps (a shutter) should act on `repeated` too.
+    /// at that pace looks the same; it is reported as ``VolumeButtonsConfiguration/ambiguousStep`` says (`repeated`
+    /// by default). Once a hold has shown the phone's own rhythm, only a step on it is ambiguous. Raised at each
+    /// such step; an app that acts on every step (a speaker's volume) can ignore it.
     case ambiguousStep
     /// The current route has no volume control (an AirPlay or HDMI output: the volume view shows no slider,
     /// openradar 42881405): VolumeKit cannot hold the volume there, so each press is reported as it changes the

@@ -18,6 +18,11 @@ public struct PressClassifier: Sendable, Equatable {
         var lastEvent: Instant
         var repeats: Int
         var isPhysicallyDown: Bool
+        /// Pressed on an ambiguous step (``AmbiguousStepPolicy/pressed``): a step on a hold's later rhythm next
+        /// shows it was a hold, and is its repeat.
+        var onAmbiguousStep = false
+        /// Whether the next step is judged on the later repeats' rhythm.
+        var isRepeating: Bool { repeats > 0 || onAmbiguousStep }
     }
 
     /// The most missed repeats one late tick produces.
@@ -25,6 +30,8 @@ public struct PressClassifier: Sendable, Equatable {
 
     /// The timing rules in force.
     public var timing: ButtonTiming
+    /// What a step that may be a hold's first repeat or a second tap is reported as.
+    public var ambiguousStep: AmbiguousStepPolicy = .repeated
     private var held: Held?
 
     /// Creates a classifier.
@@ -46,7 +53,7 @@ public struct PressClassifier: Sendable, Equatable {
         if held.isPhysicallyDown {
             return held.lastEvent + (held.repeats == 0 ? timing.firstRepeatDelay : timing.repeatInterval)
         }
-        return held.lastEvent + (held.repeats == 0 ? timing.releaseAfterPress : timing.releaseAfterRepeat)
+        return held.lastEvent + (held.isRepeating ? timing.releaseAfterRepeat : timing.releaseAfterPress)
     }
 
     /// One volume step of `button` observed at `time`. (Coalesced steps are fed one at a time.)
@@ -57,7 +64,7 @@ public struct PressClassifier: Sendable, Equatable {
             // The rhythm's delays are upper bounds (`shared/facts/envelope.md`): any step soon enough is a repeat.
             let elapsed = time - current.lastEvent
             let isRepeat =
-                current.repeats == 0
+                !current.isRepeating
                 ? elapsed >= timing.firstRepeatMinimum - timing.tolerance && elapsed <= timing.releaseAfterPress
                 : elapsed <= timing.repeatInterval + timing.tolerance
             #if VOLUMEKIT_MUTANTS
@@ -65,8 +72,17 @@ public struct PressClassifier: Sendable, Equatable {
             #else
             let repeats = isRepeat
             #endif
+            if repeats && !current.isRepeating && ambiguousStep == .pressed {
+                // A first repeat by its timing alone, taken for a second tap: the next step on the later rhythm
+                // shows a hold (its repeats then follow this press).
+                lastStepWasFirstRepeat = true
+                events += release(at: time)
+                held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false, onAmbiguousStep: true)
+                events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
+                return events
+            }
             if repeats {
-                lastStepWasFirstRepeat = current.repeats == 0
+                lastStepWasFirstRepeat = !current.isRepeating
                 current.repeats += 1
                 current.lastEvent = time
                 held = current
@@ -130,4 +146,16 @@ public struct PressClassifier: Sendable, Equatable {
         held = nil
         return [VolumeButtonEvent(button: current.button, phase: .released, time: time)]
     }
+}
+
+/// What a volume step is reported as when its timing alone cannot tell a hold's first auto-repeat from a second
+/// tap (0.3–0.7 s after a press, `shared/facts/envelope.md`; ``VolumeButtonsDiagnostic/ambiguousStep``), until
+/// the phone's own rhythm is learned (``ButtonTiming/narrowed(toFirstRepeat:window:)``).
+public enum AmbiguousStepPolicy: String, Sendable, Equatable, CaseIterable {
+    /// A repeat (the default): a hold is one `pressed` and its repeats, as iOS means it; a second tap at that
+    /// pace is a `repeated` — an app that acts on every step (a speaker's volume) loses nothing.
+    case repeated
+    /// A new press: taps at any pace are `pressed` — a shutter or page turner misses none — and a hold begins
+    /// with two (`pressed`, `released`, `pressed`, then its repeats).
+    case pressed
 }

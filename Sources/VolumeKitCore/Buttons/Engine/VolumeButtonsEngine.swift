@@ -224,6 +224,7 @@ public final class VolumeButtonsEngine: Sendable {
         shell.withState {
             $0.steps = fresh
             $0.classifier = PressClassifier(timing: timing(for: learned ?? $0.calibration))
+            $0.classifier.ambiguousStep = configuration.ambiguousStep
             $0.lifecycle = .started(onReady: { [weak self] in
                 if let self { self.holdReporter.ready(userVolume: self.userVolume) }
                 onReady?()
