@@ -9,7 +9,8 @@ import Foundation
 /// - ``CalibrationRule/firstRepeatDelay`` and ``CalibrationRule/repeatInterval``: a run of at least
 ///   ``minimumHoldSteps`` steps of one button whose gaps after the first agree within ``rhythmTolerance`` and are
 ///   shorter than the first — a hold's auto-repeat (SLVolumeButtonListener.m: "the repeat rate is faster on the
-///   second and subsequent"); a person's taps are not that regular;
+///   second and subsequent") — with both gaps inside the envelope's ranges: regular quick taps after a pause
+///   show the same shape with gaps outside them, so a rhythm outside the envelope is never learned (nor reported);
 /// - ``CalibrationRule/tapLength``: a capture event's press shorter than the first-repeat envelope;
 /// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
 /// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
@@ -149,6 +150,13 @@ public struct CalibrationMachine: Sendable, Equatable {
         let median = later[later.count / 2]
         guard later.allSatisfy({ abs($0 - median) <= Self.rhythmTolerance }), gaps[0] > median + Self.rhythmTolerance
         else { return [] }
+        // Regular taps after a pause look the same: a rhythm is a hold's only where both gaps lie where iOS's do
+        // (the envelope's ranges), so quick taps (gaps under 0.06 s) or a first gap under 0.3 s teach nothing.
+        func inside(_ gap: TimeInterval, _ rule: CalibrationRule) -> Bool {
+            let noise = CalibrationEstimate.measurementNoise
+            return gap >= rule.range.lowerBound - noise && gap <= rule.range.upperBound + noise
+        }
+        guard inside(gaps[0], .firstRepeatDelay), inside(median, .repeatInterval) else { return [] }
         return add(gaps[0], to: .firstRepeatDelay) + add(median, to: .repeatInterval)
     }
 }

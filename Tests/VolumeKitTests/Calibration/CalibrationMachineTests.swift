@@ -61,6 +61,21 @@ struct CalibrationMachineTests {
         #expect(machine.value(of: .firstRepeatDelay) == nil)
     }
 
+    @Test(
+        "quick regular taps after a pause have a hold's shape but gaps outside the envelope's: no rhythm (a false one split every later hold)"
+    )
+    func quickTapsAfterAPause() {
+        var machine = CalibrationMachine()
+        // One tap, then four 56 ms apart, 0.226 s later: first gap under 0.3 s, later ones under 0.06 s.
+        for time in [0, 0.2256, 0.2818, 0.338, 0.3942] { _ = machine.step(.up, at: time) }
+        #expect(machine.quiet(at: 3) == [])
+        // A first gap of 0.35 s and later ones of 0.04 s: the interval is outside.
+        for time in [10, 10.35, 10.39, 10.43, 10.47] { _ = machine.step(.up, at: time) }
+        #expect(machine.quiet(at: 13) == [])
+        #expect(machine.value(of: .firstRepeatDelay) == nil)
+        #expect(machine.estimates[.firstRepeatDelay]?.outsideSamples ?? 0 == 0, "nor reported as news")
+    }
+
     @Test("another button ends a run: two short runs are no hold")
     func otherButtonEndsRun() {
         var machine = CalibrationMachine()
