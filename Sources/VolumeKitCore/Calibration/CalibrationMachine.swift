@@ -60,6 +60,12 @@ public struct CalibrationMachine: Sendable, Equatable {
         self.quantization = quantization
     }
 
+    /// Takes from `other` the rules this machine has not measured at all, and its quantization if this one has none.
+    public mutating func keep(_ other: CalibrationMachine) {
+        for (rule, estimate) in other.estimates where estimates[rule] == nil { estimates[rule] = estimate }
+        if quantization == nil { quantization = other.quantization }
+    }
+
     /// The learned value of `rule`, if any.
     public func value(of rule: CalibrationRule) -> Double? { estimates[rule]?.value }
 

@@ -34,9 +34,13 @@ public enum CalibrationStore {
         return machine(from: entry)
     }
 
-    /// Saves what `machine` learned on `device`, replacing any other entry.
+    /// Saves what `machine` learned on `device`, replacing an entry of another model or iOS version. A rule the
+    /// stored entry for `device` has and `machine` has not (another engine of the app learned it — capture events
+    /// the tap length, say) is kept: engines started from the same entry and saving in turn lose nothing.
     public static func save(_ machine: CalibrationMachine, for device: DeviceInfo, to store: KeyValueStoreClient) {
-        store.setData(encode(machine, for: device), key)
+        var merged = machine
+        if let stored = load(for: device, from: store) { merged.keep(stored) }
+        store.setData(encode(merged, for: device), key)
     }
 
     /// The stored bytes of `machine` on `device` (what ``save(_:for:to:)`` writes; also a `--calibration` file).

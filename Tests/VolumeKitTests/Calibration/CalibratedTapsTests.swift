@@ -43,4 +43,37 @@ struct CalibratedTapsTests {
         #expect(checked > 300)
         #expect(coldMissed > 100, "cold, the envelope's width reads taps as holds: \(coldMissed) runs")
     }
+
+    @Test(
+        "scenarios/calibrate.txt on 200 samples: round trip ±20 ms, first repeat ±20 ms, repeat interval ±10 ms and the step quantization equal on ≥ 95 %"
+    )
+    func learningRunEstimates() throws {
+        let learning = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../../scenarios/calibrate.txt").standardized, encoding: .utf8)
+        var within = 0
+        var misses = [String]()
+        for sample in UInt64(1)...200 {
+            let truth = DeviceBehaviour.sample(sample)
+            let stored = try #require(try Self.run(learning, sample: sample, calibration: nil).0.storedCalibration)
+            let learned = try CalibrationStore.machine(
+                reading: stored, for: SimulatedDevice(.init(behaviour: truth)).clients.device)
+            func near(_ rule: CalibrationRule, _ value: Double, _ tolerance: Double) -> Bool {
+                learned.value(of: rule).map { abs($0 - value) <= tolerance } ?? false
+            }
+            // Rounded reads quantize as the grid or exactly (the reads, not the presses, are rounded).
+            let quantization: Bool =
+                switch truth.stepQuantization {
+                case .exact: learned.quantization == .exact
+                case .grid: learned.quantization == .grid
+                case .rounded: learned.quantization != nil
+                }
+            let ok =
+                near(.roundTrip, truth.sliderLatency + truth.kvoLatency, 0.02)
+                && near(.firstRepeatDelay, truth.firstRepeatDelay, 0.02)
+                && near(.repeatInterval, truth.repeatInterval, 0.01) && quantization
+            if ok { within += 1 } else { misses.append("sample \(sample)") }
+        }
+        #expect(within >= 190, "\(within) of 200 within; misses: \(misses.prefix(12))")
+    }
 }

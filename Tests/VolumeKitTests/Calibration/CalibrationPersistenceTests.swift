@@ -77,6 +77,25 @@ struct CalibrationPersistenceTests {
         #expect(reloaded.value(of: .firstRepeatDelay) != nil, "replaced by this phone's entry")
     }
 
+    @Test("two engines of one app save in turn: a rule only the other learned (capture events' tap length) is kept")
+    func enginesSaveInTurn() throws {
+        let device = DeviceInfo(osVersion: OSVersion(17, 4), kind: .iphone)
+        let memory = Locked([String: Data]())
+        let kv = KeyValueStoreClient(
+            data: { key in memory.withLock { $0[key] } }, setData: { data, key in memory.withLock { $0[key] = data } })
+        var camera = CalibrationMachine()
+        _ = camera.tap(began: 0, ended: 0.08)
+        CalibrationStore.save(camera, for: device, to: kv)
+        var capture = CalibrationMachine()
+        capture.setMade(0.5, at: 1)
+        _ = capture.observed(0.5, at: 1.06)
+        CalibrationStore.save(capture, for: device, to: kv)
+        let both = try #require(CalibrationStore.load(for: device, from: kv))
+        #expect(both.value(of: .tapLength) != nil, "the camera's tap length kept")
+        #expect(both.value(of: .roundTrip) != nil)
+        #expect(memory.current.count == 1)
+    }
+
     @Test("a corrupt store is refused: capture starts with nothing learned and saves afresh")
     func corruptStore() throws {
         var configuration = SimulatedDevice.Configuration(behaviour: .default)

@@ -13,17 +13,24 @@ struct RouteFollower {
     var pending: AudioOutput?
     /// A route change read before (or without) its notification, waiting for it.
     var unnotified: AudioRoute?
+    /// When that change's KVO came, if an observation showed it (the calibration's `routeNotificationGap`).
+    var unnotifiedKVO: Instant?
 
     /// The notification of `changed` came. A take-over's `.categoryChange` naming the same route says nothing
     /// of how the route came to be, so it leaves a change read before it waiting.
-    mutating func notified(_ changed: AudioRoute, byTakeOver takeOver: Bool) {
-        if unnotified == changed, !takeOver { unnotified = nil }
+    /// Returns when the change's KVO came, if it came first through an observation.
+    mutating func notified(_ changed: AudioRoute, byTakeOver takeOver: Bool) -> Instant? {
+        guard unnotified == changed, !takeOver else { return nil }
+        defer { unnotifiedKVO = nil }
+        unnotified = nil
+        return unnotifiedKVO
     }
 
     /// The grace for `route`'s notification ended: whether it is still missing (then it is no longer awaited).
     mutating func notificationMissing(for route: AudioRoute) -> Bool {
         guard unnotified == route else { return false }
         unnotified = nil
+        unnotifiedKVO = nil
         return true
     }
 }

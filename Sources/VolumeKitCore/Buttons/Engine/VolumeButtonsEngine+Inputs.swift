@@ -17,7 +17,12 @@ extension VolumeButtonsEngine {
             if let pending = state.routes.pending, pending != state.routes.route { return [] }
             let judged = self.judgeBeforeStart(&state, volume: value, at: now)
             let expected = state.steps.echoes.contains(value, within: VolumeGrid.readTolerance)
+            let before = state.steps.believedVolume
             let actions = state.steps.observe(value, at: now)
+            // One press from an off-grid value shows how presses are quantized (the calibration).
+            if actions.contains(.steps(.up, count: 1)) || actions.contains(.steps(.down, count: 1)) {
+                state.calibration.pressLanded(from: before, to: value)
+            }
             // A press that landed on the value of a set still expected (the step machine told them apart) is no
             // round trip; a set that comes back after its echo expired is one — a slow phone's news.
             let pressed = actions.contains { if case .steps = $0 { true } else { false } }

@@ -18,6 +18,7 @@ extension VolumeButtonsEngine {
         let volume = clients.systemVolume.outputVolume()
         run { state in
             state.routes.unnotified = route.route
+            state.routes.unnotifiedKVO = observed == nil ? nil : now
             return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
         }
         awaitRouteNotification(route.route)
@@ -29,7 +30,11 @@ extension VolumeButtonsEngine {
     /// starting 0.25 s after an unnotified change hid it).
     func routeNotified(_ changed: AudioRoute, at now: Instant) {
         let takeOver = clients.lifecycle.lastRouteChange()?.reason == "categoryChange"
-        shell.withState { $0.routes.notified(changed, byTakeOver: takeOver) }
+        run { state in
+            guard let kvo = state.routes.notified(changed, byTakeOver: takeOver) else { return [] }
+            // The KVO came first: the gap to its notification is the phone's (the calibration).
+            return self.noted(state.calibration.routeChanged(notification: now, kvo: kvo), &state)
+        }
         if usesSession, sessionWasTakenOver() { return }
         let current = clients.audioSession.currentOutput()
         let route = current.route == changed ? current : AudioOutput(route: changed)
