@@ -226,7 +226,10 @@ struct SimulatedFieldCheckTests {
             var stored: Data?
             switch record.event {
             case .routeDetails(_, let ports): names += ports.map(\.uid)
-            case .storeWrite(_, let data), .read(.stored(_, let data)): stored = data
+            // The pending restores only: the calibration is stored too (`VolumeKit.calibration.v1`), and it
+            // holds no port at all (model, iOS version and timings).
+            case .storeWrite(let key, let data), .read(.stored(let key, let data)):
+                if key.hasPrefix("VolumeKit.pendingRestores.") { stored = data }
             default: break
             }
             guard let stored else { continue }

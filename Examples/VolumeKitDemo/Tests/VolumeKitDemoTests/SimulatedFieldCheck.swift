@@ -65,6 +65,9 @@ final class SimulatedFieldCheck: @unchecked Sendable {
     /// The button events the app received.
     var buttonEvents: [VolumeButtonEvent] { events.current }
 
+    /// What capture learned of the simulated iPhone: what the screen's "Your iPhone" shows.
+    var calibration: CalibrationMachine { buttons.calibration }
+
     /// Walks every step, answering each question; the check ends finished. With `stoppingIn`, the person
     /// stops the check once that step's presses are done (the check ends stopped).
     func run(stoppingIn stop: String? = nil) {

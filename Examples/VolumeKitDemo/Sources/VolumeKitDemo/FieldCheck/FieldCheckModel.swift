@@ -27,6 +27,10 @@ final class FieldCheckModel: ObservableObject {
     @Published private(set) var toneURL: URL?
     /// The page with an `<audio>` element playing ``toneURL``.
     @Published private(set) var tonePageURL: URL?
+    /// What VolumeKit has learned of this iPhone, beside the envelope ("Your iPhone"): ``followCalibration()``.
+    @Published private(set) var yourIPhone = FieldCheckCalibration()
+    /// Whether the extras' camera capture events run (they learn the tap length): ``followCameraCalibration()``.
+    @Published private(set) var capturesEvents = false
 
     /// The button engine's configuration: VolumeKit's defaults (outputVolume, capture, playback mixing).
     let configuration = VolumeButtonsConfiguration()
@@ -44,6 +48,10 @@ final class FieldCheckModel: ObservableObject {
     private weak var cameraView: UIView?
     /// When the trace may close: after capture has finished stopping.
     private var closing = FieldCheckClosing()
+    /// The calibration of capture (or, before it has started, what an earlier run stored), and of the camera's
+    /// capture events.
+    private var buttonsCalibration: CalibrationMachine?
+    private var cameraCalibration: CalibrationMachine?
 
     /// A model for `check` (the standard protocol by default, or ``FieldCheck/extras()``).
     init(check: FieldCheck = FieldCheck()) {
@@ -168,6 +176,47 @@ final class FieldCheckModel: ObservableObject {
     private func perform(_ actions: [FieldCheck.Action]) {
         guard let performer else { return }
         if let problem = performer.perform(actions).last { self.problem = problem }
+        // A start loads what an earlier run stored; the updates tell only what is learned after it.
+        refreshCalibration()
+    }
+
+    // MARK: - Your iPhone
+
+    /// Shows what capture learns of this iPhone as it learns it, until the view's task is cancelled: before the
+    /// check, what an earlier run stored; once capture exists, its calibration and each update.
+    func followCalibration() async {
+        refreshCalibration()
+        guard let buttons else { return }
+        for await calibration in buttons.calibrationUpdates() {
+            buttonsCalibration = calibration
+            showCalibration()
+        }
+    }
+
+    /// Follows the camera's capture events while they run (the extras' camera step): they learn the tap length.
+    func followCameraCalibration() async {
+        guard let eventButtons else { return }
+        cameraCalibration = eventButtons.calibration
+        showCalibration()
+        for await calibration in eventButtons.calibrationUpdates() {
+            cameraCalibration = calibration
+            showCalibration()
+        }
+    }
+
+    /// Capture's calibration once it holds anything (it loads the stored one at start), else the stored one.
+    private func refreshCalibration() {
+        if let live = buttons?.calibration, !live.estimates.isEmpty || live.quantization != nil {
+            buttonsCalibration = live
+        } else if buttonsCalibration == nil {
+            buttonsCalibration = CalibrationStore.load(for: .current, from: .live)
+        }
+        showCalibration()
+    }
+
+    private func showCalibration() {
+        let shown = FieldCheckCalibration([buttonsCalibration, cameraCalibration].compactMap { $0 })
+        if shown != yourIPhone { yourIPhone = shown }
     }
 
     private func received(_ event: VolumeButtonEvent) {
@@ -222,6 +271,7 @@ final class FieldCheckModel: ObservableObject {
         do {
             try buttons.start()
             eventButtons = buttons
+            capturesEvents = true
         } catch {
             recorder.mark("camera capture events did not start: \(error)")
             problem = "Capture events could not start: \(error)"
@@ -232,6 +282,7 @@ final class FieldCheckModel: ObservableObject {
         wantsCaptureEvents = false
         eventButtons?.stop()
         eventButtons = nil
+        capturesEvents = false
     }
 
     /// The camera preview entered (or left) a window.
@@ -240,6 +291,7 @@ final class FieldCheckModel: ObservableObject {
         if view == nil {
             eventButtons?.stop()
             eventButtons = nil
+            capturesEvents = false
         } else if wantsCaptureEvents {
             startCaptureEvents()
         }

@@ -28,11 +28,15 @@ struct FieldCheckScreen: View {
             case .ready, .doing, .asking: stepSection
             case .finished: finished
             }
+            FieldCheckCalibrationSection(calibration: model.yourIPhone)
             if let problem = model.problem {
                 Section { Text(problem).font(.footnote).foregroundColor(.red) }
             }
         }
         .navigationTitle(title)
+        // "Your iPhone", live: what an earlier run stored, then capture's calibration once Begin made it.
+        .task(id: model.recordingURL) { await model.followCalibration() }
+        .task(id: model.capturesEvents) { await model.followCameraCalibration() }
         .onDisappear { model.stop() }
     }
 
