@@ -11,16 +11,16 @@ extension XMLReader {
     ///   UDA 1.1 §2.1 requires UTF-8 for every UPnP document.
     /// - A character XML 1.0 forbids (§2.2): C0 controls but tab, line feed and carriage return, U+FFFE and
     ///   U+FFFF (surrogates are already not UTF-8).
-    static func screen(_ bytes: [UInt8]) throws(XMLRefusal) -> Int {
+    static func screen(_ bytes: [UInt8]) throws -> Int {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
             || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
         {
-            throw .wideEncoding
+            throw XMLRefusal.wideEncoding
         }
-        if bytes.contains(0) { throw .nulBytes }
+        if bytes.contains(0) { throw XMLRefusal.nulBytes }
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if let name = declaredEncoding(bytes[start...]), !acceptedEncodings.contains(name) {
-            throw .encoding(name)
+            throw XMLRefusal.encoding(name)
         }
         var iterator = bytes[start...].makeIterator()
         var decoder = UTF8()
@@ -33,10 +33,10 @@ extension XMLReader {
                 } else if (scalar.value < 0x20 && scalar.value != 0x09 && scalar.value != 0x0D)
                     || scalar.value == 0xFFFE || scalar.value == 0xFFFF
                 {
-                    throw .forbiddenCharacter(scalar, line: line)
+                    throw XMLRefusal.forbiddenCharacter(scalar, line: line)
                 }
             case .emptyInput: return start
-            case .error: throw .notUTF8
+            case .error: throw XMLRefusal.notUTF8
             }
         }
     }

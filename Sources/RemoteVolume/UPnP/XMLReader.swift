@@ -21,9 +21,10 @@ struct XMLReader {
     private var elements = 0
     private var root: XMLTree?
 
-    /// Reads a whole document, or says why it is refused.
-    static func read(_ data: Data) throws(XMLRefusal) -> XMLTree {
-        guard data.count <= XMLTree.maxBytes else { throw .tooLarge(limit: XMLTree.maxBytes) }
+    /// Reads a whole document, or throws the ``XMLRefusal`` that says why it is refused. (Not `throws(XMLRefusal)`:
+    /// Swift 6.3's SILGen crashes on the typed throws of ``screen(_:)`` when compiling for iOS.)
+    static func read(_ data: Data) throws -> XMLTree {
+        guard data.count <= XMLTree.maxBytes else { throw XMLRefusal.tooLarge(limit: XMLTree.maxBytes) }
         let bytes = [UInt8](data)
         var reader = XMLReader(bytes: bytes, position: try screen(bytes))
         return try reader.document()
@@ -34,7 +35,7 @@ struct XMLReader {
         self.position = position
     }
 
-    private mutating func document() throws(XMLRefusal) -> XMLTree {
+    private mutating func document() throws -> XMLTree {
         if starts(with: "<?xml"), position + 5 < bytes.count, Self.isSpace(bytes[position + 5]) {
             try declaration()
         }
@@ -55,7 +56,7 @@ struct XMLReader {
 
     // MARK: Markup
 
-    private mutating func markup() throws(XMLRefusal) {
+    private mutating func markup() throws {
         switch byte(at: position + 1) {
         case UInt8(ascii: "/"): try endTag()
         case UInt8(ascii: "?"): try instruction()
@@ -65,19 +66,19 @@ struct XMLReader {
             } else if starts(with: "<![CDATA[") {
                 try cdata()
             } else {
-                throw .declaration
+                throw XMLRefusal.declaration
             }
         default: try startTag()
         }
     }
 
-    private mutating func startTag() throws(XMLRefusal) {
+    private mutating func startTag() throws {
         if root != nil { throw malformed(.contentAfterRoot) }
         position += 1
         let qualifiedName = try name()
         elements += 1
-        if open.count >= XMLTree.maxDepth { throw .tooDeep(limit: XMLTree.maxDepth) }
-        if elements > XMLTree.maxElements { throw .tooManyElements(limit: XMLTree.maxElements) }
+        if open.count >= XMLTree.maxDepth { throw XMLRefusal.tooDeep(limit: XMLTree.maxDepth) }
+        if elements > XMLTree.maxElements { throw XMLRefusal.tooManyElements(limit: XMLTree.maxElements) }
         var element = XMLTree(name: Self.string(Self.localName(qualifiedName)))
         while true {
             let spaced = skipSpace()
@@ -109,7 +110,7 @@ struct XMLReader {
         }
     }
 
-    private mutating func endTag() throws(XMLRefusal) {
+    private mutating func endTag() throws {
         if root != nil { throw malformed(.contentAfterRoot) }
         position += 2
         let found = try name()
@@ -131,7 +132,7 @@ struct XMLReader {
     }
 
     /// `<!-- … -->`, skipped; `--` may not appear inside (XML 1.0 §2.5).
-    private mutating func comment() throws(XMLRefusal) {
+    private mutating func comment() throws {
         let start = position + 4
         guard let hyphens = find("--", from: start) else { throw malformed(.unexpectedEnd(inside: "a comment")) }
         guard byte(at: hyphens + 2) == .greaterThan else {
@@ -142,7 +143,7 @@ struct XMLReader {
     }
 
     /// `<![CDATA[ … ]]>`: its text, as written (line ends normalised).
-    private mutating func cdata() throws(XMLRefusal) {
+    private mutating func cdata() throws {
         guard !open.isEmpty else { throw malformed(root == nil ? .cdataOutsideRoot : .contentAfterRoot) }
         let start = position + 9
         guard let end = find("]]>", from: start) else { throw malformed(.unexpectedEnd(inside: "CDATA")) }
@@ -151,7 +152,7 @@ struct XMLReader {
     }
 
     /// `<?target …?>`, skipped. An XML declaration is only allowed at the very start.
-    private mutating func instruction() throws(XMLRefusal) {
+    private mutating func instruction() throws {
         position += 2
         guard position < bytes.count, Self.isNameStart(scalar(at: position).0) else { throw malformed(.badInstruction) }
         let target = try name()
@@ -168,7 +169,7 @@ struct XMLReader {
 
     /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` at the start: a version, and only these fields.
     /// The encoding was checked by ``screen(_:)``; it is checked again here by the same list.
-    private mutating func declaration() throws(XMLRefusal) {
+    private mutating func declaration() throws {
         position += 5
         var fields: [String] = []
         while true {
@@ -192,7 +193,9 @@ struct XMLReader {
                     throw malformed(.badDeclaration)
                 }
             case "encoding" where fields == ["version"]:
-                guard Self.acceptedEncodings.contains(value.lowercased()) else { throw .encoding(value.lowercased()) }
+                guard Self.acceptedEncodings.contains(value.lowercased()) else {
+                    throw XMLRefusal.encoding(value.lowercased())
+                }
             case "standalone" where fields.first == "version" && !fields.contains("standalone"):
                 guard value == "yes" || value == "no" else { throw malformed(.badDeclaration) }
             default: throw malformed(.badDeclaration)
@@ -206,7 +209,7 @@ struct XMLReader {
     // MARK: Text
 
     /// Character data up to the next `<` or `&`: white space only outside the root element.
-    private mutating func text() throws(XMLRefusal) {
+    private mutating func text() throws {
         let start = position
         while position < bytes.count, bytes[position] != .lessThan, bytes[position] != .ampersand { position += 1 }
         let run = bytes[start..<position]
@@ -247,7 +250,7 @@ struct XMLReader {
     }
 
     /// A quoted attribute value: references decoded, each tab and line end read as one space (XML 1.0 §3.3.3).
-    private mutating func attributeValue(of element: String) throws(XMLRefusal) -> String {
+    private mutating func attributeValue(of element: String) throws -> String {
         guard let quote = byte(at: position), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
             throw malformed(.badAttribute(element: element))
         }
@@ -277,7 +280,7 @@ struct XMLReader {
     }
 
     /// `&name;` (one of the five XML predefines) or `&#…;` / `&#x…;`, at `position`; moves past it.
-    private mutating func reference() throws(XMLRefusal) -> Unicode.Scalar {
+    private mutating func reference() throws -> Unicode.Scalar {
         let start = position + 1
         // The longest reference read is `&#x0010FFFF;`; an unknown name is cut for the message anyway.
         guard let end = bytes[start..<min(bytes.count, start + 40)].firstIndex(of: UInt8(ascii: ";")),
@@ -291,7 +294,7 @@ struct XMLReader {
             guard digits.count <= 8, let value = UInt32(digits, radix: hex ? 16 : 10),
                 !digits.contains(where: { $0 == "+" || $0 == "-" }),
                 let scalar = Unicode.Scalar(value), Self.isAllowed(scalar)
-            else { throw .badCharacterReference(body, line: line()) }
+            else { throw XMLRefusal.badCharacterReference(body, line: line()) }
             return scalar
         }
         switch body {
@@ -302,7 +305,7 @@ struct XMLReader {
         case "quot": return "\""
         default:
             guard Self.isNameStart(scalar(at: start).0) else { throw malformed(.bareAmpersand) }
-            throw .unknownEntity(body, line: line())
+            throw XMLRefusal.unknownEntity(body, line: line())
         }
     }
 
@@ -310,7 +313,7 @@ struct XMLReader {
 
     /// An XML name at `position` (XML 1.0 §2.3's `Name`), moved past. A prefixed name needs both parts:
     /// `a:b`, not `a:` or `:b`.
-    private mutating func name() throws(XMLRefusal) -> ArraySlice<UInt8> {
+    private mutating func name() throws -> ArraySlice<UInt8> {
         let start = position
         while position < bytes.count {
             let (scalar, width) = scalar(at: position)

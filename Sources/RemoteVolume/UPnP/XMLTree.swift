@@ -36,8 +36,8 @@ struct XMLTree: Sendable, Equatable {
     static func parse(_ data: Data) throws -> XMLTree {
         do {
             return try XMLReader.read(data)
-        } catch {
-            throw RemoteVolumeError.invalidReply(error.reason)
+        } catch let refusal as XMLRefusal {
+            throw RemoteVolumeError.invalidReply(refusal.reason)
         }
     }
 
