@@ -81,9 +81,12 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         return try await withUnsafeThrowingContinuation { continuation in
             queue.async {
                 self.token.wait()
-                defer { self.token.signal() }
                 self.handOffCount += 1
-                continuation.resume(with: Result { try self.run(deadline: deadline, keepsSession: keepsSession, work) })
+                let result = Result { try self.run(deadline: deadline, keepsSession: keepsSession, work) }
+                // Released before the caller resumes, so that its next request finds the link free (else it
+                // would miss the quick path and queue again).
+                self.token.signal()
+                continuation.resume(with: result)
             }
         }
     }
@@ -104,14 +107,14 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
             let carried = UnsafeExchange(exchange)
             return try await withUnsafeThrowingContinuation { continuation in
                 DispatchQueue.global().async {
-                    defer { self.token.signal() }
                     self.handOffCount += 1
-                    continuation.resume(
-                        with: Result {
-                            try self.finish(deadline: deadline, keepsSession: keepsSession, started: started) {
-                                try carried.exchange.receive($0, deadline)
-                            }
-                        })
+                    let result = Result {
+                        try self.finish(deadline: deadline, keepsSession: keepsSession, started: started) {
+                            try carried.exchange.receive($0, deadline)
+                        }
+                    }
+                    self.token.signal()
+                    continuation.resume(with: result)
                 }
             }
         case .notTaken:
