@@ -50,6 +50,26 @@ struct MPDQuickPathTests {
         #expect(peer.accepted.current == 1, "a late reply is waited for on the same connection")
     }
 
+    @Test("a kept connection the server closes after the patience is replaced within the request, as before")
+    func closedAfterThePatience() async throws {
+        let connections = Locked(0)
+        let peer = try LinePeer { connection in
+            let number = connections.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            connection.send("OK MPD 0.23.5\n")
+            guard connection.readLine() == "getvol" else { return }
+            connection.send("volume: \(20 + number)\nOK\n")
+            guard number == 1, connection.readLine() == "getvol" else { return }
+            Thread.sleep(forTimeInterval: 0.02)  // Then closes unanswered: seen only once the reply was handed off.
+        }
+        let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 2)
+        #expect(try await mpd.volume() == 21)
+        #expect(try await mpd.volume() == 22)
+        #expect(peer.accepted.current == 2)
+    }
+
     @Test("requests from many tasks at once each get their own reply")
     func concurrentRequests() async throws {
         let server = try FakeMPD()

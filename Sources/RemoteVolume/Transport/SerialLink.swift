@@ -109,8 +109,18 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
                 DispatchQueue.global().async {
                     self.handOffCount += 1
                     let result = Result {
-                        try self.finish(deadline: deadline, keepsSession: keepsSession, started: started) {
-                            try carried.exchange.receive($0, deadline)
+                        do {
+                            return try self.finish(deadline: deadline, keepsSession: keepsSession, started: started) {
+                                try carried.exchange.receive($0, deadline)
+                            }
+                        } catch let error as RemoteVolumeError {
+                            // The device closed the kept connection: one fresh try, as `run` makes.
+                            guard case .unreachable = error, !deadline.hasPassed else { throw error }
+                            return try self.attempt(deadline: deadline, keepsSession: keepsSession) {
+                                session, deadline in
+                                try carried.exchange.send(session, deadline)
+                                return try carried.exchange.receive(session, deadline)
+                            }
                         }
                     }
                     self.token.signal()
