@@ -171,11 +171,15 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
                 if patience.hasPassed { return .handedOff(started: started) }
             }
         } catch {
-            // Nothing is known about the connection: the queue's path opens a fresh one (the retry `run` makes
-            // for a reused connection the device closed).
             drop()
             token.signal()
-            return .notTaken
+            // The device closed the kept connection, or its buffer stayed full for the whole patience (only the
+            // patience passed, not the request's deadline): the queue's path opens a fresh one and sends again
+            // (the one retry `run` makes). Anything else (a flood over the line cap) is the request's error.
+            switch error as? RemoteVolumeError {
+            case .unreachable?, .timedOut?: return deadline.hasPassed ? .done(.failure(error)) : .notTaken
+            default: return .done(.failure(error))
+            }
         }
         defer { token.signal() }
         return .done(
