@@ -35,6 +35,10 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     typealias Open = (Deadline) throws -> Session
 
     private let queue: DispatchQueue
+    /// Where a late reply is read: a serial queue of its own (one late reply at a time, `token` being held).
+    /// Not `DispatchQueue.global()`: its threads are about one per core and a blocked one is not replaced, so
+    /// replies waited for there up to their deadline starved other work (MPD's watcher tests in the full run).
+    private let lateReplies: DispatchQueue
     /// Owned by whichever thread runs a request (the caller's on the quick path, the queue's, or the thread
     /// finishing a handed-off reply): a semaphore, not a lock, because ownership moves between threads.
     private let token = DispatchSemaphore(value: 1)
@@ -59,6 +63,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     init(label: String, open: @escaping Open, isStale: @escaping (Session) -> Bool, close: @escaping (Session) -> Void)
     {
         queue = DispatchQueue(label: label)
+        lateReplies = DispatchQueue(label: label + ".late-replies")
         self.open = open
         self.isStale = isStale
         self.close = close
@@ -106,7 +111,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
             // The line is sent and `token` still owned: the reply is read on a thread that may block.
             let carried = UnsafeExchange(exchange)
             return try await withUnsafeThrowingContinuation { continuation in
-                DispatchQueue.global().async {
+                self.lateReplies.async {
                     self.handOffCount += 1
                     let result = Result {
                         do {
