@@ -37,7 +37,8 @@ public final class MPDDevice: RemoteVolumeDevice {
     public var displayName: String { "MPD at \(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
     private let password: String?
-    private let link: SerialLink<MPDSession>
+    /// The command connection (internal: tests count its hand-offs).
+    let link: SerialLink<MPDSession>
     /// The level before this object muted, restored by unmuting.
     private let levelBeforeMute = Locked<Int?>(nil)
 
@@ -87,15 +88,13 @@ public final class MPDDevice: RemoteVolumeDevice {
 
     /// Reads the mixer's level.
     public func volume() async throws -> Int {
-        try await request { session, deadline in try session.volume(deadline: deadline) }
+        try await exchange(line: nil) { session, pairs in try session.level(from: pairs) }
     }
 
     /// Sends `setvol`, clamped to 0…100.
     public func setVolume(_ level: Int) async throws {
         let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
-        try await request { session, deadline in
-            _ = try session.command("setvol \(level)", deadline: deadline)
-        }
+        try await exchange(line: "setvol \(level)\n") { _, _ in }
     }
 
     /// Whether the volume is 0 (MPD has no separate mute).
@@ -145,10 +144,33 @@ public final class MPDDevice: RemoteVolumeDevice {
         return stream
     }
 
+    /// One command and its reply, on the caller's thread when the connection answers quickly (``SerialLink``):
+    /// `line` with its newline, or `nil` for the session's ``MPDSession/volumeCommand``.
+    private func exchange<T: Sendable>(
+        line: String?, _ parse: @escaping (MPDSession, [(key: String, value: String)]) throws -> T
+    ) async throws -> T {
+        let exchange = SerialLink<MPDSession>.Exchange(
+            send: { session, deadline in
+                try session.channel.send(line ?? session.volumeCommand + "\n", deadline: deadline)
+            },
+            arrived: { session, milliseconds in try session.replyArrived(waitingAtMost: milliseconds) },
+            receive: { session, deadline in try parse(session, session.readResponse(deadline: deadline)) })
+        return try await mappingErrors {
+            try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, quick: exchange)
+        }
+    }
+
     private func request<T: Sendable>(_ work: @escaping @Sendable (MPDSession, Deadline) throws -> T) async throws -> T
     {
+        try await mappingErrors {
+            try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
+        }
+    }
+
+    /// `body`'s errors as ``RemoteVolumeError``s: an `ACK` by what it means for the user.
+    private func mappingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
+            return try await body()
         } catch let ack as MPDAck {
             throw ack.remoteVolumeError
         } catch {

@@ -115,9 +115,24 @@ final class MPDSession {
         }
     }
 
+    /// Whether the reply to the last command has arrived whole (its `OK` or `ACK` line is buffered), waiting
+    /// at most `milliseconds` for more bytes (``LineChannel/hasLine(waitingAtMost:where:)``).
+    func replyArrived(waitingAtMost milliseconds: Int32) throws -> Bool {
+        try channel.hasLine(waitingAtMost: milliseconds) { line in
+            line.elementsEqual("OK".utf8) || line.starts(with: "ACK ".utf8)
+        }
+    }
+
     /// The mixer's level: `getvol` (MPD ≥ 0.23) or `status`'s `volume`; a number outside 0…100 is refused.
     func volume(deadline: Deadline) throws -> Int {
-        let pairs = try command(supports(0, 23) ? "getvol" : "status", deadline: deadline)
+        try level(from: command(volumeCommand, deadline: deadline))
+    }
+
+    /// The command that reads the level on this server: `getvol` from MPD 0.23, else `status`.
+    var volumeCommand: String { supports(0, 23) ? "getvol" : "status" }
+
+    /// The level in the reply to ``volumeCommand``; a number outside 0…100 is refused.
+    func level(from pairs: [(key: String, value: String)]) throws -> Int {
         guard let text = pairs.first(where: { $0.key == "volume" })?.value else {
             // With mixer_type "none", MPD 0.23's getvol answers a bare OK and status has no volume line
             // (older MPDs say volume: -1); both checked on the real server / protocol docs.

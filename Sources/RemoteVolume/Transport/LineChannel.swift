@@ -42,7 +42,39 @@ final class LineChannel {
 
     /// Sends `text` (which must already end with its newline) as UTF-8.
     func send(_ text: String, deadline: Deadline) throws {
-        try socket.sendAll(Data(text.utf8), deadline: deadline)
+        var text = text
+        try text.withUTF8 { try socket.sendAll(UnsafeRawBufferPointer($0), deadline: deadline) }
+    }
+
+    /// Whether a line for which `ends` is true has arrived (so a reply that ends with it can be read without
+    /// waiting): when none is buffered, waits at most `milliseconds` for bytes and reads what came (one poll,
+    /// one read). Never buffers more than ``maxLineBytes`` (+ one read): beyond that it says `false` and leads
+    /// ``readLine(deadline:)`` to apply the caps. The peer closing is ``RemoteVolumeError/unreachable(_:)``.
+    func hasLine(waitingAtMost milliseconds: Int32, where ends: (ArraySlice<UInt8>) -> Bool) throws -> Bool {
+        if bufferedLine(where: ends) { return true }
+        guard pending.count <= maxLineBytes else { return false }
+        var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+        let room = max(1, min(scratch.count, maxLineBytes + 1 - pending.count))
+        let count = try scratch.withUnsafeMutableBytes { buffer in
+            try socket.receiveNow(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room]))
+        }
+        guard let count else { return false }
+        guard count > 0 else { throw RemoteVolumeError.unreachable("the device closed the connection") }
+        pending.append(contentsOf: scratch[0..<count])
+        return bufferedLine(where: ends)
+    }
+
+    /// Whether a whole buffered line (without its `\r\n` or `\n`) satisfies `ends`.
+    private func bufferedLine(where ends: (ArraySlice<UInt8>) -> Bool) -> Bool {
+        var start = pending.startIndex
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var end = newline
+            if end > start, pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            if ends(pending[start..<end]) { return true }
+            start = newline + 1
+        }
+        return false
     }
 
     /// The next line without its `\n` (and without a `\r` before it), decoded as UTF-8 (invalid bytes become

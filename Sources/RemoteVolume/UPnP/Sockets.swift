@@ -36,6 +36,9 @@ struct Deadline: Sendable {
     }
 
     var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= uptime }
+
+    /// Whichever of this deadline and `other` comes first.
+    func earlier(than other: Deadline) -> Deadline { uptime <= other.uptime ? self : other }
 }
 
 /// An owned, non-blocking BSD socket. Closed on deinit.
@@ -175,16 +178,18 @@ final class Socket: @unchecked Sendable {
         throw lastFailure
     }
 
-    /// Sends every byte of `data`.
-    func sendAll(_ data: Data, deadline: Deadline) throws {
+    /// Sends every byte of `data` (a `Data`, or a buffer: no copy of a line that is already UTF-8).
+    func sendAll(_ data: some ContiguousBytes, deadline: Deadline) throws {
+        try data.withUnsafeBytes { try sendAll(raw: $0, deadline: deadline) }
+    }
+
+    private func sendAll(raw data: UnsafeRawBufferPointer, deadline: Deadline) throws {
         var offset = 0
         while offset < data.count {
             // Send first and wait only when the socket's buffer is full: a request on an idle connection is
             // one system call, not a poll and a send (the per-request cost).
             if deadline.hasPassed { throw RemoteVolumeError.timedOut }
-            let sent = data.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + offset, raw.count - offset, Socket.sendFlags)
-            }
+            let sent = send(fd, data.baseAddress! + offset, data.count - offset, Socket.sendFlags)
             if sent < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     try wait(forWriting: true, until: deadline)
@@ -213,6 +218,18 @@ final class Socket: @unchecked Sendable {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+            throw RemoteVolumeError.unreachable(Socket.lastError)
+        }
+    }
+
+    /// Reads what has already arrived into `buffer` without waiting: the byte count, 0 when the peer closed,
+    /// `nil` when nothing is there yet.
+    func receiveNow(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        while true {
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
             throw RemoteVolumeError.unreachable(Socket.lastError)
         }
     }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import VolumeKitCore
+
+@testable import RemoteVolume
+
+/// An MPD request on a connection that answers quickly runs on the caller's thread (issue 23: per request at or
+/// below python-mpd2), and everything a slow or silent server does still ends as before.
+@Suite("MPD requests on the caller's thread")
+struct MPDQuickPathTests {
+    @Test("on a connection that answers within the patience, requests are not handed to another thread")
+    func quickRequestsStayOnTheCaller() async throws {
+        let server = try FakeMPD()
+        let mpd = try server.device()
+        try await mpd.setVolume(10)  // Connects: on the link's queue.
+        for level in 11...30 {
+            try await mpd.setVolume(level)
+            #expect(try await mpd.volume() == level)
+        }
+        // Before, each of the 41 requests was handed to the queue and back. A loaded machine may make a
+        // reply late now and then (then that one is finished on another thread), never most of them.
+        #expect(mpd.link.handOffs < 20, "\(mpd.link.handOffs) of 41 requests handed off")
+        #expect(server.peer.accepted.current == 1)
+    }
+
+    @Test("a reply later than the patience is read on another thread, on the same connection")
+    func lateReply() async throws {
+        let peer = try LinePeer { connection in
+            connection.send("OK MPD 0.23.5\n")
+            guard connection.readLine() == "getvol" else { return }
+            connection.send("volume: 21\nOK\n")
+            guard connection.readLine() == "getvol" else { return }
+            Thread.sleep(forTimeInterval: 0.05)  // 50 times the patience.
+            connection.send("volume: 33\nOK\n")
+            guard connection.readLine() == "getvol" else { return }
+            connection.send("volume: 34\nOK\n")
+        }
+        let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: honestPeerTimeout)
+        #expect(try await mpd.volume() == 21)
+        // Sent on the caller's thread, its reply 50 ms late: finished on another thread, the caller's freed.
+        #expect(try await mpd.volume() == 33)
+        // After a late reply the next request goes to the queue.
+        #expect(try await mpd.volume() == 34)
+        #expect(peer.accepted.current == 1)
+    }
+
+    @Test("a reply that never comes, after a quick one, ends the request at its deadline")
+    func missingReply() async throws {
+        let peer = try LinePeer { connection in
+            connection.send("OK MPD 0.23.5\n")
+            guard connection.readLine() == "getvol" else { return }
+            connection.send("volume: 21\nOK\n")
+            guard connection.readLine() == "setvol 40" else { return }
+            _ = connection.readLine(timeout: 10)  // Never answers: only the deadline ends the request.
+        }
+        let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 0.5)
+        #expect(try await mpd.volume() == 21)
+        let start = Date()
+        #expect(await remoteError { try await mpd.setVolume(40) } == .timedOut)
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds >= 0.45 && seconds < 0.8, "took \(seconds) s")
+    }
+
+    @Test("a kept connection the server closes after the patience is replaced within the request, as before")
+    func closedAfterThePatience() async throws {
+        let connections = Locked(0)
+        let peer = try LinePeer { connection in
+            let number = connections.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            connection.send("OK MPD 0.23.5\n")
+            guard connection.readLine() == "getvol" else { return }
+            connection.send("volume: \(20 + number)\nOK\n")
+            guard number == 1, connection.readLine() == "getvol" else { return }
+            Thread.sleep(forTimeInterval: 0.02)  // Then closes unanswered: seen only once the reply was handed off.
+        }
+        let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 2)
+        #expect(try await mpd.volume() == 21)
+        #expect(try await mpd.volume() == 22)
+        #expect(peer.accepted.current == 2)
+    }
+
+    @Test("requests from many tasks at once each get their own reply")
+    func concurrentRequests() async throws {
+        let server = try FakeMPD()
+        let mpd = try server.device()
+        let levels = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    if index.isMultiple(of: 2) {
+                        try await mpd.setVolume(index)
+                        return nil
+                    }
+                    return try await mpd.volume()
+                }
+            }
+            return try await group.reduce(into: [Int]()) { if let level = $1 { $0.append(level) } }
+        }
+        #expect(levels.count == 32)
+        #expect(levels.allSatisfy { $0 == 50 || ($0.isMultiple(of: 2) && $0 < 64) }, "\(levels)")
+        #expect(try await mpd.volume() == server.state.current.volume)
+        #expect(server.peer.accepted.current == 1)
+    }
+}
