@@ -25,41 +25,54 @@ struct HeadroomGrowthTests {
         #expect(policy.steps(roundTrip: Self.roundTrip([0.18]), minimum: 5) == 5, "never below the configured")
     }
 
-    @Test("the machine moves its anchor to a new headroom only when quiet, and at once while idle")
-    func machineTakesItWhenQuiet() {
+    @Test(
+        "the machine takes a new headroom only between runs of presses: idle or suspended, for the next start or resume"
+    )
+    func machineTakesItBetweenRuns() {
         var machine = VolumeStepMachine()
-        _ = machine.headroom(3, at: 0)
-        #expect(machine.headroomSteps == 3, "idle: for the next start")
+        let idle = machine.headroom(3)
+        #expect(idle)
         #expect(machine.start(volume: 0, at: 0) == [.setVolume(0.1875)])
         _ = machine.observe(0.1875, at: 0.1)
-        // A press, its reset on its way: not quiet.
-        _ = machine.observe(0.125, at: 1)
-        #expect(machine.headroom(4, at: 1.01).isEmpty)
+        let running = machine.headroom(4)
+        #expect(!running, "running: presses may be in flight")
         #expect(machine.headroomSteps == 3)
-        // Everything landed and settled: the anchor moves.
-        for time in stride(from: 1.1, through: 3, by: 0.1) {
-            for action in machine.tick(at: time) {
-                if case .setVolume(let value) = action { _ = machine.observe(value, at: time + 0.05) }
-            }
-        }
-        let moved = machine.headroom(4, at: 3.5)
-        #expect(machine.headroomSteps == 4)
-        #expect(moved.contains(.setVolume(0.25)))
+        _ = machine.suspend(at: 1)
+        _ = machine.observe(0, at: 1.1)
+        let suspended = machine.headroom(4)
+        #expect(suspended)
+        #expect(machine.resume(volume: 0, at: 2).contains(.setVolume(0.25)), "resumed at the new anchor")
     }
 
-    /// 16 up presses 50 ms apart (40 ms each) at volume 1 on a phone whose sets take `slider` seconds.
+    /// 16 up presses 50 ms apart (40 ms each) at volume 1 on a phone whose sets take `slider` seconds, at the next
+    /// start after a run that measured the round trip (a later launch finds it in the store).
     static func burstAtOne(slider: TimeInterval, _ configuration: VolumeButtonsConfiguration) throws -> Int {
-        let run = try CaptureRun(
-            ["sliderLatency=\(slider)", "kvoLatency=0.02", "tapLength=0.04"], volume: 1, configuration: configuration)
-        for _ in 0..<16 {
-            run.device.press(.up)
-            run.device.advance(by: 0.05)
+        let behaviour = try DeviceBehaviour(rules: ["sliderLatency=\(slider)", "kvoLatency=0.02", "tapLength=0.04"])
+        let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
+        let first = VolumeButtonsEngine(configuration: configuration, clients: device.clients) { _ in }
+        try first.start()
+        device.advance(by: 1.5)
+        first.stop()
+        device.advance(by: 1)
+        let events = Locked([VolumeButtonEvent]())
+        let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients) { event in
+            events.withLock { $0.append(event) }
         }
-        run.device.advance(by: 2)
-        return run.events.current.filter { $0.phase == .pressed }.count
+        try engine.start()
+        device.advance(by: 1.5)
+        for _ in 0..<16 {
+            device.press(.up)
+            device.advance(by: 0.05)
+        }
+        device.advance(by: 2)
+        engine.stop()
+        device.advance(by: 1)
+        return events.current.filter { $0.phase == .pressed }.count
     }
 
-    @Test("16 presses 50 ms apart at volume 1 on a slow slider (0.13 s): all 16 with the grown headroom, fewer fixed")
+    @Test(
+        "16 presses 50 ms apart at volume 1 on a slow slider (0.13 s), the phone known: all 16 with the grown headroom, fewer fixed"
+    )
     func burstKeepsEveryPress() throws {
         let grown = try Self.burstAtOne(slider: 0.13, .init())
         let fixed = try Self.burstAtOne(slider: 0.13, .fixedHeadroom)

@@ -84,7 +84,7 @@ extension VolumeButtonsEngine {
         let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
-            work += adaptHeadroom(&state, at: now)
+            adaptHeadroom(&state)
             let synced =
                 configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
                 && state.book.isThisRuns
@@ -167,12 +167,12 @@ extension VolumeButtonsEngine {
     }
 
     /// The headroom this phone needs (``HeadroomPolicy``, from the measured round trip), asked of the step machine
-    /// after every input until it takes it (at a quiet moment). A recovery run holds no anchor.
-    func adaptHeadroom(_ state: inout State, at now: Instant) -> [Work] {
-        guard !isRecoveryRun else { return [] }
+    /// after every input: it takes it between runs of presses (idle or suspended), for the next start or resume. A
+    /// recovery run holds no anchor.
+    func adaptHeadroom(_ state: inout State) {
+        guard !isRecoveryRun else { return }
         let steps = headroom(for: state.calibration)
-        guard steps != state.steps.headroomSteps else { return [] }
-        return translate(state.steps.headroom(steps, at: now), &state, at: now)
+        if steps != state.steps.headroomSteps { state.steps.headroom(steps) }
     }
 
     /// The press classifier's timing for what `calibration` measured: the configured one, its first-repeat window

@@ -219,7 +219,7 @@ public final class VolumeButtonsEngine: Sendable {
         // The headroom this phone needs from the start, when an earlier run measured its round trip.
         if !isRecoveryRun {
             let calibration = learned ?? shell.withState { $0.calibration }
-            _ = fresh.headroom(headroom(for: calibration), at: clients.clock.now())
+            fresh.headroom(headroom(for: calibration))
         }
         shell.withState {
             $0.steps = fresh
