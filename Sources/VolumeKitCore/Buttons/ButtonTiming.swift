@@ -54,10 +54,14 @@ public struct ButtonTiming: Sendable, Equatable {
     /// still be that first repeat, besides twice the estimate's spread: the estimate's own error (within 20 ms on
     /// the simulated envelope) and the main thread's delivery jitter.
     public static let learnedWindow: TimeInterval = 0.04
+    /// How many holds must have shown the phone's first repeat before the window narrows: one run of regular quick
+    /// taps after a pause has a hold's shape, and one such run taken for a hold split every later hold into presses
+    /// (randomized sessions); a second measurement that disagrees widens the window by its spread instead.
+    public static let holdsToNarrow = 2
 
     /// The first-repeat window narrowed to the rhythm this phone showed: a step `firstRepeat` ± `window` after a
     /// press is its first repeat, one sooner or later a new press — so taps at a natural pace (0.3–0.7 s apart)
-    /// are presses once a hold has been seen, unless they fall on the phone's own rhythm (then they stay
+    /// are presses once holds have been seen (``holdsToNarrow``), unless they fall on the phone's own rhythm (then they stay
     /// ``VolumeButtonsDiagnostic/ambiguousStep``). Never wider than this timing's own window; unchanged when
     /// the two do not meet (a learned rhythm outside it).
     public func narrowed(toFirstRepeat firstRepeat: TimeInterval, window: TimeInterval) -> ButtonTiming {

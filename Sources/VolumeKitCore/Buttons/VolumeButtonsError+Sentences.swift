@@ -42,7 +42,7 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
         case .railPressesUnseen(let rail):
             "VolumeKit moved the volume off \(VolumeHUDDisplay.number(Double(rail))) to the user's volume; a press toward \(VolumeHUDDisplay.number(Double(rail))) while it was there is not reported by iOS and may have been undone."
         case .ambiguousStep:
-            "A volume step came where either a hold's first auto-repeat or a second tap may come (0.3–0.7 s after the press, or on this phone's own rhythm once a hold has shown it) and was reported as ambiguousStep says (a repeat by default); the two look the same."
+            "A volume step came where either a hold's first auto-repeat or a second tap may come (0.3–0.7 s after the press, or on this phone's own rhythm once holds have shown it) and was reported as ambiguousStep says (a repeat by default); the two look the same."
         case .volumeControlUnavailable:
             "The audio route has no volume control (AirPlay or HDMI), so VolumeKit cannot hold the volume there: presses are reported as they change the volume, and the system volume HUD shows."
         case .outsideEnvelope(let rule, let value):

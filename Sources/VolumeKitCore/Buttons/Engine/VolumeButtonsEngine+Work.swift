@@ -176,11 +176,11 @@ extension VolumeButtonsEngine {
     }
 
     /// The press classifier's timing for what `calibration` measured: the configured one, its first-repeat window
-    /// narrowed to the phone's own rhythm once a hold showed it (``ButtonTiming/narrowed(toFirstRepeat:window:)``).
+    /// narrowed to the phone's own rhythm once ``ButtonTiming/holdsToNarrow`` holds showed it (``ButtonTiming/narrowed(toFirstRepeat:window:)``).
     /// Capture events have real releases: nothing to narrow.
     func timing(for calibration: CalibrationMachine) -> ButtonTiming {
         guard configuration.strategy != .captureEvents, let first = calibration.estimates[.firstRepeatDelay],
-            let value = first.value
+            first.samples >= ButtonTiming.holdsToNarrow, let value = first.value
         else { return configuration.timing }
         return configuration.timing.narrowed(
             toFirstRepeat: value, window: ButtonTiming.learnedWindow + 2 * first.spread)
