@@ -22,12 +22,18 @@ enum TraceCommand: Subcommand {
                 --json: each button event as `volumekit simulate --json` prints it,
                 {"t":…, "type":"setChanged"|"setMissing"|"setExtra", …},
                 {"t":…, "type":"diagnosticMissing"|"diagnosticExtra", "name":…, …}, then {"type":"summary", …}.
-        fit     estimates the device-behaviour rules from the trace alone (step and quantization, set → KVO
-                latency, KVO delay, slider latency, view-ready delay, hold rhythm, route/KVO order,
-                dropped sets, tap length) and prints each beside the envelope's range: inside, outside or
-                not observed.
-                --json: {"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "samples":…,
-                "range":…, "rangeSource":…, "verdict":…, "how":…} per rule, then {"type":"summary", …}.
+        fit     estimates the device-behaviour rules from the trace alone, named as `volumekit profiles` names
+                them (plus roundTrip, set → KVO): stepQuantization, roundTrip, sliderLatency, kvoLatency,
+                volumeViewReadyDelay, firstRepeatDelay, repeatInterval, tapLength, routeNotification (a
+                change never notified is `missing`), routeNotificationGap, downPressRefusal, volumeCacheDelay,
+                the sound probe's delays and lateInterruptionBegan — and prints each beside the envelope's
+                range: inside, outside, or undetermined (not shown, too few observations, no range, or
+                bounds across the range's edge — the reason is printed). A rule the trace only bounds (the
+                KVO delay, of which a notified route change shows only the sum with the gap) is marked ≈.
+                Beside each, the live calibration's estimate: the last one VolumeKit stored in the trace.
+                --json: {"rule":…, "observed":…, "value":…, "unit":…, "tolerance":…, "bound":…, "samples":…,
+                "range":…, "rangeSource":…, "verdict":…, "reason":…, "how":…, "live":…} per rule, then
+                {"type":"summary", …}.
 
         A malformed trace is refused with the line number and what is wrong (exit status 1).
         """

@@ -33,17 +33,40 @@ public struct RuleEstimate: Sendable, Equatable {
     public var samples: Int
     /// How it was measured, or why it could not be.
     public var how: String
+    /// Whether the trace only bounds the rule: the true value may lie anywhere within ``tolerance`` of ``value``
+    /// (the middle of the bounds), not near ``value`` — e.g. the KVO delay, of which a route change shows only the
+    /// sum with the gap after the notification.
+    public var isBound: Bool
 
     /// Whether the trace shows the rule at all.
     public var isObserved: Bool { value != nil }
 
+    /// The bounds the true value lies within, for the numeric kinds: ``value`` ± ``tolerance``.
+    public var bounds: ClosedRange<Double>? {
+        guard let number = value?.number else { return nil }
+        let tolerance = tolerance ?? 0
+        return (number - tolerance)...(number + tolerance)
+    }
+
     /// Creates an estimate.
-    public init(rule: String, value: Value?, tolerance: Double? = nil, samples: Int, how: String) {
+    public init(
+        rule: String, value: Value?, tolerance: Double? = nil, samples: Int, how: String, isBound: Bool = false
+    ) {
         self.rule = rule
         self.value = value
         self.tolerance = tolerance
         self.samples = samples
         self.how = how
+        self.isBound = isBound
+    }
+
+    /// A duration the trace only bounds: the middle of `range`, within half its width.
+    static func bound(_ rule: String, _ range: ClosedRange<Double>, samples: Int, how: String) -> RuleEstimate {
+        let half = (range.upperBound - range.lowerBound) / 2
+        return RuleEstimate(
+            rule: rule, value: .seconds(range.lowerBound + half), tolerance: half, samples: samples,
+            how: String(format: "between %.1f and %.1f ms: ", range.lowerBound * 1000, range.upperBound * 1000) + how,
+            isBound: true)
     }
 
     /// A rule the trace does not show.
@@ -86,28 +109,38 @@ public struct EnvelopeRange: Sendable, Equatable {
         self.source = source
     }
 
-    /// How an estimate sits against a range.
+    /// How an estimate sits against a range: a verdict only where the data supports one.
     public enum Verdict: String, Sendable, Equatable {
-        /// Within the range (allowing for the estimate's tolerance).
+        /// Within the range: the estimate, or every value the trace's bounds allow.
         case inside
-        /// Outside it: the envelope does not cover this device.
+        /// Outside it, whatever the estimate's tolerance: the envelope does not cover this device.
         case outside
-        /// The trace does not show the rule.
-        case notObserved
-        /// The envelope gives no range for the rule.
-        case noRange
+        /// The data supports neither: the trace does not show the rule, shows it too few times, the envelope
+        /// gives no range, or the estimate's tolerance reaches across the range's edge
+        /// (``TraceFitReport/reason(_:)`` says which).
+        case undetermined
     }
 
-    /// Compares an estimate with this range.
+    /// How far outside a range a time may be measured and still count as inside: timer and rounding noise
+    /// (``/VolumeKitCore/CalibrationEstimate/measurementNoise``, as the calibration counts it).
+    public static let noise = CalibrationEstimate.measurementNoise
+
+    /// Compares an estimate with this range. A variant is inside or outside. A time or number is inside when
+    /// its value is (for an estimate the trace only bounds, ``RuleEstimate/isBound``: when all its bounds
+    /// are), within ``noise``; outside when all of value ± tolerance is beyond the range by more than ``noise``;
+    /// undetermined otherwise. A rule the trace does not show is undetermined.
     public func verdict(for estimate: RuleEstimate) -> Verdict {
-        guard let value = estimate.value else { return .notObserved }
+        guard let value = estimate.value else { return .undetermined }
         switch (kind, value) {
         case (.variants(let names), .variant(let name)):
             return names.contains(name) ? .inside : .outside
         case (.interval(let lower, let upper), _):
-            guard let number = value.number else { return .outside }
-            let tolerance = estimate.tolerance ?? 0
-            return number + tolerance >= lower && number - tolerance <= upper ? .inside : .outside
+            guard let number = value.number, let bounds = estimate.bounds else { return .outside }
+            let noise = Self.noise
+            let core = estimate.isBound ? bounds : number...number
+            if core.lowerBound >= lower - noise && core.upperBound <= upper + noise { return .inside }
+            if bounds.upperBound < lower - noise || bounds.lowerBound > upper + noise { return .outside }
+            return .undetermined
         default:
             return .outside
         }

@@ -5,7 +5,8 @@ import VolumeKitCore
 /// quantization and the auto-repeat rhythm.
 extension TraceObservations {
     /// The volume changes that no set explains, seen while the app was active and listening without a gap,
-    /// away from route changes: presses and auto-repeats.
+    /// away from route changes (notified, or seen only in the app's reads of the route): presses and
+    /// auto-repeats.
     ///
     /// None when the buttons sent capture events: pressed then, they leave the volume alone (AVKit
     /// `AVCaptureEventInteraction`), so every volume change is something else — a route change whose
@@ -13,12 +14,13 @@ extension TraceObservations {
     func buttonMoves(claimed: Set<Int>) -> [Move] {
         guard captures.isEmpty else { return [] }
         var moves: [Move] = []
+        let changes = routes + unnotifiedRouteChanges
         for index in stream.indices.dropFirst() where !claimed.contains(index) {
             let sample = stream[index]
             let previous = stream[index - 1]
             guard let now = state(at: sample.time), now.listening, now.active,
                 let before = state(at: previous.time), before.epoch == now.epoch,
-                !routes.contains(where: { abs($0 - sample.time) <= 0.1 }),
+                !changes.contains(where: { abs($0 - sample.time) <= 0.1 }),
                 sample.value != previous.value
             else { continue }
             moves.append(Move(time: sample.time, previous: previous.value, value: sample.value))
@@ -26,12 +28,13 @@ extension TraceObservations {
         return moves
     }
 
-    /// The step and the quantization variant the moves show. Variants are judged against the 1/16 grid of
-    /// the envelope (`shared/facts/envelope.md`): from a value off the grid, a press moves exactly one step
-    /// (`exact`), lands on the grid (`grid`), or lands near neither (`rounded`: reads rounded, or
-    /// float noise). The step is the median size of the moves that started on the grid, or of all moves
-    /// when none did and they do not snap.
-    func step(_ moves: [Move]) -> [RuleEstimate] {
+    /// The quantization variant the moves show (`stepQuantization`, as `volumekit profiles` names it).
+    /// Variants are judged against the 1/16 grid of the envelope (`shared/facts/envelope.md`): from a value off
+    /// the grid, a press moves exactly one step (`exact`), lands on the grid (`grid`), or lands near neither
+    /// (`rounded`: reads rounded, or float noise). The step itself — the median size of the moves that started
+    /// on the grid, or of all moves when none did and they do not snap — is told in the estimate's `how`; a
+    /// step other than 1/16 (beyond 10 %) is no variant the envelope knows: the value then reads `step 0.0500`.
+    func quantization(_ moves: [Move]) -> RuleEstimate {
         let nominal = 1.0 / 16.0
         func onGrid(_ value: Float) -> Bool {
             let scaled = Double(value) * 16
@@ -43,10 +46,7 @@ extension TraceObservations {
                 captures.isEmpty
                 ? "no press moved the volume while the app was listening"
                 : "the buttons sent capture events, which leave the volume alone"
-            return [
-                .notObserved("step", why),
-                .notObserved("stepQuantization", why),
-            ]
+            return .notObserved("stepQuantization", why)
         }
         let fromGrid = usable.filter { onGrid($0.previous) }.map { abs($0.delta) }
         let all = usable.map { abs($0.delta) }
@@ -73,40 +73,43 @@ extension TraceObservations {
         }
         let counts = [("exact", fromValue), ("grid", grid), ("rounded", rounded)]
         let best = counts.max { $0.1 < $1.1 }!
+        let sizes = fromGrid.isEmpty ? all : fromGrid
+        let stepText: String
+        if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
+            stepText = "every press started off the grid and snapped to it, so none shows a whole step"
+        } else {
+            let near = sizes.filter { abs($0 - provisional) <= provisional * 0.2 }
+            let spread = max(1e-5, ((near.max() ?? provisional) - (near.min() ?? provisional)) / 2)
+            stepText =
+                "presses move "
+                + String(format: "%.5f ± %.5f", provisional, spread)
+                + " (the median of \(sizes.count) volume changes no set explains\(fromGrid.isEmpty ? "" : ", from values on the grid"))"
+        }
+        if !fromGrid.isEmpty, abs(provisional - nominal) > nominal * 0.1 {
+            return RuleEstimate(
+                rule: "stepQuantization", value: .variant(String(format: "step %.4f", provisional)),
+                samples: fromGrid.count, how: stepText + ": not the envelope's 1/16")
+        }
         let presses =
-            "presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding"
+            "\(stepText); presses from off-grid values: \(fromValue) moved exactly one step, \(grid) snapped to the grid, \(rounded) were off by rounding"
         // Reads rounded to a few decimals (Apple forums 756484) are the `rounded` variant whatever the presses
         // look like: rounding to 1e-4 keeps a whole step's size (1/16 = 0.0625), so only the reads tell.
         let readRounding = readRounding
-        let quantization =
-            readRounding > 1e-6
-            ? RuleEstimate(
+        if readRounding > 1e-6 {
+            return RuleEstimate(
                 rule: "stepQuantization", value: .variant("rounded"), samples: stream.count,
                 how:
                     "every volume read is a multiple of \(Self.decimal(2 * Double(readRounding))) while some of the app's sets are not: the reads are rounded; "
                     + presses)
-            : best.1 == 0
-                ? RuleEstimate.notObserved(
-                    "stepQuantization",
-                    "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same"
-                )
-                : RuleEstimate(
-                    rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded, how: presses
-                )
-        let sizes = fromGrid.isEmpty ? all : fromGrid
-        if fromGrid.isEmpty, best.0 == "grid", best.1 > 0 {
-            return [
-                .notObserved("step", "every press started off the grid and snapped to it, so none shows a whole step"),
-                quantization,
-            ]
         }
-        let near = sizes.filter { abs($0 - provisional) <= provisional * 0.2 }
-        let tolerance = max(1e-5, ((near.max() ?? provisional) - (near.min() ?? provisional)) / 2)
-        let step = RuleEstimate(
-            rule: "step", value: .number(provisional), tolerance: tolerance, samples: sizes.count,
-            how: "the median size of the volume changes no set explains"
-                + (fromGrid.isEmpty ? "" : ", from values on the grid"))
-        return [step, quantization]
+        guard best.1 > 0 else {
+            return .notObserved(
+                "stepQuantization",
+                "every press (\(ambiguous)) started on the 1/16 grid, where stepping from the value and snapping to the grid look the same; \(stepText)"
+            )
+        }
+        return RuleEstimate(
+            rule: "stepQuantization", value: .variant(best.0), samples: fromValue + grid + rounded, how: presses)
     }
 
     /// The auto-repeat rhythm: within each hold gesture (up to the next gesture or mark), the gaps between

@@ -1,14 +1,26 @@
 import Foundation
 import VolumeKitCore
 
-/// The app's sets in a trace: each matched with the KVO of its value, for the latency of a set and the share
-/// of sets that never landed, and the rounding of the device's reads.
+/// The app's sets in a trace: each matched with the KVO of its value, for the latency of a set and the sets
+/// that never landed, and the rounding of the device's reads.
 extension TraceObservations {
     struct SetFit {
         var latency: RuleEstimate
-        var dropped: RuleEstimate
         /// Stream indices explained by a set landing.
         var claimed: Set<Int>
+        /// Per set: its delay to the KVO of its value, when it landed.
+        var delays: [Double?] = []
+        /// Per set that did not land: whether it should have moved the volume (the app listening, the volume
+        /// not already at its value) — a dropped set.
+        var dropped: [Bool] = []
+        /// Why no set could be judged, when none could.
+        var unjudged: String?
+
+        /// How many sets were dropped, of how many that should have moved the volume.
+        var dropCount: (dropped: Int, of: Int) {
+            let dropped = dropped.filter { $0 }.count
+            return (dropped, dropped + delays.compactMap { $0 }.count)
+        }
     }
 
     /// Matches each set with the KVO of its value (within read rounding): the latency common to most sets is the mode of every
@@ -25,19 +37,19 @@ extension TraceObservations {
             var list: [(Int, Double)] = []
             var index = firstStreamIndex(atOrAfter: set.time)
             while index < stream.count, stream[index].time <= set.time + 1.0 {
-                if same(stream[index].value, set.value) { list.append((index, stream[index].time - set.time)) }
+                // A KVO at the set's own instant is no landing of it (a set takes at least the slider's hop): with a
+                // slow slider it is the landing of an earlier set of the same value.
+                if same(stream[index].value, set.value), stream[index].time > set.time {
+                    list.append((index, stream[index].time - set.time))
+                }
                 index += 1
             }
             candidates.append(list)
         }
         guard let mode = TraceStatistics.mode(candidates.flatMap { $0.map(\.delay) }, width: 0.004) else {
             return SetFit(
-                latency: .notObserved("roundTrip", "no set was followed by the KVO of its value"),
-                dropped: sets.isEmpty
-                    ? .notObserved("droppedSets", "the app made no sets")
-                    : .notObserved("droppedSets", "no set could be matched to a KVO"),
-                claimed: []
-            )
+                latency: .notObserved("roundTrip", "no set was followed by the KVO of its value"), claimed: [],
+                unjudged: sets.isEmpty ? "the app made no sets" : "no set could be matched to a KVO")
         }
         let window = (lower: mode * 0.5 - 0.005, upper: mode * 2 + 0.01)
         // Pairs closest to the common latency first, each set and each KVO at most once: when the app sets one
@@ -57,26 +69,18 @@ extension TraceObservations {
             claimed.insert(pair.index)
         }
         let delays = matched.compactMap { $0 }
-        let landed = delays.count
-        var dropped = 0
-        for (set, delay) in zip(sets, matched) where delay == nil {
+        var dropped = [Bool](repeating: false, count: sets.count)
+        for (index, (set, delay)) in zip(sets, matched).enumerated() where delay == nil {
             let landing = set.time + mode
             guard let snapshot = state(at: landing), snapshot.listening, state(at: landing + mode)?.listening == true,
                 let before = volume(before: landing), !same(before, set.value)
             else { continue }
-            dropped += 1
+            dropped[index] = true
         }
         let latency = RuleEstimate.seconds(
             "roundTrip", delays, how: "each set to the KVO of its value (the mode of the delays, then the median)"
         )
-        let total = landed + dropped
-        let droppedEstimate = RuleEstimate(
-            rule: "droppedSets", value: .fraction(Double(dropped) / Double(max(total, 1))),
-            tolerance: 0, samples: total,
-            how:
-                "\(dropped) of \(total) sets that should have moved the volume (app listening, value not already there) never reached KVO"
-        )
-        return SetFit(latency: latency, dropped: droppedEstimate, claimed: claimed)
+        return SetFit(latency: latency, claimed: claimed, delays: matched, dropped: dropped)
     }
 
     /// Half the decimal step every stream value is a multiple of (2 to 4 decimals), when all of at least five

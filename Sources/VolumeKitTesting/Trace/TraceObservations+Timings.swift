@@ -4,12 +4,38 @@ import VolumeKitCore
 /// The timings a trace shows beside sets and presses: route changes against their volume jump, volume views
 /// becoming ready, the mute probe's sound completions and capture events' tap lengths.
 extension TraceObservations {
-    /// For each route change, the nearest volume jump no set explains within 100 ms: which came first, and
-    /// how far apart.
-    func routeOrder(claimed: Set<Int>) -> [RuleEstimate] {
-        var gaps: [Double] = []
-        var beforeKVO = 0
-        var afterKVO = 0
+    /// What the route changes show: for each notified one, the nearest volume jump no set explains within
+    /// 100 ms (which came first, and how far apart); and the route changes the app saw in its own reads of the
+    /// route, while listening throughout, with no notification of that route within ``notificationWindow``.
+    struct RouteFit {
+        var order: RuleEstimate
+        /// Notification → KVO, for the changes notified before their KVO.
+        var beforeKVO: [Double]
+        /// KVO → notification, for the changes notified after their KVO.
+        var afterKVO: [Double]
+        /// The reads that showed a route change nothing notified.
+        var unnotified: [Double]
+    }
+
+    /// How far a route read may be from the notification of the same route: the KVO delay and the gap after
+    /// the notification (0–30 + 0–20 ms) with room to spare.
+    static let notificationWindow = 0.15
+
+    /// The reads of the route that show a change with no notification of it: times.
+    var unnotifiedRouteChanges: [Double] {
+        routeReads.filter { read in
+            guard let now = state(at: read.time), now.listening, state(at: read.since)?.epoch == now.epoch else {
+                return false
+            }
+            return !notifiedRoutes.contains {
+                $0.route == read.route && abs($0.time - read.time) <= Self.notificationWindow
+            }
+        }.map(\.time)
+    }
+
+    func routeOrder(claimed: Set<Int>) -> RouteFit {
+        var before: [Double] = []
+        var after: [Double] = []
         for (route, routeIndex) in zip(routes, routeOrder) {
             let nearby = stream.indices.filter {
                 !claimed.contains($0) && abs(stream[$0].time - route) <= 0.1
@@ -20,24 +46,31 @@ extension TraceObservations {
             }
             let gap = stream[index].time - route
             // At the same instant, the order of the records says which came first.
-            if gap > 0 || (gap == 0 && streamOrder[index] > routeIndex) { beforeKVO += 1 } else { afterKVO += 1 }
-            gaps.append(abs(gap))
+            if gap > 0 || (gap == 0 && streamOrder[index] > routeIndex) {
+                before.append(abs(gap))
+            } else {
+                after.append(abs(gap))
+            }
         }
-        guard !gaps.isEmpty else {
+        let unnotified = unnotifiedRouteChanges
+        let counts = [("beforeKVO", before.count), ("afterKVO", after.count), ("missing", unnotified.count)]
+        let total = before.count + after.count + unnotified.count
+        guard total > 0 else {
             let why =
                 routes.isEmpty
-                ? "the trace has no route change" : "no route change moved the volume (same volume on both routes)"
-            return [.notObserved("routeNotification", why), .notObserved("routeKVOGap", why)]
+                ? "the trace has no route change (neither notified nor seen in the app's reads of the route)"
+                : "no route change moved the volume (same volume on both routes)"
+            return RouteFit(order: .notObserved("routeNotification", why), beforeKVO: [], afterKVO: [], unnotified: [])
         }
+        // The most frequent; on a tie, the earlier in this list.
+        let most = counts.map(\.1).max() ?? 0
+        let chosen = counts.first { $0.1 == most }!
         let order = RuleEstimate(
-            rule: "routeNotification", value: .variant(beforeKVO >= afterKVO ? "beforeKVO" : "afterKVO"),
-            samples: gaps.count, how: "\(beforeKVO) route changes notified before the KVO, \(afterKVO) after"
+            rule: "routeNotification", value: .variant(chosen.0), samples: total,
+            how:
+                "\(before.count) route changes notified before their KVO, \(after.count) after, \(unnotified.count) seen only in the app's reads of the route (never notified)"
         )
-        return [
-            order,
-            .seconds(
-                "routeKVOGap", gaps, how: "the route-change notification to the nearest volume jump no set explains"),
-        ]
+        return RouteFit(order: order, beforeKVO: before, afterKVO: after, unnotified: unnotified)
     }
 
     func viewReadyDelay() -> RuleEstimate {

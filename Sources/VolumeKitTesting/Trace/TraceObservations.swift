@@ -43,6 +43,13 @@ struct TraceObservations {
     var captures: [(time: Double, event: CaptureEvent)] = []
     var playStarts: [Int: Double] = [:]
     var playEnds: [Int: Double] = [:]
+    /// Each time the route the app read differed from the one it read before: the app's own view of a route
+    /// change, notified or not (the new route and the time of the first read of it).
+    var routeReads: [(time: Double, route: AudioRoute, since: Double)] = []
+    /// The route each route-change notification named, by its time.
+    var notifiedRoutes: [(time: Double, route: AudioRoute)] = []
+    /// The trace's iOS version (the down-press refusal exists from iOS 11).
+    let osVersion: OSVersion
 
     init(_ trace: Trace) {
         let usesKVO = trace.records.contains { if case .outputVolume = $0.event { true } else { false } }
@@ -55,6 +62,8 @@ struct TraceObservations {
         var state: AppState?
         var epoch = 0
         var wasListening = false
+        var lastRead: (time: Double, route: AudioRoute)?
+        osVersion = trace.header.osVersion
         func snapshot(_ time: Double) {
             let listening = subscribers > 0 && sessionActive && state != .background
             if listening, !wasListening { epoch += 1 }
@@ -102,13 +111,19 @@ struct TraceObservations {
                 case .willEnterForeground: state = .inactive
                 case .interruptionBegan, .mediaServicesWereReset: sessionActive = false
                 case .interruptionEnded: break
-                case .routeChanged:
+                case .routeChanged(let route):
+                    if notifiedRoutes.last.map({ $0.time != time || $0.route != route }) ?? true {
+                        notifiedRoutes.append((time, route))
+                    }
                     if seenRoutes.insert(time).inserted {
                         routes.append(time)
                         routeOrder.append(order)
                     }
                 }
                 snapshot(time)
+            case .read(.route(let route)):
+                if let lastRead, lastRead.route != route { routeReads.append((time, route, lastRead.time)) }
+                lastRead = (time, route)
             case .volumeViewInstalled(let view): installs[view] = time
             case .volumeViewReady(let view): readies[view] = readies[view] ?? time
             case .gesture(let gesture): gestures.append((time, gesture))

@@ -23,7 +23,7 @@ struct TraceFixtureTests {
         #expect(report.events.count > 10)
         let fit = TraceFit.fit(trace)
         let truth = [
-            "kvoDelay": 0.012, "sliderLatency": 0.04, "volumeViewReadyDelay": 0.3, "firstRepeatDelay": 0.65,
+            "kvoLatency": 0.012, "sliderLatency": 0.04, "volumeViewReadyDelay": 0.3, "firstRepeatDelay": 0.65,
             "repeatInterval": 0.2,
         ]
         for (rule, value) in truth {
@@ -60,9 +60,10 @@ extension TraceFixtureTests {
         // Sample 9: reads rounded to 1e-4, cached-equal sets dropped, the route notification before the KVO.
         #expect(fit["stepQuantization"]?.value == .variant("rounded"))
         #expect(fit["routeNotification"]?.value == .variant("beforeKVO"))
-        #expect((fit["droppedSets"]?.value?.number ?? 0) > 0)
+        #expect((fit.droppedSets?.dropped ?? 0) > 0)
         for (rule, expected) in FieldCheckFitTests.truth(behaviour, strategy: .outputVolume) {
             let estimate = try #require(fit[rule])
+            if FieldCheckFitTests.mayBeUndetermined.contains(rule), estimate.value == nil { continue }
             switch (expected, estimate.value) {
             case (nil, let value): #expect(value == nil, "\(rule): \(estimate)")
             case (.variant(let name)?, let value): #expect(value == .variant(name), "\(rule): \(estimate)")
