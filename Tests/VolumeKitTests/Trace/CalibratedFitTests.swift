@@ -11,10 +11,16 @@ import VolumeKitTesting
 struct CalibratedFitTests {
     /// `volumekit simulate --profile sample:K [--outside RULE=SECONDS] --trace t.jsonl scenarios/field-check.txt`,
     /// read back as `volumekit trace fit t.jsonl` reads it.
-    static func fieldCheck(_ k: UInt64, outside: String? = nil) throws -> (Trace, FieldCheckFitTests.Run) {
-        var behaviour = DeviceBehaviour.sample(k)
-        if let outside { try behaviour.setOutside(outside) }
-        let run = try FieldCheckFitTests.simulate(behaviour)
+    /// Run off the test pool: a field check is seconds of CPU, and the network suites' deadlines must not wait.
+    static func fieldCheck(_ k: UInt64, outside: String? = nil) async throws -> (Trace, FieldCheckFitTests.Run) {
+        let result = await offThePool { () -> Result<FieldCheckFitTests.Run, Error> in
+            Result {
+                var behaviour = DeviceBehaviour.sample(k)
+                if let outside { try behaviour.setOutside(outside) }
+                return try FieldCheckFitTests.simulate(behaviour)
+            }
+        }
+        let run = try result.get()
         return (try Trace(jsonLines: Data(run.text.utf8)), run)
     }
 
@@ -37,8 +43,8 @@ struct CalibratedFitTests {
     @Test(
         "With --outside sliderLatency=0.3 the round trip is reported outside, beside the live calibration that kept it apart",
         arguments: [1, 5, 12] as [UInt64])
-    func roundTripOutside(k: UInt64) throws {
-        let (trace, _) = try Self.fieldCheck(k, outside: "sliderLatency=0.3")
+    func roundTripOutside(k: UInt64) async throws {
+        let (trace, _) = try await Self.fieldCheck(k, outside: "sliderLatency=0.3")
         #expect(try FieldCheckFitTests.rules(fromNote: trace).sliderLatency == 0.3)
         let report = TraceFit.fit(trace)
         let trip = try #require(report["roundTrip"])
@@ -55,8 +61,8 @@ struct CalibratedFitTests {
     }
 
     @Test("The live calibration stored in the trace is shown beside each rule it learned, in text and JSON")
-    func liveBeside() throws {
-        let (trace, _) = try Self.fieldCheck(1)
+    func liveBeside() async throws {
+        let (trace, _) = try await Self.fieldCheck(1)
         // What the trace stored last, decoded as VolumeKit reads it back.
         let stored = try #require(
             trace.records.last { if case .storeWrite(CalibrationStore.key, _) = $0.event { true } else { false } })
@@ -96,7 +102,7 @@ struct CalibratedFitTests {
     }
 
     @Test("A rule seen too few times is undetermined, with the reason — never judged inside")
-    func tooFewSamples() throws {
+    func tooFewSamples() async throws {
         // One hold: one first gap and its repeats. Before, every observed rule read "inside".
         let script = "volume 0.5\nstart\nhold up 1.5\nwait 1\nstop\n"
         let runner = ScenarioRunner(scenario: try Scenario(parsing: script), behaviour: .sample(3))
@@ -137,8 +143,8 @@ struct CalibratedFitTests {
     }
 
     @Test("Across a route gap the KVO delay is bounded, not taken for the sum (sample 5: kvo 0.0246, gap 0.02)")
-    func latencyAcrossTheRouteGap() throws {
-        let (trace, _) = try Self.fieldCheck(5)
+    func latencyAcrossTheRouteGap() async throws {
+        let (trace, _) = try await Self.fieldCheck(5)
         let report = TraceFit.fit(trace)
         let behaviour = DeviceBehaviour.sample(5)
         #expect(behaviour.routeNotification == .beforeKVO)
@@ -157,7 +163,7 @@ struct CalibratedFitTests {
         #expect(report.verdict(kvo) == .undetermined)
         #expect(report.reason(kvo)?.contains("only bounds it") == true)
         // Notified after the KVO (sample 1), the gap is measured itself, and the KVO delay not claimed.
-        let (after, _) = try Self.fieldCheck(1)
+        let (after, _) = try await Self.fieldCheck(1)
         let afterReport = TraceFit.fit(after)
         let gap = try #require(afterReport["routeNotificationGap"])
         #expect(!gap.isBound && abs((gap.value?.number ?? 0) - DeviceBehaviour.sample(1).routeNotificationGap) <= 0.001)
@@ -165,9 +171,9 @@ struct CalibratedFitTests {
     }
 
     @Test("A route change never notified is identified from the app's reads of the route (sample 6)")
-    func missingRouteNotification() throws {
+    func missingRouteNotification() async throws {
         #expect(DeviceBehaviour.sample(6).routeNotification == .missing)
-        let (trace, _) = try Self.fieldCheck(6)
+        let (trace, _) = try await Self.fieldCheck(6)
         let report = TraceFit.fit(trace)
         let order = try #require(report["routeNotification"])
         #expect(order.value == .variant("missing"), "\(order.how)")
@@ -178,15 +184,15 @@ struct CalibratedFitTests {
     }
 
     @Test("The refusal variant is identified where the drops show it: seedShape (sample 2), cachedEqualSetDrop (9)")
-    func refusalVariant() throws {
+    func refusalVariant() async throws {
         for (k, variant) in [(2, "seedShape"), (9, "cachedEqualSetDrop"), (24, "seedShape")] as [(UInt64, String)] {
             #expect(DeviceBehaviour.sample(k).downPressRefusal.rawValue == variant)
-            let (trace, _) = try Self.fieldCheck(k)
+            let (trace, _) = try await Self.fieldCheck(k)
             let estimate = try #require(TraceFit.fit(trace)["downPressRefusal"])
             #expect(estimate.value == .variant(variant), "sample \(k): \(estimate.how)")
         }
         // Where VolumeKit's sets gave no variant an occasion (sample 1: none), the fit says which remain.
-        let (none, _) = try Self.fieldCheck(1)
+        let (none, _) = try await Self.fieldCheck(1)
         let report = TraceFit.fit(none)
         let estimate = try #require(report["downPressRefusal"])
         #expect(estimate.value == nil)
