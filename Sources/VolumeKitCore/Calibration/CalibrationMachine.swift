@@ -10,7 +10,8 @@ import Foundation
 ///   ``minimumHoldSteps`` steps of one button whose gaps after the first agree within ``rhythmTolerance`` and are
 ///   shorter than the first — a hold's auto-repeat (SLVolumeButtonListener.m: "the repeat rate is faster on the
 ///   second and subsequent") — with both gaps inside the envelope's ranges: regular quick taps after a pause
-///   show the same shape with gaps outside them, so a rhythm outside the envelope is never learned (nor reported);
+///   show the same shape with gaps outside them, so such a rhythm is never learned; only a long run
+///   (``minimumOutsideHoldSteps``) whose first gap is later than the envelope allows is reported outside it;
 /// - ``CalibrationRule/tapLength``: a capture event's press shorter than the first-repeat envelope;
 /// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
 /// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
@@ -28,6 +29,9 @@ public struct CalibrationMachine: Sendable, Equatable {
 
     /// The fewest steps that show a hold's rhythm: the first gap and three regular ones.
     public static let minimumHoldSteps = 5
+    /// The fewest steps of a run whose first gap, later than the envelope's first repeat, is reported as
+    /// outside it: a hold's repeats, which a few taps after a pause do not make.
+    public static let minimumOutsideHoldSteps = 8
     /// How far a hold's later gaps may stray from their median.
     public static let rhythmTolerance: TimeInterval = 0.015
     /// A pause longer than this ends a run of steps.
@@ -158,11 +162,16 @@ public struct CalibrationMachine: Sendable, Equatable {
         else { return [] }
         // Regular taps after a pause look the same: a rhythm is a hold's only where both gaps lie where iOS's do
         // (the envelope's ranges), so quick taps (gaps under 0.06 s) or a first gap under 0.3 s teach nothing.
-        func inside(_ gap: TimeInterval, _ rule: CalibrationRule) -> Bool {
-            let noise = CalibrationEstimate.measurementNoise
-            return gap >= rule.range.lowerBound - noise && gap <= rule.range.upperBound + noise
+        let noise = CalibrationEstimate.measurementNoise
+        let interval = CalibrationRule.repeatInterval.range
+        guard median >= interval.lowerBound - noise, median <= interval.upperBound + noise else { return [] }
+        let first = CalibrationRule.firstRepeatDelay.range
+        if gaps[0] > first.upperBound + noise {
+            // A first repeat later than the envelope allows is news, but only from a long run: a hold's
+            // repeats, not a few taps. It is kept apart (never used), as every outside measurement is.
+            return times.count >= Self.minimumOutsideHoldSteps ? add(gaps[0], to: .firstRepeatDelay) : []
         }
-        guard inside(gaps[0], .firstRepeatDelay), inside(median, .repeatInterval) else { return [] }
+        guard gaps[0] >= first.lowerBound - noise else { return [] }
         return add(gaps[0], to: .firstRepeatDelay) + add(median, to: .repeatInterval)
     }
 }

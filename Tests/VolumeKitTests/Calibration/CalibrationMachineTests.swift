@@ -76,6 +76,16 @@ struct CalibrationMachineTests {
         #expect(machine.estimates[.firstRepeatDelay]?.outsideSamples ?? 0 == 0, "nor reported as news")
     }
 
+    @Test("a long hold whose first repeat comes later than the envelope allows is reported outside; a short run is not")
+    func lateFirstRepeat() {
+        var machine = CalibrationMachine()
+        for time in [0, 0.75, 0.85, 0.95, 1.05, 1.15, 1.25, 1.35] { _ = machine.step(.up, at: time) }
+        #expect(machine.quiet(at: 3) == [.outsideEnvelope(.firstRepeatDelay, 0.75)])
+        for time in [10, 10.75, 10.85, 10.95, 11.05] { _ = machine.step(.up, at: time) }
+        #expect(machine.quiet(at: 13) == [], "five steps: a few taps after a pause look the same")
+        #expect(machine.value(of: .firstRepeatDelay) == nil, "never used")
+    }
+
     @Test("another button ends a run: two short runs are no hold")
     func otherButtonEndsRun() {
         var machine = CalibrationMachine()
