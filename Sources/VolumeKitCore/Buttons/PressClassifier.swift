@@ -60,6 +60,7 @@ public struct PressClassifier: Sendable, Equatable {
     public mutating func step(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = tick(at: time)
         lastStepWasFirstRepeat = false
+        var onAmbiguousStep = false
         if var current = held, current.button == button, !current.isPhysicallyDown {
             // The rhythm's delays are upper bounds (`shared/facts/envelope.md`): any step soon enough is a repeat.
             let elapsed = time - current.lastEvent
@@ -72,26 +73,23 @@ public struct PressClassifier: Sendable, Equatable {
             #else
             let repeats = isRepeat
             #endif
-            if repeats && !current.isRepeating && ambiguousStep == .pressed {
-                // A first repeat by its timing alone, taken for a second tap: the next step on the later rhythm
-                // shows a hold (its repeats then follow this press).
-                lastStepWasFirstRepeat = true
-                events += release(at: time)
-                held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false, onAmbiguousStep: true)
-                events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
-                return events
-            }
             if repeats {
                 lastStepWasFirstRepeat = !current.isRepeating
-                current.repeats += 1
-                current.lastEvent = time
-                held = current
-                events.append(VolumeButtonEvent(button: button, phase: .repeated, time: time))
-                return events
+                // A first repeat by its timing alone, taken for a second tap (``AmbiguousStepPolicy/pressed``): a
+                // new press below, whose next step on the later rhythm shows a hold (its repeats follow this press).
+                onAmbiguousStep = lastStepWasFirstRepeat && ambiguousStep == .pressed
+                if !onAmbiguousStep {
+                    current.repeats += 1
+                    current.lastEvent = time
+                    held = current
+                    events.append(VolumeButtonEvent(button: button, phase: .repeated, time: time))
+                    return events
+                }
             }
         }
         events += release(at: time)
-        held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false)
+        held = Held(
+            button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false, onAmbiguousStep: onAmbiguousStep)
         events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.earlyRelease) { events += release(at: time) }

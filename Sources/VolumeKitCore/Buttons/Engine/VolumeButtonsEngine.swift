@@ -215,15 +215,15 @@ public final class VolumeButtonsEngine: Sendable {
         let route = clients.audioSession.currentOutput()
         let sessionConfiguration = clients.audioSession.configuration()
         let appState = clients.lifecycle.state()
+        // What this run starts from: the stored calibration, else what this engine learned in earlier runs — the
+        // headroom and the press rhythm this phone needs from the start.
+        let calibration = learned ?? shell.withState { $0.calibration }
         var fresh = Self.steps(for: configuration)
-        // The headroom this phone needs from the start, when an earlier run measured its round trip.
-        if !isRecoveryRun {
-            let calibration = learned ?? shell.withState { $0.calibration }
-            fresh.headroom(headroom(for: calibration))
-        }
+        if !isRecoveryRun { fresh.headroom(headroom(for: calibration)) }
         shell.withState {
             $0.steps = fresh
-            $0.classifier = PressClassifier(timing: timing(for: learned ?? $0.calibration))
+            $0.calibration = calibration
+            $0.classifier = PressClassifier(timing: timing(for: calibration))
             $0.classifier.ambiguousStep = configuration.ambiguousStep
             $0.lifecycle = .started(onReady: { [weak self] in
                 if let self { self.holdReporter.ready(userVolume: self.userVolume) }
@@ -237,7 +237,6 @@ public final class VolumeButtonsEngine: Sendable {
             $0.retry.index = 0
             $0.lastCaptureEvent = nil
             $0.once = []
-            if let learned { $0.calibration = learned }
         }
         let subscriptions = subscribe()
         shell.withState { $0.subscriptions = subscriptions }
