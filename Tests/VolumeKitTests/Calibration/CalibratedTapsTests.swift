@@ -22,9 +22,7 @@ struct CalibratedTapsTests {
         "50 samples × taps 0.3–0.7 s apart: cold some are read as a hold; warm every one is pressed unless its gap is within the tolerance of the phone's first repeat"
     )
     func tapsArePresses() async throws {
-        let learning = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../../scenarios/calibrate.txt").standardized, encoding: .utf8)
+        let learning = CorpusScenario.calibrate
         // Off the test pool: some 950 runs, whose CPU the network suites' deadlines must not wait for.
         let (problems, checked, coldMissed) = await offThePool { () -> ([String], Int, Int) in
             var problems = [String]()
@@ -63,9 +61,7 @@ struct CalibratedTapsTests {
         "scenarios/calibrate.txt on 200 samples: round trip ±20 ms, first repeat ±20 ms, repeat interval ±10 ms and the step quantization equal on ≥ 95 %"
     )
     func learningRunEstimates() async throws {
-        let learning = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../../scenarios/calibrate.txt").standardized, encoding: .utf8)
+        let learning = CorpusScenario.calibrate
         let misses = await offThePool { () -> [String] in
             var misses = [String]()
             for sample in UInt64(1)...200 {

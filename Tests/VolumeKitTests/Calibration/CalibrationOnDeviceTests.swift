@@ -14,7 +14,14 @@ struct CalibrationOnDeviceTests {
         var configuration = SimulatedDevice.Configuration(behaviour: behaviour)
         configuration.volume = 0.5
         let device = SimulatedDevice(configuration)
-        let engine = VolumeButtonsEngine(clients: device.clients) { _ in }
+        let learned = try holdUp(VolumeButtonsEngine(clients: device.clients) { _ in }, on: device)
+        return (learned, device.behaviour)
+    }
+
+    /// A capture run of `engine` on `device`: start, wait for the view, hold up for 2 s, let go, stop. The
+    /// calibration as it was before the stop (a hold shows the rhythm, the resets the round trip).
+    @discardableResult
+    static func holdUp(_ engine: VolumeButtonsEngine, on device: SimulatedDevice) throws -> CalibrationMachine {
         try engine.start()
         device.advance(by: 1.5)
         device.hold(.up, for: 2)
@@ -22,7 +29,7 @@ struct CalibrationOnDeviceTests {
         let learned = engine.calibration
         engine.stop()
         device.advance(by: 2)
-        return (learned, device.behaviour)
+        return learned
     }
 
     /// The round trip's tolerance, and the share of samples that must be within it: with rounded reads
@@ -74,12 +81,7 @@ struct CalibrationOnDeviceTests {
         let engine = VolumeButtonsEngine(
             clients: device.clients.recording(to: recorder, feature: "buttons"), onEvent: { _ in },
             onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } })
-        try engine.start()
-        device.advance(by: 1.5)
-        device.hold(.up, for: 2)
-        device.advance(by: 3)
-        engine.stop()
-        device.advance(by: 2)
+        try Self.holdUp(engine, on: device)
         let outside = diagnostics.current.filter { if case .outsideEnvelope = $0 { true } else { false } }
         #expect(outside.count == 1, "once a rule a run, though every set measured outside")
         guard case .outsideEnvelope(let rule, let value)? = outside.first else { return }

@@ -9,12 +9,7 @@ struct CalibrationPersistenceTests {
     /// A capture run on `device` that holds up for 2 s (a hold shows the rhythm, the resets the round trip).
     static func holdRun(on device: SimulatedDevice) throws -> VolumeButtonsEngine {
         let engine = VolumeButtonsEngine(clients: device.clients) { _ in }
-        try engine.start()
-        device.advance(by: 1.5)
-        device.hold(.up, for: 2)
-        device.advance(by: 3)
-        engine.stop()
-        device.advance(by: 2)
+        try CalibrationOnDeviceTests.holdUp(engine, on: device)
         return engine
     }
 
