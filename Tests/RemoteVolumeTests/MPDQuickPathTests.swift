@@ -27,12 +27,12 @@ struct MPDQuickPathTests {
     func lateReply() async throws {
         let peer = try LinePeer { connection in
             connection.send("OK MPD 0.23.5\n")
-            guard connection.readLine() == "getvol" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             connection.send("volume: 21\nOK\n")
-            guard connection.readLine() == "getvol" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             Thread.sleep(forTimeInterval: 0.05)  // 50 times the patience.
             connection.send("volume: 33\nOK\n")
-            guard connection.readLine() == "getvol" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             connection.send("volume: 34\nOK\n")
         }
         let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: honestPeerTimeout)
@@ -48,9 +48,9 @@ struct MPDQuickPathTests {
     func missingReply() async throws {
         let peer = try LinePeer { connection in
             connection.send("OK MPD 0.23.5\n")
-            guard connection.readLine() == "getvol" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             connection.send("volume: 21\nOK\n")
-            guard connection.readLine() == "setvol 40" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "setvol 40" else { return }
             _ = connection.readLine(timeout: 10)  // Never answers: only the deadline ends the request.
         }
         let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 0.5)
@@ -70,9 +70,9 @@ struct MPDQuickPathTests {
                 return value
             }
             connection.send("OK MPD 0.23.5\n")
-            guard connection.readLine() == "getvol" else { return }
+            guard connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             connection.send("volume: \(20 + number)\nOK\n")
-            guard number == 1, connection.readLine() == "getvol" else { return }
+            guard number == 1, connection.readLine(timeout: honestPeerTimeout) == "getvol" else { return }
             Thread.sleep(forTimeInterval: 0.02)  // Then closes unanswered: seen only once the reply was handed off.
         }
         let mpd = try MPDDevice(host: "127.0.0.1", port: peer.port, requestTimeout: 2)
