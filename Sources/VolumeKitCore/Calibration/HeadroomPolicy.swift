@@ -9,9 +9,10 @@ import Foundation
 /// headroom has to be there before the burst, sized to the phone's round trip. Once the first reset lands,
 /// each later one lands a press apart, so the headroom is not used up further. The round trip is taken at its
 /// mean plus twice its spread (a slow set among fast ones), rounded up to whole steps, and capped at
-/// ``maximumSteps``. A phone whose round trip is not known yet keeps the configured headroom; a measurement
-/// outside the envelope is never used (``CalibrationEstimate``), so the envelope's longest round trip (0.18 s)
-/// bounds the growth: 4 steps at the default spacing.
+/// ``maximumSteps``. Until ``samplesToTrust`` sets have shown the phone's own round trip, the envelope's longest
+/// (0.18 s, ``CalibrationRule/range``) sizes it — right on every phone the envelope covers, the safety net: 4
+/// steps at the default spacing. A measurement outside the envelope is never used (``CalibrationEstimate``), so
+/// the same 4 steps bound the growth; a fast phone, once measured, is held only the configured steps away.
 public struct HeadroomPolicy: Sendable, Equatable {
     /// The shortest gap between presses whose every press is kept at a rail: 0.05 s by default — faster than a
     /// person taps (about 10 presses a second at most) and than a hold's auto-repeat (0.06 s at the fastest,
@@ -27,11 +28,20 @@ public struct HeadroomPolicy: Sendable, Equatable {
         self.maximumSteps = maximumSteps
     }
 
-    /// The headroom for a phone whose measured round trip is `roundTrip` (`nil`: not measured yet), with at
-    /// least `minimum` steps.
+    /// How many of the phone's own round trips replace the envelope's longest: one set can be a fast one among
+    /// slow ones.
+    public static let samplesToTrust = 3
+
+    /// The headroom for a phone whose measured round trip is `roundTrip` (`nil`: not measured yet — the envelope's
+    /// longest then), with at least `minimum` steps.
     public func steps(roundTrip: CalibrationEstimate?, minimum: Int) -> Int {
-        guard let roundTrip, let mean = roundTrip.value, burstSpacing > 0 else { return minimum }
-        let slow = mean + 2 * roundTrip.spread
+        guard burstSpacing > 0 else { return minimum }
+        let slow: TimeInterval
+        if let roundTrip, roundTrip.samples >= Self.samplesToTrust, let mean = roundTrip.value {
+            slow = mean + 2 * roundTrip.spread
+        } else {
+            slow = CalibrationRule.roundTrip.range.upperBound
+        }
         let needed = Int((slow / burstSpacing).rounded(.up))
         return max(minimum, min(maximumSteps, needed))
     }

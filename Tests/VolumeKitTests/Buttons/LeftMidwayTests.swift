@@ -58,7 +58,7 @@ struct LeftMidwayTests {
         device.advance(by: 1.5)
         #expect(device.volume(on: .speaker) == 0.125, "the earlier run left the speaker at its anchor")
         let engine = VolumeButtonsEngine(
-            configuration: .init(), clients: device.clients, onEvent: { _ in }, onDiagnostic: { _ in })
+            configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in }, onDiagnostic: { _ in })
         try engine.start()
         device.advance(by: 0.2)
         device.connect(.speaker)

@@ -12,14 +12,19 @@ struct HeadroomGrowthTests {
         return estimate
     }
 
-    @Test("the policy: the configured headroom until a round trip is known, then round trip / burst spacing, capped")
+    @Test(
+        "the policy: the envelope's slowest round trip until three sets showed the phone's, then round trip / burst spacing, capped"
+    )
     func policy() {
         let policy = HeadroomPolicy()
-        #expect(policy.steps(roundTrip: nil, minimum: 2) == 2)
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.06, 0.06]), minimum: 2) == 2, "a fast phone: no growth")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.15, 0.15]), minimum: 2) == 3)
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.18, 0.18]), minimum: 2) == 4, "the envelope's slowest")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.12, 0.16]), minimum: 2) == 4, "a slow set among fast ones")
+        #expect(policy.steps(roundTrip: nil, minimum: 2) == 4, "nothing measured: the envelope's slowest phone")
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02]), minimum: 2) == 4, "two sets are not enough")
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02, 0.02]), minimum: 2) == 2, "a fast phone, shown")
+        #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: nil, minimum: 2) == 2, "a fixed headroom stays")
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.06, 0.06, 0.06]), minimum: 2) == 2, "a fast phone: no growth")
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.15, 0.15, 0.15]), minimum: 2) == 3)
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.18, 0.18, 0.18]), minimum: 2) == 4, "the envelope's slowest")
+        #expect(policy.steps(roundTrip: Self.roundTrip([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4, "a slow set among fast ones")
         #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 2)
         #expect(HeadroomPolicy(maximumSteps: 3).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 3)
         #expect(policy.steps(roundTrip: Self.roundTrip([0.18]), minimum: 5) == 5, "never below the configured")
@@ -79,5 +84,61 @@ struct HeadroomGrowthTests {
         #expect(grown == 16)
         #expect(fixed < 16, "the fixed two steps lose presses: \(fixed)")
         #expect(try Self.burstAtOne(slider: 0.03, .init()) == 16, "a fast phone needs no growth")
+    }
+
+    /// The volume capture holds at volume 1, at the first start (cold) and at the next one, after a run of
+    /// 1.5 s and 6 taps measured the round trip.
+    static func anchors(slider: TimeInterval) throws -> (cold: Float, warm: Float) {
+        let behaviour = try DeviceBehaviour(rules: ["sliderLatency=\(slider)", "kvoLatency=0.01"])
+        let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
+        let first = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { _ in }
+        try first.start()
+        device.advance(by: 1.5)
+        let cold = device.volume
+        for button in [VolumeButton.up, .down, .up, .down, .up, .down] {
+            device.press(button)
+            device.advance(by: 1)
+        }
+        first.stop()
+        device.advance(by: 1)
+        let second = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { _ in }
+        try second.start()
+        device.advance(by: 1.5)
+        let warm = device.volume
+        second.stop()
+        device.advance(by: 1)
+        return (cold, warm)
+    }
+
+    @Test(
+        "cold, the headroom is the envelope's slowest phone's (4 steps); once a fast phone showed its round trip, 2"
+    )
+    func coldIsTheEnvelopes() throws {
+        let fast = try Self.anchors(slider: 0.02)
+        #expect(fast.cold == 0.75, "nothing measured: 4 steps from 1")
+        #expect(fast.warm == 0.875, "a fast phone, measured: the configured 2 steps")
+        let slow = try Self.anchors(slider: 0.14)
+        #expect(slow.warm == 0.75, "a slow phone keeps 4 steps")
+    }
+
+    @Test("16 presses 50 ms apart at volume 1 on the envelope's slowest slider, at the first start: all 16")
+    func coldBurstKeepsEveryPress() throws {
+        let behaviour = try DeviceBehaviour(rules: ["sliderLatency=0.15", "kvoLatency=0.03", "tapLength=0.04"])
+        let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
+        let events = Locked([VolumeButtonEvent]())
+        let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { event in
+            events.withLock { $0.append(event) }
+        }
+        try engine.start()
+        device.advance(by: 1.5)
+        for _ in 0..<16 {
+            device.press(.up)
+            device.advance(by: 0.05)
+        }
+        device.advance(by: 2)
+        engine.stop()
+        device.advance(by: 1)
+        #expect(events.current.filter { $0.phase == .pressed }.count == 16)
+        #expect(device.volume == 1, "the user's volume back")
     }
 }

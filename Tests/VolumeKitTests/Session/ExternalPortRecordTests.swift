@@ -220,7 +220,8 @@ struct ExternalPortNameTests {
         let recorder = TraceRecorder(
             header: .simulator(device, note: "two speakers"), clock: device.clock, keepsRecords: true,
             portNaming: .aliases)
-        let engine = VolumeButtonsEngine(clients: device.clients.recording(to: recorder), onEvent: { _ in })
+        let engine = VolumeButtonsEngine(
+            configuration: .fixedHeadroom, clients: device.clients.recording(to: recorder), onEvent: { _ in })
         try engine.start()
         device.advance(by: 1)
         device.connect(.external, device: "Bedroom")

@@ -12,7 +12,7 @@ struct InterruptedStartTests {
         var behaviour = DeviceBehaviour()
         try behaviour.set("volumeViewReadyDelay=1")
         let device = SimulatedDevice(.init(volume: 0.0625, behaviour: behaviour))
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 0.4)
         device.interruption(began: true)
@@ -47,7 +47,7 @@ struct StartDuringRecoveryTests {
         // The recovery's volume view is ready at 1.1 s; capture starts before that, its view ready at 1.6 s.
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
         device.advance(by: 0.5)
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 0.6)
         #expect(device.volume == 0, "the recovery gave the user's 0 back")

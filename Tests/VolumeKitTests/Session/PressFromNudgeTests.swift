@@ -45,7 +45,7 @@ struct PressFromNudgeTests {
     private static func crashedMidBurst() throws -> SimulatedDevice {
         let device = SimulatedDevice(.init(volume: 1.0, behaviour: .sample(373)))
         let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
+            configuration: .fixedHeadroom, clients: device.clients,
             onEvent: { _ in })
         try engine.start()
         device.advance(by: 1.5)
@@ -136,7 +136,7 @@ extension PressFromNudgeTests {
     static func upTwiceAfterCrash(downPresses: Int) throws -> (left: Float, volume: Float) {
         let device = SimulatedDevice(.init(volume: 0.5))
         let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
+            configuration: .fixedHeadroom, clients: device.clients,
             onEvent: { _ in })
         try engine.start()
         device.advance(by: 1.5)

@@ -196,7 +196,7 @@ struct HoldBoardClientTests {
         #expect(clients.holdBoard === device.clients.holdBoard)
         let hud = VolumeHUDEngine(clients: clients) { _, _ in }
         hud.start()
-        let buttons = VolumeButtonsEngine(clients: clients, onEvent: { _ in })
+        let buttons = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: clients, onEvent: { _ in })
         try buttons.start()
         device.advance(by: 1)
         #expect(clients.holdBoard.isHeld)

@@ -18,7 +18,7 @@ struct RecoveryBandTests {
         behaviour.volumeViewReadyDelay = 1.0  // the envelope's slowest: the recovery judges the volume 1 s in
         let device = SimulatedDevice(.init(volume: 1.0, behaviour: behaviour))
         let engine = VolumeButtonsEngine(
-            configuration: VolumeButtonsConfiguration(strategy: .outputVolume), clients: device.clients,
+            configuration: .fixedHeadroom, clients: device.clients,
             onEvent: { _ in })
         try engine.start()
         device.advance(by: 2.5)

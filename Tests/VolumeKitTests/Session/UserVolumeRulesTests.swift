@@ -13,7 +13,7 @@ struct UserVolumeRulesTests {
     @Test("The user's volume is saved before VolumeKit's first change to it")
     func savedBeforeFirstChange() throws {
         let device = SimulatedDevice(.init(volume: 0))
-        let engine = VolumeButtonsEngine(clients: device.clients, onEvent: { _ in })
+        let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
         device.advance(by: 0.105)  // the view is ready, the anchor set issued but not landed
         #expect(device.volume == 0)

@@ -13,7 +13,7 @@ final class CaptureRun: @unchecked Sendable {
 
     init(
         _ rules: [String], volume: Float = 0.5, headphones: Float = 0.5, kind: DeviceKind = .iphone,
-        configuration: VolumeButtonsConfiguration = .init(), camera: Bool = false
+        configuration: VolumeButtonsConfiguration = .fixedHeadroom, camera: Bool = false
     ) throws {
         let behaviour = try DeviceBehaviour(rules: rules)
         device = SimulatedDevice(

@@ -9,8 +9,10 @@ func simulatedDevice(_ rules: [String], volume: Float, headphones: Float = 0.5) 
     return SimulatedDevice(.init(volume: volume, headphonesVolume: headphones, behaviour: behaviour))
 }
 
-/// A buttons engine on `device`'s clients, not started, whose events nobody reads.
-func quietEngine(on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init())
+/// A buttons engine on `device`'s clients, not started, whose events nobody reads. The rigs hold the anchor at the
+/// configured two steps (``VolumeButtonsConfiguration/fixedHeadroom``) that their tests' arithmetic was written
+/// for; the headroom a first start takes before the phone is measured has its own suite (HeadroomGrowthTests).
+func quietEngine(on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .fixedHeadroom)
     -> VolumeButtonsEngine
 {
     VolumeButtonsEngine(configuration: configuration, clients: device.clients, onEvent: { _ in })
@@ -19,7 +21,7 @@ func quietEngine(on device: SimulatedDevice, _ configuration: VolumeButtonsConfi
 /// Starts capture on `device` (a ``quietEngine(on:_:)``) and lets `settle` seconds of virtual time pass — long
 /// enough, for the caller's device, for the view to be ready and the anchor to land.
 func startCapture(
-    on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .init(), settle: TimeInterval
+    on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration = .fixedHeadroom, settle: TimeInterval
 ) throws -> VolumeButtonsEngine {
     let engine = quietEngine(on: device, configuration)
     try engine.start()
@@ -70,8 +72,8 @@ extension VolumeButtonsConfiguration {
 
 extension VolumeButtonsConfiguration {
     /// The default configuration with the headroom fixed at its two steps (the anchor 0.125 from 0, 0.875 from 1)
-    /// whatever the round trip: for a race found at that anchor on a slow slider, before the headroom followed
-    /// the phone (``HeadroomPolicy``) — the race, not the growth, is what such a test pins.
+    /// whatever the round trip, measured or not: for a rule or race pinned at that anchor — the rule, not the
+    /// headroom (``HeadroomPolicy``), is what such a test pins.
     static var fixedHeadroom: VolumeButtonsConfiguration {
         var configuration = VolumeButtonsConfiguration()
         configuration.headroomPolicy.maximumSteps = configuration.headroomSteps
