@@ -21,10 +21,13 @@ struct HeadroomGrowthTests {
         #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02]), minimum: 2) == 4, "two sets are not enough")
         #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02, 0.02]), minimum: 2) == 2, "a fast phone, shown")
         #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: nil, minimum: 2) == 2, "a fixed headroom stays")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.06, 0.06, 0.06]), minimum: 2) == 2, "a fast phone: no growth")
+        #expect(
+            policy.steps(roundTrip: Self.roundTrip([0.06, 0.06, 0.06]), minimum: 2) == 2, "a fast phone: no growth")
         #expect(policy.steps(roundTrip: Self.roundTrip([0.15, 0.15, 0.15]), minimum: 2) == 3)
         #expect(policy.steps(roundTrip: Self.roundTrip([0.18, 0.18, 0.18]), minimum: 2) == 4, "the envelope's slowest")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4, "a slow set among fast ones")
+        #expect(
+            policy.steps(roundTrip: Self.roundTrip([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4,
+            "a slow set among fast ones")
         #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 2)
         #expect(HeadroomPolicy(maximumSteps: 3).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 3)
         #expect(policy.steps(roundTrip: Self.roundTrip([0.18]), minimum: 5) == 5, "never below the configured")
