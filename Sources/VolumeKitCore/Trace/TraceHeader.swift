@@ -41,7 +41,8 @@ public struct TraceHeader: Sendable, Equatable {
     public var strategy: String
     /// Capture or passive (``ButtonCaptureMode`` raw value).
     public var buttonMode: ButtonCaptureMode
-    /// The headroom the engine kept (``VolumeButtonsConfiguration/headroomSteps``).
+    /// The engine's configured headroom (``VolumeButtonsConfiguration/headroomSteps``): the least it keeps;
+    /// ``HeadroomPolicy`` may hold more.
     public var headroomSteps: Int
     /// The recording clock's reading at time 0 of the trace (seconds of uptime): record times are relative
     /// to it, and a replay's clock starts there so that uptime-based rules see the same values.
