@@ -349,7 +349,7 @@ struct EnvelopeSweepTests {
                 "envelope sweep session events (\(strategy.rawValue)): sessions \(runs), with event violations \(eventFailures.count) (every event checked), with known violations \(knownRuns) (events or final volumes); violations by kind, known included: \(kinds.isEmpty ? "none" : kinds); excused by limit: \(excusedByLimit.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             print(
-                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; another source a press's step; another source's change overwritten by a set in flight; Control Center value within a read of VolumeKit's) \(limitFailures.count)"
+                "envelope sweep sessions (\(strategy.rawValue)): samples \(SweepSize.samples), sessions \(runs), failing \(failures.count) (final volumes); event failures excused by proven limits \(eventExcused); final volumes under named limits (route change without a notification; press at a rail unseen; set landed across a route change; press onto a refused anchor after a crash — diagnosed; another source a press's step; another source's change overwritten by a set in flight; Control Center value within a read of VolumeKit's; Control Center value the volume already had, unobservable) \(limitFailures.count)"
             )
             // README's bound for known violations: at most 0.1 % of runs.
             let overCap =

@@ -16,12 +16,18 @@ enum KnownSessionViolations {
     ]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
-    static let finalVolumes: [String: String] = [:]
+    static let finalVolumes: [String: String] = [
+        // A never-suspended app's launch recovery following presses made in the background faster than its sets
+        // land.
+        "outputVolume 3042 24089598": "speaker: volume 0.375, user's 0.125"
+    ]
 
     /// What each known violation is, as far as it was analysed: the first line of its script's header.
     static let notes: [String: String] = [
         "systemNotification 2711 21468409":
-            "An up press read as a down at the end of a fast burst: the last nudge-and-anchor pair of VolumeKit's sets lands with no echo left."
+            "An up press read as a down at the end of a fast burst: the last nudge-and-anchor pair of VolumeKit's sets lands with no echo left.",
+        "outputVolume 3042 24089598":
+            "A never-suspended app's launch recovery follows presses made in the background faster than its sets land.",
     ]
 
     /// The key of a session: "outputVolume 241 1908479".

@@ -15,6 +15,7 @@ extension RandomSession {
             ("another source moved the volume a press's step", { self.isUnderOtherSourceStep }),
             ("another source's change overwritten by a set in flight", { self.isUnderOverwrittenOtherSource }),
             ("Control Center value within a read of VolumeKit's", { self.isUnderCoincidentControlCenter }),
+            ("Control Center value the volume already had (unobservable)", { self.isUnderUnchangedControlCenter }),
         ]
         return limits.first { $0.1() }?.0
     }
@@ -150,6 +151,22 @@ extension RandomSession {
                 let off = abs(endVolume(on: route) - truth[route]!)
                 return pressedOntoRefusedSet.contains(route)
                     && abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
+            }
+    }
+
+    /// Unobservable limit (README): the user's last choice on a route was a Control Center value equal to the volume
+    /// the route already had — a value VolumeKit held there (its anchor, say) — so nothing changed and nothing is
+    /// reported (no KVO, no notification; no diagnostic is possible). VolumeKit gives back the user's volume from
+    /// before it. True when every violating route's user volume was last set so, with no press of the user's there
+    /// after it, and the route ends at the user's volume from before that choice (within 16 nudges).
+    var isUnderUnchangedControlCenter: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                guard let choice = unchangedControlCenter[route],
+                    !userPressTimes.contains(where: { $0.route == route && $0.at > choice.at })
+                else { return false }
+                return abs(endVolume(on: route) - choice.before) < 16 * VolumeStepMachine.nudge
             }
     }
 }

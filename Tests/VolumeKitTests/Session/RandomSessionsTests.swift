@@ -70,6 +70,9 @@ final class RandomSession {
     /// landings left on that route since the user's last change there.
     var controlCenterChanges: [(at: Instant, route: AudioRoute, value: Float, before: Float, left: [Float])] =
         []
+    /// Per route, the user's last Control Center choice when it was the value the route already had (no change,
+    /// so nothing iOS reports — no KVO, no notification): when, and the user's volume before it.
+    var unchangedControlCenter: [AudioRoute: (at: Instant, before: Float)] = [:]
     /// When each of VolumeKit's sets reached the system, and its value.
     var appSets: [(at: Instant, value: Float)] = []
     /// When and where the user pressed while VolumeKit did not hold the volume.
@@ -296,6 +299,8 @@ final class RandomSession {
                     otherSourceOffset[route] = nil
                 }
                 pressedOntoRefusedSet.remove(route)
+                let sameAsShown = if case .controlCenter = cause { unchanged } else { false }
+                unchangedControlCenter[route] = sameAsShown ? (at, truth[route]!) : nil
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
                 truth[route] = value
