@@ -11,8 +11,9 @@ import Foundation
 /// mean plus twice its spread (a slow set among fast ones), rounded up to whole steps, and capped at
 /// ``maximumSteps``. Until ``samplesToTrust`` sets have shown the phone's own round trip, the envelope's longest
 /// (0.18 s, ``CalibrationRule/range``) sizes it — right on every phone the envelope covers, the safety net: 4
-/// steps at the default spacing. A measurement outside the envelope is never used (``CalibrationEstimate``), so
-/// the same 4 steps bound the growth; a fast phone, once measured, is held only the configured steps away.
+/// steps at the default spacing. A measurement outside the envelope is never used (``CalibrationEstimate``), but
+/// a spread of round trips inside it can ask for more than 4 steps (0.06, 0.18 and 0.18 s: 6), up to
+/// ``maximumSteps``; a fast phone, once measured, is held only the configured steps away.
 public struct HeadroomPolicy: Sendable, Equatable {
     /// The shortest gap between presses whose every press is kept at a rail: 0.05 s by default — faster than a
     /// person taps (about 10 presses a second at most) and than a hold's auto-repeat (0.06 s at the fastest,
@@ -42,7 +43,8 @@ public struct HeadroomPolicy: Sendable, Equatable {
         } else {
             slow = CalibrationRule.roundTrip.range.upperBound
         }
-        let needed = Int((slow / burstSpacing).rounded(.up))
+        // A round trip of exactly 3 spacings needs 3 steps: the estimate's float noise must not round it up to 4.
+        let needed = Int((slow / burstSpacing - 1e-9).rounded(.up))
         return max(minimum, min(maximumSteps, needed))
     }
 }

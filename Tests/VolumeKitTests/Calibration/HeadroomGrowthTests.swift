@@ -28,9 +28,16 @@ struct HeadroomGrowthTests {
         #expect(
             policy.steps(roundTrip: Self.roundTrip([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4,
             "a slow set among fast ones")
-        #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 2)
-        #expect(HeadroomPolicy(maximumSteps: 3).steps(roundTrip: Self.roundTrip([0.18]), minimum: 2) == 3)
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.18]), minimum: 5) == 5, "never below the configured")
+        let slowest = Self.roundTrip([0.18, 0.18, 0.18])
+        #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: slowest, minimum: 2) == 2)
+        #expect(HeadroomPolicy(maximumSteps: 3).steps(roundTrip: slowest, minimum: 2) == 3)
+        #expect(policy.steps(roundTrip: slowest, minimum: 5) == 5, "never below the configured")
+        #expect(
+            policy.steps(roundTrip: Self.roundTrip([0.15 + 1e-15, 0.15 - 2e-16, 0.15]), minimum: 2) == 3,
+            "three spacings' round trip, with a measurement's float noise: 3 steps, not 4")
+        #expect(
+            policy.steps(roundTrip: Self.roundTrip([0.06, 0.18, 0.18]), minimum: 2) == 6,
+            "a spread inside the envelope asks for more than its slowest round trip, up to the maximum")
     }
 
     @Test(
@@ -53,13 +60,17 @@ struct HeadroomGrowthTests {
     }
 
     /// 16 up presses 50 ms apart (40 ms each) at volume 1 on a phone whose sets take `slider` seconds, at the next
-    /// start after a run that measured the round trip (a later launch finds it in the store).
+    /// start after a run whose three presses measured the round trip (a later launch finds it in the store).
     static func burstAtOne(slider: TimeInterval, _ configuration: VolumeButtonsConfiguration) throws -> Int {
         let behaviour = try DeviceBehaviour(rules: ["sliderLatency=\(slider)", "kvoLatency=0.02", "tapLength=0.04"])
         let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
         let first = VolumeButtonsEngine(configuration: configuration, clients: device.clients) { _ in }
         try first.start()
         device.advance(by: 1.5)
+        for _ in 0..<3 {
+            device.press(.down)
+            device.advance(by: 1)
+        }
         first.stop()
         device.advance(by: 1)
         let events = Locked([VolumeButtonEvent]())
@@ -121,7 +132,7 @@ struct HeadroomGrowthTests {
         #expect(fast.cold == 0.75, "nothing measured: 4 steps from 1")
         #expect(fast.warm == 0.875, "a fast phone, measured: the configured 2 steps")
         let slow = try Self.anchors(slider: 0.14)
-        #expect(slow.warm == 0.75, "a slow phone keeps 4 steps")
+        #expect(slow.warm == 0.8125, "a slow phone (0.15 s, three press spacings): 3 steps")
     }
 
     @Test("16 presses 50 ms apart at volume 1 on the envelope's slowest slider, at the first start: all 16")
@@ -143,5 +154,30 @@ struct HeadroomGrowthTests {
         device.advance(by: 1)
         #expect(events.current.filter { $0.phase == .pressed }.count == 16)
         #expect(device.volume == 1, "the user's volume back")
+    }
+
+    @Test(
+        "in one run: 4 steps from the first start, 2 from the next return to the app once three sets showed a fast phone"
+    )
+    func narrowsAtTheNextReturn() throws {
+        let device = SimulatedDevice(.init(volume: 1, behaviour: try DeviceBehaviour(rules: ["sliderLatency=0.02"])))
+        let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { _ in }
+        try engine.start()
+        device.advance(by: 1.5)
+        #expect(device.volume == 0.75, "the default configuration, nothing measured")
+        for _ in 0..<3 {
+            device.press(.down)
+            device.advance(by: 1)
+        }
+        #expect(device.volume == 0.75, "not moved under presses")
+        device.background()
+        device.advance(by: 1)
+        #expect(device.volume == 1, "the user's volume while away")
+        device.foreground()
+        device.advance(by: 1.5)
+        #expect(device.volume == 0.875, "back in front: the measured phone's 2 steps")
+        engine.stop()
+        device.advance(by: 1)
+        #expect(device.volume == 1)
     }
 }

@@ -154,19 +154,21 @@ extension RandomSession {
             }
     }
 
-    /// Unobservable limit (README): the user's last choice on a route was a Control Center value equal to the volume
-    /// the route already had — a value VolumeKit held there (its anchor, say) — so nothing changed and nothing is
-    /// reported (no KVO, no notification; no diagnostic is possible). VolumeKit gives back the user's volume from
-    /// before it. True when every violating route's user volume was last set so, with no press of the user's there
-    /// after it, and the route ends at the user's volume from before that choice (within 16 nudges).
+    /// Unobservable limit (README): with KVO (`outputVolume`, passive), the user's last choice on a route was a
+    /// Control Center value equal to the volume the route already had — a value VolumeKit held there (its anchor,
+    /// say) — so nothing changed and KVO, which reports only changes, says nothing (no diagnostic is possible; the
+    /// simulated private notification does fire, so `systemNotification` is never excused). VolumeKit gives back
+    /// the user's volume from before it. True when every violating route's user volume was last set so, with no
+    /// press of the user's there after it, and the route ends at the user's volume from before that choice
+    /// (within a read, ``VolumeStepMachine/readTolerance``).
     var isUnderUnchangedControlCenter: Bool {
         let routes = violatingRoutes()
-        return !routes.isEmpty
+        return strategy != .systemNotification && !routes.isEmpty
             && routes.allSatisfy { route in
                 guard let choice = unchangedControlCenter[route],
                     !userPressTimes.contains(where: { $0.route == route && $0.at > choice.at })
                 else { return false }
-                return abs(endVolume(on: route) - choice.before) < 16 * VolumeStepMachine.nudge
+                return abs(endVolume(on: route) - choice.before) <= VolumeStepMachine.readTolerance
             }
     }
 }
