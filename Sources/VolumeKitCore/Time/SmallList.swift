@@ -79,6 +79,12 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         }
     }
 
+    /// Exchanges the elements at `i` and `j`, in place.
+    public mutating func swapAt(_ i: Int, _ j: Int) {
+        precondition(i >= 0 && i < count && j >= 0 && j < count, "SmallList index out of range")
+        withMutableSlots { $0.swapAt(i, j) }
+    }
+
     /// Adds `element` at the end.
     public mutating func append(_ element: Element) {
         precondition(count < Self.capacity, "SmallList holds at most \(Self.capacity) elements")
@@ -157,17 +163,16 @@ extension SmallList: Equatable where Element: Equatable {
         }
         return true
     }
-
-    /// The index of the first element equal to `element`.
-    func firstIndex(of element: Element) -> Int? { firstIndex { $0 == element } }
 }
 
 // The searches the machines make on every observation, walking the list's own indices in a loop: the standard
 // library's walk an iterator, which holds a copy of every slot of the list, and a closure over the list (as
-// `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each search. Same results.
+// `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each search. Same results. They
+// are inlined where they are made: a call would receive a copy of the whole list (392 bytes of echoes) taken from the
+// machine that holds it.
 extension SmallList {
     /// The first element that satisfies `predicate`.
-    func first(where predicate: (Element) -> Bool) -> Element? {
+    @inline(__always) func first(where predicate: (Element) -> Bool) -> Element? {
         var index = 0
         while index < count {
             let element = self[index]
@@ -178,7 +183,7 @@ extension SmallList {
     }
 
     /// The index of the first element that satisfies `predicate`.
-    func firstIndex(where predicate: (Element) -> Bool) -> Int? {
+    @inline(__always) func firstIndex(where predicate: (Element) -> Bool) -> Int? {
         var index = 0
         while index < count {
             if predicate(self[index]) { return index }
@@ -188,7 +193,7 @@ extension SmallList {
     }
 
     /// The last element that satisfies `predicate`.
-    func last(where predicate: (Element) -> Bool) -> Element? {
+    @inline(__always) func last(where predicate: (Element) -> Bool) -> Element? {
         var index = count - 1
         while index >= 0 {
             let element = self[index]
@@ -199,10 +204,10 @@ extension SmallList {
     }
 
     /// Whether an element satisfies `predicate`.
-    func contains(where predicate: (Element) -> Bool) -> Bool { firstIndex(where: predicate) != nil }
+    @inline(__always) func contains(where predicate: (Element) -> Bool) -> Bool { firstIndex(where: predicate) != nil }
 
     /// Calls `body` on each element in order.
-    func forEach(_ body: (Element) -> Void) {
+    @inline(__always) func forEach(_ body: (Element) -> Void) {
         var index = 0
         while index < count {
             body(self[index])
@@ -211,7 +216,7 @@ extension SmallList {
     }
 
     /// How many elements satisfy `predicate`.
-    func count(where predicate: (Element) -> Bool) -> Int {
+    @inline(__always) func count(where predicate: (Element) -> Bool) -> Int {
         var matches = 0
         var index = 0
         while index < count {

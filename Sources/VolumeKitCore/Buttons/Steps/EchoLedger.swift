@@ -99,7 +99,7 @@ struct EchoLedger: Sendable, Equatable {
 
     /// Takes the set `entry` as landed (or dropped).
     mutating func remove(_ entry: Entry) {
-        if let index = entries.firstIndex(of: entry) { entries.remove(at: index) }
+        if let index = entries.firstIndex(where: { $0 == entry }) { entries.remove(at: index) }
     }
 
     /// Forgets every set matching `predicate`.
