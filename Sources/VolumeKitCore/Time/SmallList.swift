@@ -121,6 +121,21 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         count = last
     }
 
+    /// Removes the first element that satisfies `predicate`, keeping the order of the others. Looked for in place:
+    /// a search on the list as a value reads every slot of it first.
+    mutating func removeFirst(where predicate: (Element) -> Bool) {
+        let count = self.count
+        let removed = withMutableSlots { slots in
+            var index = 0
+            while index < count, !predicate(slots[index]!) { index += 1 }
+            guard index < count else { return false }
+            for position in index..<(count - 1) { slots[position] = slots[position + 1] }
+            slots[count - 1] = nil
+            return true
+        }
+        if removed { self.count -= 1 }
+    }
+
     /// Removes the elements that satisfy `shouldRemove`, keeping the order of the others.
     public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
         let count = self.count

@@ -69,6 +69,19 @@ struct SmallListTests {
         #expect(list.isEmpty && list == SmallList())
     }
 
+    @Test("Removing the first match takes only the first, at any slot; swapping exchanges two slots")
+    func removeFirstMatchAndSwap() {
+        var list = full()
+        list.append(contentsOf: [])
+        list.removeFirst { $0.value >= 11 }
+        list.removeFirst { $0.flag }
+        list.removeFirst { $0.value > 99 }
+        #expect(Array(list) == (1..<11).map(sample))
+        list.swapAt(0, 9)
+        list.swapAt(4, 4)
+        #expect(list.first == sample(10) && list.last == sample(1) && list[4] == sample(5))
+    }
+
     @Test("Appending past the capacity stops the program, as documented")
     func trapsPastCapacity() async {
         await #expect(processExitsWith: .failure) {

@@ -82,12 +82,8 @@ struct EchoLedger: Sendable, Equatable {
     /// Records a set issued. `replacing`: it is a retry of a set of the same value that was refused or dropped
     /// (it never lands), whose entry it takes the place of; otherwise it is one more set on its way.
     mutating func issue(_ entry: Entry, replacing: Bool) {
-        if replacing,
-            let index = entries.firstIndex(where: {
-                abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange
-            })
-        {
-            entries.remove(at: index)
+        if replacing {
+            entries.removeFirst { abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange }
         }
         insert(entry)
     }
@@ -106,7 +102,7 @@ struct EchoLedger: Sendable, Equatable {
 
     /// Takes the set `entry` as landed (or dropped).
     mutating func remove(_ entry: Entry) {
-        if let index = entries.firstIndex(where: { $0 == entry }) { entries.remove(at: index) }
+        entries.removeFirst { $0 == entry }
     }
 
     /// Forgets every set matching `predicate`.
