@@ -7,9 +7,23 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     /// How many elements fit.
     public static var capacity: Int { 12 }
 
-    // Reachable from the inlinable accessors below, so that a client module iterating a list (the engine's driver,
-    // volumekit-bench) gets code specialised for its element type instead of generic calls.
-    @usableFromInline var e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11: Element?
+    /// Twelve optional slots, laid out like a C array of them (a homogeneous tuple).
+    @usableFromInline typealias Slots = (
+        Element?, Element?, Element?, Element?, Element?, Element?,
+        Element?, Element?, Element?, Element?, Element?, Element?
+    )
+    /// The inline slots: the first ``count`` hold the elements, the others `nil`.
+    ///
+    /// A homogeneous tuple, laid out like a C array. Changes reach it through a pointer to its first slot
+    /// (``withMutableSlots(_:)``): the slot of an index is at an offset computed from it, where a `switch` over twelve
+    /// stored properties took the address of every slot first — the detection machine's budget is 100 ns an
+    /// observation (README, Performance). Reads switch over the tuple's fields instead: a pointer to a value that is
+    /// only borrowed is a pointer to a copy of all twelve slots. The list stays a value: assigning it copies the
+    /// tuple, and no pointer leaves ``withMutableSlots(_:)``'s closure.
+    ///
+    /// Reachable from the inlinable accessors below, so that a client module iterating a list (the engine's driver,
+    /// volumekit-bench) gets code specialised for its element type instead of generic calls.
+    @usableFromInline var slots: Slots = (nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
     /// The number of elements.
     public private(set) var count = 0
 
@@ -33,47 +47,49 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         get {
             precondition(index >= 0 && index < count, "SmallList index out of range")
             switch index {
-            case 0: return e0!
-            case 1: return e1!
-            case 2: return e2!
-            case 3: return e3!
-            case 4: return e4!
-            case 5: return e5!
-            case 6: return e6!
-            case 7: return e7!
-            case 8: return e8!
-            case 9: return e9!
-            case 10: return e10!
-            default: return e11!
+            case 0: return slots.0!
+            case 1: return slots.1!
+            case 2: return slots.2!
+            case 3: return slots.3!
+            case 4: return slots.4!
+            case 5: return slots.5!
+            case 6: return slots.6!
+            case 7: return slots.7!
+            case 8: return slots.8!
+            case 9: return slots.9!
+            case 10: return slots.10!
+            default: return slots.11!
             }
         }
         set {
             precondition(index >= 0 && index < count, "SmallList index out of range")
-            store(newValue, at: index)
+            withMutableSlots { $0[index] = newValue }
         }
     }
 
-    @usableFromInline mutating func store(_ element: Element?, at index: Int) {
-        switch index {
-        case 0: e0 = element
-        case 1: e1 = element
-        case 2: e2 = element
-        case 3: e3 = element
-        case 4: e4 = element
-        case 5: e5 = element
-        case 6: e6 = element
-        case 7: e7 = element
-        case 8: e8 = element
-        case 9: e9 = element
-        case 10: e10 = element
-        default: e11 = element
+    /// Calls `body` with the slots as a mutable buffer of ``capacity`` optionals; the pointer is valid only inside
+    /// `body`.
+    @inlinable mutating func withMutableSlots<Result>(
+        _ body: (UnsafeMutableBufferPointer<Element?>) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafeMutablePointer(to: &slots) { tuple in
+            try tuple.withMemoryRebound(to: Element?.self, capacity: Self.capacity) { first in
+                try body(UnsafeMutableBufferPointer(start: first, count: Self.capacity))
+            }
         }
+    }
+
+    /// Exchanges the elements at `i` and `j`, in place.
+    public mutating func swapAt(_ i: Int, _ j: Int) {
+        precondition(i >= 0 && i < count && j >= 0 && j < count, "SmallList index out of range")
+        withMutableSlots { $0.swapAt(i, j) }
     }
 
     /// Adds `element` at the end.
     public mutating func append(_ element: Element) {
         precondition(count < Self.capacity, "SmallList holds at most \(Self.capacity) elements")
-        store(element, at: count)
+        let index = count
+        withMutableSlots { $0[index] = element }
         count += 1
     }
 
@@ -86,33 +102,56 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     public mutating func removeFirst(_ k: Int) {
         precondition(k >= 0 && k <= count, "SmallList cannot remove \(k) of \(count) elements")
         guard k > 0 else { return }
-        for index in 0..<(count - k) { store(self[index + k], at: index) }
-        for index in (count - k)..<count { store(nil, at: index) }
-        count -= k
+        let count = self.count
+        withMutableSlots { slots in
+            for index in 0..<(count - k) { slots[index] = slots[index + k] }
+            for index in (count - k)..<count { slots[index] = nil }
+        }
+        self.count -= k
     }
 
     /// Removes the element at `index`, keeping the order of the others.
     public mutating func remove(at index: Int) {
         precondition(index >= 0 && index < count, "SmallList index out of range")
-        for position in index..<(count - 1) { store(self[position + 1], at: position) }
-        store(nil, at: count - 1)
-        count -= 1
+        let last = count - 1
+        withMutableSlots { slots in
+            for position in index..<last { slots[position] = slots[position + 1] }
+            slots[last] = nil
+        }
+        count = last
+    }
+
+    /// Removes the first element that satisfies `predicate`, keeping the order of the others. Looked for in place:
+    /// a search on the list as a value reads every slot of it first.
+    mutating func removeFirst(where predicate: (Element) -> Bool) {
+        let count = self.count
+        let removed = withMutableSlots { slots in
+            var index = 0
+            while index < count, !predicate(slots[index]!) { index += 1 }
+            guard index < count else { return false }
+            for position in index..<(count - 1) { slots[position] = slots[position + 1] }
+            slots[count - 1] = nil
+            return true
+        }
+        if removed { self.count -= 1 }
     }
 
     /// Removes the elements that satisfy `shouldRemove`, keeping the order of the others.
     public mutating func removeAll(where shouldRemove: (Element) -> Bool) {
-        var kept = 0
-        for index in 0..<count {
-            let element = self[index]
-            if !shouldRemove(element) {
-                // Until the first removal every element is already in its place.
-                if kept != index { store(element, at: kept) }
-                kept += 1
+        let count = self.count
+        self.count = withMutableSlots { slots in
+            var kept = 0
+            for index in 0..<count {
+                let element = slots[index]!
+                if !shouldRemove(element) {
+                    // Until the first removal every element is already in its place.
+                    if kept != index { slots[kept] = element }
+                    kept += 1
+                }
             }
+            for index in kept..<count { slots[index] = nil }
+            return kept
         }
-        guard kept < count else { return }
-        for index in kept..<count { store(nil, at: index) }
-        count = kept
     }
 
     /// `lhs` followed by `rhs`.
@@ -132,42 +171,74 @@ extension SmallList: Equatable where Element: Equatable {
     /// Lists are equal when they hold equal elements in the same order.
     public static func == (lhs: SmallList, rhs: SmallList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        return lhs.indices.allSatisfy { lhs[$0] == rhs[$0] }
+        var index = 0
+        while index < lhs.count {
+            if lhs[index] != rhs[index] { return false }
+            index += 1
+        }
+        return true
     }
-
-    /// The index of the first element equal to `element`.
-    func firstIndex(of element: Element) -> Int? { firstIndex { $0 == element } }
 }
 
-// The searches the machines make on every observation, walking the list's own indices: the standard library's walk
-// an iterator, which holds a copy of every slot of the list, made anew for each search. Same results.
+// The searches the machines make on every observation, walking the list's own indices in a loop: the standard
+// library's walk an iterator, which holds a copy of every slot of the list, and a closure over the list (as
+// `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each search. Same results. They
+// are inlined where they are made: a call would receive a copy of the whole list (392 bytes of echoes) taken from the
+// machine that holds it.
 extension SmallList {
     /// The first element that satisfies `predicate`.
-    func first(where predicate: (Element) -> Bool) -> Element? {
-        firstIndex(where: predicate).map { self[$0] }
+    @inline(__always) func first(where predicate: (Element) -> Bool) -> Element? {
+        var index = 0
+        while index < count {
+            let element = self[index]
+            if predicate(element) { return element }
+            index += 1
+        }
+        return nil
     }
 
     /// The index of the first element that satisfies `predicate`.
-    func firstIndex(where predicate: (Element) -> Bool) -> Int? {
-        indices.first { predicate(self[$0]) }
+    @inline(__always) func firstIndex(where predicate: (Element) -> Bool) -> Int? {
+        var index = 0
+        while index < count {
+            if predicate(self[index]) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The last element that satisfies `predicate`.
-    func last(where predicate: (Element) -> Bool) -> Element? {
-        indices.last { predicate(self[$0]) }.map { self[$0] }
+    @inline(__always) func last(where predicate: (Element) -> Bool) -> Element? {
+        var index = count - 1
+        while index >= 0 {
+            let element = self[index]
+            if predicate(element) { return element }
+            index -= 1
+        }
+        return nil
     }
 
     /// Whether an element satisfies `predicate`.
-    func contains(where predicate: (Element) -> Bool) -> Bool { firstIndex(where: predicate) != nil }
+    @inline(__always) func contains(where predicate: (Element) -> Bool) -> Bool { firstIndex(where: predicate) != nil }
 
     /// Calls `body` on each element in order.
-    func forEach(_ body: (Element) -> Void) {
-        for index in indices { body(self[index]) }
+    @inline(__always) func forEach(_ body: (Element) -> Void) {
+        var index = 0
+        while index < count {
+            body(self[index])
+            index += 1
+        }
     }
 
     /// How many elements satisfy `predicate`.
-    func count(where predicate: (Element) -> Bool) -> Int {
-        indices.reduce(0) { $0 + (predicate(self[$1]) ? 1 : 0) }
+    @inline(__always) func count(where predicate: (Element) -> Bool) -> Int {
+        var matches = 0
+        var index = 0
+        while index < count {
+            if predicate(self[index]) { matches += 1 }
+            index += 1
+        }
+        return matches
     }
 }
 

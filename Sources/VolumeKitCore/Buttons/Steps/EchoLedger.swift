@@ -29,18 +29,21 @@ struct EchoLedger: Sendable, Equatable {
     /// The entries, oldest first.
     private(set) var entries = SmallList<Entry>()
 
+    // The searches below are inlined where they are made: a call would receive a copy of the whole ledger (392
+    // bytes), taken from the machine that holds it — the detection machine's budget is 100 ns an observation.
+
     /// Whether no set is on its way.
     var isEmpty: Bool { entries.isEmpty }
 
     /// When the first entry expires (counted in place: no array is made on the observation path).
-    var nextExpiry: Instant? {
+    @inline(__always) var nextExpiry: Instant? {
         var first: Instant?
         entries.forEach { entry in if first.map({ entry.expires < $0 }) ?? true { first = entry.expires } }
         return first
     }
 
     /// When the last entry matching `filter` expires.
-    func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
+    @inline(__always) func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
         var last: Instant?
         entries.forEach { entry in
             if filter(entry) && last.map({ $0 < entry.expires }) ?? true { last = entry.expires }
@@ -49,38 +52,38 @@ struct EchoLedger: Sendable, Equatable {
     }
 
     /// Whether a set of a value within `tolerance` of `value` is on its way (and, given, matches `filter`).
-    func contains(_ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }) -> Bool {
+    @inline(__always) func contains(
+        _ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }
+    ) -> Bool {
         entries.contains { abs($0.value - value) <= tolerance && filter($0) }
     }
 
     /// Whether an entry matches `predicate`.
-    func contains(where predicate: (Entry) -> Bool) -> Bool { entries.contains(where: predicate) }
+    @inline(__always) func contains(where predicate: (Entry) -> Bool) -> Bool { entries.contains(where: predicate) }
 
     /// How many sets of a value within `tolerance` of `value` are on their way.
-    func count(of value: Float, within tolerance: Float) -> Int {
+    @inline(__always) func count(of value: Float, within tolerance: Float) -> Int {
         entries.count { abs($0.value - value) <= tolerance }
     }
 
     /// The oldest set of a value within `tolerance` of `value` (that matches `filter`): the one a landing of that
     /// value is.
-    func oldest(_ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }) -> Entry? {
+    @inline(__always) func oldest(
+        _ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }
+    ) -> Entry? {
         entries.first { abs($0.value - value) <= tolerance && filter($0) }
     }
 
     /// The newest set of a value within `tolerance` of `value`.
-    func newest(_ value: Float, within tolerance: Float) -> Entry? {
+    @inline(__always) func newest(_ value: Float, within tolerance: Float) -> Entry? {
         entries.last { abs($0.value - value) <= tolerance }
     }
 
     /// Records a set issued. `replacing`: it is a retry of a set of the same value that was refused or dropped
     /// (it never lands), whose entry it takes the place of; otherwise it is one more set on its way.
     mutating func issue(_ entry: Entry, replacing: Bool) {
-        if replacing,
-            let index = entries.firstIndex(where: {
-                abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange
-            })
-        {
-            entries.remove(at: index)
+        if replacing {
+            entries.removeFirst { abs($0.value - entry.value) < VolumeGrid.readTolerance && !$0.beforeRouteChange }
         }
         insert(entry)
     }
@@ -99,7 +102,7 @@ struct EchoLedger: Sendable, Equatable {
 
     /// Takes the set `entry` as landed (or dropped).
     mutating func remove(_ entry: Entry) {
-        if let index = entries.firstIndex(of: entry) { entries.remove(at: index) }
+        entries.removeFirst { $0 == entry }
     }
 
     /// Forgets every set matching `predicate`.

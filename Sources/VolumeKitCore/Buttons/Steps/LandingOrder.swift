@@ -131,11 +131,12 @@ struct LandingOrder: Sendable, Equatable {
     }
 
     /// The set of `match` landed on `value`, over `believed`: keeps a spare of its echo when the landing was whole
-    /// steps from `believed` (a press may have taken it), and says whether a set taken as landed, issued after it
-    /// and still in `echoes`, lands over it (`pressOver`: no down press held could have refused that set).
-    mutating func landed(_ match: Match, on value: Float, over believed: Float, pressOver: Bool, echoes: EchoLedger)
-        -> Bool
-    {
+    /// steps from `believed` (a press may have taken it), says whether a set taken as landed, issued after it and
+    /// still in `echoes`, lands over it (`pressOver`: no down press held could have refused that set), and takes its
+    /// echo out of `echoes`. (Changed in place: passed as a value, the ledger of echoes would be copied whole.)
+    mutating func landed(
+        _ match: Match, on value: Float, over believed: Float, pressOver: Bool, in echoes: inout EchoLedger
+    ) -> Bool {
         let landing = match.echo
         // A later set's landing says the spare's set has landed (or never will).
         if let held = spare, landing.order > held.order { spare = nil }
@@ -149,7 +150,10 @@ struct LandingOrder: Sendable, Equatable {
         }
         let landedOrder = match.spareOrder ?? landing.order
         if landedOrder == assumedOrder { assumedOrder = nil }
-        return pressOver
+        let superseded =
+            pressOver
             && assumedOrder.map { later in landedOrder < later && echoes.contains { $0.order == later } } ?? false
+        echoes.remove(landing)
+        return superseded
     }
 }

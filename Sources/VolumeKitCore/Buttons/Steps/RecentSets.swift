@@ -30,7 +30,7 @@ struct RecentSets: Sendable, Equatable {
         dropExpired(at: time)
         if sets.count >= Self.limit {
             sets.removeFirst(1)
-            firstExpiry = Self.firstExpiry(of: sets)
+            findFirstExpiry()
         }
         sets.append(echo)
         firstExpiry = Self.earlier(firstExpiry, echo.expires)
@@ -55,14 +55,15 @@ struct RecentSets: Sendable, Equatable {
     private mutating func dropExpired(at time: Instant) {
         guard let first = firstExpiry, first <= time else { return }
         sets.removeAll { $0.expires <= time }
-        firstExpiry = Self.firstExpiry(of: sets)
+        findFirstExpiry()
     }
 
-    /// When the first of `sets` expires, `nil` for none.
-    private static func firstExpiry(of sets: SmallList<Echo>) -> Instant? {
+    /// Finds when the first of `sets` expires, `nil` for none. (Mutating, so that the sets are read in place: passed
+    /// as a value, the list would be copied whole.)
+    private mutating func findFirstExpiry() {
         var first: Instant?
-        sets.forEach { first = earlier(first, $0.expires) }
-        return first
+        sets.forEach { first = Self.earlier(first, $0.expires) }
+        firstExpiry = first
     }
 
     /// The earlier of `first` and `expires`; an expiry that is not a number never comes (no comparison holds).

@@ -54,7 +54,8 @@ extension VolumeStepMachine {
     /// An observation that is the landing of a set of ours (`match`).
     mutating func observeLanding(_ value: Float, _ match: LandingOrder.Match, at time: Instant) -> Actions {
         let landing = match.echo
-        // One set of this value landed; sets of other values may still land (or were dropped: they expire).
+        // One set of this value landed (its echo is taken out by `landed` below); sets of other values may still
+        // land (or were dropped: they expire).
         let landedBeforeRouteChange = landing.beforeRouteChange
         // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
         // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
@@ -63,8 +64,7 @@ extension VolumeStepMachine {
         // (other than 0), so a landing there shows the press was over when it landed — and when the later set
         // landed, after it.
         let superseded = landings.landed(
-            match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), echoes: echoes)
-        echoes.remove(landing)
+            match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), in: &echoes)
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
         // change stays what the machine believes (the set made then lands after it and confirms).
