@@ -286,6 +286,16 @@ public struct PressOracle: Sendable {
                 {
                     continue
                 }
+                // Inside a hold of this button that this chain already read as a repeat (its own step was the
+                // violation, judged there): the hold's later repeats are its own.
+                if let current = open, current.button == event.button,
+                    presses.contains(where: { press in
+                        press.readAsRepeat && press.chainStart == current.since && press.button == event.button
+                            && event.time >= press.down && event.time <= press.up + bounds.repeatLatency
+                    })
+                {
+                    continue
+                }
                 violations.append(
                     Violation(
                         kind: .repeatOutsideHold, time: event.time,

@@ -379,6 +379,24 @@ struct PressOracleTests {
         #expect(said.excused.allSatisfy { $0.countedApart })
     }
 
+    @Test("A hold whose first step was read as a repeat of the tap before: its own later repeats are no further wrong")
+    func holdReadAsRepeatKeepsItsRepeats() {
+        // A tap, then a hold of the same button 0.45 s later whose first step came as `repeated` (the ambiguous
+        // step): the hold's auto-repeats are reported as repeats too, inside the hold.
+        let truth = [Self.press(.up, at: 1), Self.press(.up, at: 1.45, duration: 1.0)]
+        let events = [
+            Self.event(.up, .pressed, at: 1.01), Self.event(.up, .repeated, at: 1.46),
+            Self.event(.up, .repeated, at: 2.0), Self.event(.up, .repeated, at: 2.2),
+            Self.event(.up, .released, at: 2.5),
+        ]
+        let verdict = Self.judge(truth, events)
+        #expect(verdict.violations.map(\.kind) == [.tapReadAsRepeat], "\(verdict.violations)")
+        // A repeat after that hold ended is still wrong.
+        let late = Self.judge(
+            truth, events.dropLast() + [Self.event(.up, .repeated, at: 3), Self.event(.up, .released, at: 3.1)])
+        #expect(late.violations.map(\.kind).contains(.repeatOutsideHold), "\(late.violations)")
+    }
+
     @Test(
         "A press making the first change after a silent route change with no notification is the route limit's, however late"
     )
