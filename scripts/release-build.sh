@@ -2,17 +2,18 @@
 # The release build of the `volumekit` CLI on Linux, as it would ship and as scripts/bench.sh measures it:
 # `swift build -c release` with the Swift runtime and Foundation linked statically, and four link choices
 # that make the process start cheaper without giving up a position-independent executable (ASLR stays on).
-# Measured on a 2-core VM for `volumekit remote set mpd://… 40` (docs/remote.md, "The CLI as a whole
-# process"): 550 page faults → 515–523, `--version` 468 → 420, and ~0.2–0.35 ms of its start.
+# Measured on a 2-core VM (docs/remote.md, "The CLI as a whole process"): `volumekit remote set mpd://… 40`
+# 549–564 page faults → 483–495 and 3.85–4.43 ms → 3.29–3.62 ms (fastest), `--version` 466–471 → 403–407.
 #
 #   --static-swift-stdlib            Swift runtime and Foundation inside the binary (no 6 ms of shared-object
 #                                    loading; a dynamically linked Foundation "hello" starts in ~6 ms here)
 #   -use-ld=lld + -z pack-relative-relocs
 #                                    the toolchain's lld (Debian's gold cannot) writes the 79,000 relative
 #                                    relocations as DT_RELR: a 15 KB table instead of 1.9 MB (glibc ≥ 2.36
-#                                    reads it; older glibc refuses to start the binary, saying so)
+#                                    reads it; an older one refuses to start the binary: "version
+#                                    `GLIBC_ABI_DT_RELR' not found")
 #   --no-export-dynamic              the static-stdlib link exports every Swift symbol (6,470 dynamic
-#                                    symbols, 490 without): a smaller table to map and for dladdr to scan
+#                                    symbols, 491 without): a smaller table to map and for dladdr to scan
 #   libstdc++ linked statically      the Swift runtime's C++ library inside the binary: one shared object
 #                                    fewer to map, and ~4,100 of the 4,155 symbol look-ups ld.so made are gone
 #                                    (GCC's runtime library exception allows it)
