@@ -20,10 +20,11 @@ fi
 trap 'scripts/mpd-peer.sh down || true; scripts/snapcast-peer.sh down || true' EXIT
 scripts/mpd-peer.sh up >/dev/null
 scripts/snapcast-peer.sh up >/dev/null
-# Statically linked Swift runtime and Foundation, as a shipped CLI would be (a dynamically linked Foundation
-# "hello" starts in ~6 ms here, a static one in ~2 ms). Package.swift cannot ask for it without unsafeFlags,
-# which would stop the package being used as a dependency, so it is a build option.
-swift build -c release --static-swift-stdlib >/dev/null
+# The release build a shipped CLI would be (scripts/release-build.sh: Swift runtime and Foundation linked
+# statically, lld with packed relative relocations, no exported symbols, libstdc++ inside, no $ORIGIN rpath;
+# a dynamically linked Foundation "hello" starts in ~6 ms here, a static one in ~2 ms). Package.swift cannot
+# ask for these without unsafeFlags, which would stop the package being used as a dependency.
+scripts/release-build.sh >/dev/null
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 VOLUMEKIT_MPD_URL=mpd://vk-secret@127.0.0.1:${VOLUMEKIT_MPD_PORT:-16600} \
   VOLUMEKIT_SNAPCAST_URL=snapcast://127.0.0.1:${VOLUMEKIT_SNAPCAST_PORT:-17705}/vk-client-1 \

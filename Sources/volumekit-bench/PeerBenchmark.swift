@@ -12,9 +12,11 @@ import Glibc
 /// - MPD per request: `MPDDevice.setVolume` vs python-mpd2's `setvol` (`VOLUMEKIT_BENCH_PYTHON`, a Python
 ///   with `mpd` importable; `scripts/bench.sh` makes a venv);
 /// - Snapcast per request: `SnapcastClient.setVolume` vs a raw JSON-RPC loop on one socket (the floor);
-/// - whole process, median of 10: `volumekit remote set mpd://…` vs Debian's `mpc volume`, and each
-///   program's start alone (`volumekit --version`, `mpc help`). No peak memory: Linux hands a spawned child the
-///   high-water mark of the (large) bench process, so `ru_maxrss` would not be the child's.
+/// - whole process, 40 runs alternating with the peer's: `volumekit remote set mpd://…` vs Debian's
+///   `mpc volume`, and each program's start alone (`volumekit --version`, `mpc help`), as median and fastest
+///   wall time and the median run's page faults (the child's own `ru_minflt`, which the load on a shared
+///   machine does not move). No peak memory: Linux hands a spawned child the high-water mark of the (large)
+///   bench process, so `ru_maxrss` would not be the child's.
 enum PeerBenchmark {
     static let requests = 500
     /// Rounds each side runs, alternating with the peer's: the figure is the median of the rounds' p50s, so a
@@ -178,13 +180,13 @@ enum PeerBenchmark {
         for action in ["set", "get"] {
             let url = { (port: UInt16) in "snapcast://\(host):\(port)/\(clientID)" }
             let arguments = { (port: UInt16) in ["remote", action, url(port)] + (action == "set" ? ["40"] : []) }
-            guard let time = spawnMedian(volumekit, arguments(port)) else {
+            guard let figures = SpawnFigures.alternating(volumekit, arguments(port)).ours else {
                 print("peers whole process remote \(action) snapcast://…: volumekit failed")
                 continue
             }
             let wire = onTheWire(volumekit, arguments, server: port) ?? "not counted"
             print(
-                "peers whole process, median of 10, remote \(action) snapcast://…\(action == "set" ? " 40" : ""): volumekit \(ms(time)) (\(loadAverage)); on the wire: \(wire)"
+                "peers whole process, \(SpawnFigures.runs) runs, remote \(action) snapcast://…\(action == "set" ? " 40" : ""): volumekit \(figures) (\(loadAverage)); on the wire: \(wire)"
             )
         }
     }
@@ -202,16 +204,17 @@ enum PeerBenchmark {
             ("start (--version / mpc help)", volumekit, ["--version"], mpc, ["help"]),
         ]
         for (label, ours, arguments, peer, peerArguments) in rows {
-            guard let us = spawnMedian(ours, arguments) else {
+            let (us, them) = SpawnFigures.alternating(ours, arguments, peer.map { ($0, peerArguments) })
+            guard let us else {
                 print("peers whole process \(label): volumekit failed")
                 continue
             }
-            var line = "peers whole process, median of 10, \(label): volumekit \(ms(us))"
-            if let peer, let them = spawnMedian(peer, peerArguments) {
-                line += " vs mpc \(ms(them)) (\(ratio(us, them))"
-                line += label.hasPrefix("remote") ? "; target ≤ 2.00×)" : ")"
+            var line = "peers whole process, \(SpawnFigures.runs) alternating runs, \(label): volumekit \(us)"
+            if let them {
+                line += " vs mpc \(them) (medians \(ratio(us.median, them.median)), fastest "
+                line += "\(ratio(us.fastest, them.fastest))\(label.hasPrefix("remote") ? "; target ≤ 2.00×" : ""))"
             } else {
-                line += " vs mpc: skipped (apt-get install mpc)"
+                line += " vs mpc: \(peer == nil ? "skipped (apt-get install mpc)" : "failed")"
             }
             print(line + " (\(loadAverage))")
         }
@@ -232,18 +235,8 @@ enum PeerBenchmark {
         print(wire)
     }
 
-    /// The median wall time of 10 runs (after one unmeasured), or `nil` when a run fails.
-    static func spawnMedian(_ path: String, _ arguments: [String]) -> Double? {
-        var times: [Double] = []
-        for run in 0..<11 {
-            guard let seconds = spawn(path, arguments) else { return nil }
-            if run > 0 { times.append(seconds) }
-        }
-        return RemoteBenchmark.percentile(times, 0.5)
-    }
-
-    /// Runs `path` with output to /dev/null; its wall time, or `nil` when it fails.
-    static func spawn(_ path: String, _ arguments: [String]) -> Double? {
+    /// Runs `path` with output to /dev/null; its wall time and minor page faults, or `nil` when it fails.
+    static func spawn(_ path: String, _ arguments: [String]) -> (seconds: Double, faults: Int)? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -255,9 +248,10 @@ enum PeerBenchmark {
         let start = Measure.nanoseconds()
         guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return nil }
         var status: Int32 = 0
-        guard waitpid(pid, &status, 0) == pid else { return nil }
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid else { return nil }
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
-        return status == 0 ? seconds : nil
+        return status == 0 ? (seconds, usage.ru_minflt) : nil
     }
 
     /// `path arguments`'s standard output, or `nil` when it fails.
