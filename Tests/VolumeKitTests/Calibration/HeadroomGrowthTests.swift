@@ -73,6 +73,12 @@ struct HeadroomGrowthTests {
         }
         first.stop()
         device.advance(by: 1)
+        return try upBurst(on: device, configuration)
+    }
+
+    /// Starts capture on `device` with `configuration`, makes 16 up presses 50 ms apart once it has settled, stops,
+    /// and returns how many `pressed` the app received.
+    static func upBurst(on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration) throws -> Int {
         let events = Locked([VolumeButtonEvent]())
         let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients) { event in
             events.withLock { $0.append(event) }
@@ -139,20 +145,7 @@ struct HeadroomGrowthTests {
     func coldBurstKeepsEveryPress() throws {
         let behaviour = try DeviceBehaviour(rules: ["sliderLatency=0.15", "kvoLatency=0.03", "tapLength=0.04"])
         let device = SimulatedDevice(.init(volume: 1, behaviour: behaviour))
-        let events = Locked([VolumeButtonEvent]())
-        let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { event in
-            events.withLock { $0.append(event) }
-        }
-        try engine.start()
-        device.advance(by: 1.5)
-        for _ in 0..<16 {
-            device.press(.up)
-            device.advance(by: 0.05)
-        }
-        device.advance(by: 2)
-        engine.stop()
-        device.advance(by: 1)
-        #expect(events.current.filter { $0.phase == .pressed }.count == 16)
+        #expect(try Self.upBurst(on: device, .init()) == 16)
         #expect(device.volume == 1, "the user's volume back")
     }
 
