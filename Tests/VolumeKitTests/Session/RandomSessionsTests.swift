@@ -94,6 +94,9 @@ final class RandomSession {
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
     /// set of VolumeKit's iOS had refused there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
+    /// Routes whose user volume was last set by presses (VolumeKit not holding) made from a value VolumeKit's
+    /// sets had left there, nudges and all.
+    private(set) var pressedFromLeftover: Set<AudioRoute> = []
     /// When set, every script line and device log entry is passed here, with whether VolumeKit held the
     /// volume before the action and the engine's events (for investigating one session).
     var narrate: (@Sendable (String) -> Void)?
@@ -299,8 +302,12 @@ final class RandomSession {
                     otherSourceOffset[route] = nil
                 }
                 pressedOntoRefusedSet.remove(route)
+                pressedFromLeftover.remove(route)
                 let sameAsShown = if case .controlCenter = cause { unchanged } else { false }
-                unchangedControlCenter[route] = sameAsShown ? (at, truth[route]!) : nil
+                // A Control Center drag in a series repeats its value: the choice, and the user's volume before
+                // it, are those of its first change.
+                let sameChoice = sameAsShown && unchangedControlCenter[route] != nil && truth[route]! == value
+                if !sameChoice { unchangedControlCenter[route] = sameAsShown ? (at, truth[route]!) : nil }
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
                 truth[route] = value
@@ -326,6 +333,7 @@ final class RandomSession {
                         from: device.reported(before ?? value), to: device.reported(value))
                 guard !holding || absolute else { break }
                 userPressTimes.append((at, route))
+                let fromAppLeft = appLeft[route]?.isEmpty == false
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
@@ -343,6 +351,10 @@ final class RandomSession {
                     carried[route] = value - truth[route]!
                     break
                 }
+                // From a value VolumeKit's sets left there (and on, press after press), the user's volume is the
+                // one they pressed to, give or take the sub-step nudges of VolumeKit's in it
+                // (``pressedFromLeftover``).
+                if fromAppLeft { pressedFromLeftover.insert(route) }
                 carried[route] = nil
                 anchoredAway[route] = nil
                 truth[route] = value
@@ -435,7 +447,14 @@ final class RandomSession {
     }
 
     func violatingRoutes() -> [AudioRoute] {
-        AudioRoute.allCases.filter { abs(endVolume(on: $0) - truth[$0]!) >= 1e-4 }
+        AudioRoute.allCases.filter { route in
+            let off = abs(endVolume(on: route) - truth[route]!)
+            // VolumeKit takes its own sub-step nudges out of presses made from a value its sets left
+            // (`RecoveryRule.pressedFromNudge`: whole steps from the user's exact volume); the value they
+            // pressed to kept them. Either is the user's: up to eight nudges and a rounded read apart.
+            let nudges = VolumeStepMachine.residueTolerance + VolumeStepMachine.readTolerance
+            return off >= 1e-4 && !(pressedFromLeftover.contains(route) && off <= nudges)
+        }
     }
 
     /// The volume `route` ends with for the user: the device's, or, on a route VolumeKit is not running on now,
