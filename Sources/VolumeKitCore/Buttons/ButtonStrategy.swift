@@ -121,10 +121,13 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// reports (no `outputVolume` change at a rail), so such a press cannot be seen and is undone by the set.
     /// ``ButtonStrategy/systemNotification`` reports presses at the rails.
     case railPressesUnseen(Float)
-    /// A recovery gave the user's volume back from exactly the value a crashed run was setting again after its
-    /// nudge below it (``PendingRestore/heldSetUnconfirmed``), a set it had not seen land — iOS 11+ refuses sets
-    /// during a held down press (seed 000). On a device whose presses snap to the 1/16 grid (`shared/facts/envelope.md`: `stepQuantization`), a press the user made since from the nudge
-    /// ends on that value too, and nothing tells the two apart: such a press is undone.
+    /// A recovery gave the user's volume back from a value a crashed run's last set, never seen to land, may or
+    /// may not have left: the value it was setting again after its nudge below it
+    /// (``PendingRestore/heldSetUnconfirmed``) — iOS 11+ refuses sets during a held down press (seed 000), and on a
+    /// device whose presses snap to the 1/16 grid (`shared/facts/envelope.md`: `stepQuantization`) a press the
+    /// user made since from the nudge ends on that value too — or the value it was setting the volume away from
+    /// (``PendingRestore/leftVolume``), where presses the user made from the value it was setting may have ended.
+    /// Nothing tells the two apart: such presses are undone.
     case recoveredAtUnconfirmedSet
     /// With a KVO strategy (``ButtonStrategy/outputVolume``, ``ButtonStrategy/systemNotification``), a step was
     /// read as a hold's first auto-repeat from its timing alone: iOS's first repeat may come anywhere from 0.3 to

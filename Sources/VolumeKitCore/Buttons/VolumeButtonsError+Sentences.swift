@@ -48,7 +48,7 @@ extension VolumeButtonsDiagnostic: CustomStringConvertible {
         case .outsideEnvelope(let rule, let value):
             "This phone's \(rule.rawValue) measured \(VolumeHUDDisplay.number(value)) s, outside the \(VolumeHUDDisplay.number(rule.range.lowerBound))–\(VolumeHUDDisplay.number(rule.range.upperBound)) s VolumeKit knows of iPhones; it is not used. A trace of this phone (the field check) would tell VolumeKit's authors how it behaves."
         case .recoveredAtUnconfirmedSet:
-            "The user's volume was given back after a crash from the value VolumeKit was last setting, a set it never saw land; a press the user made since, had it ended on that same value, was undone."
+            "The user's volume was given back after a crash from a value VolumeKit's last set, never seen to land, may or may not have left; a press the user made since, had it ended on that same value, was undone."
         }
     }
 }

@@ -11,7 +11,7 @@ extension RandomSession {
             ("route change without a notification", { self.isUnderMissingRouteNotification }),
             ("press at a rail unseen", { self.isUnderUnseenRailPress }),
             ("set landed across a route change", { self.isUnderUncertainRouteVolume }),
-            ("press onto a refused anchor after a crash", { self.isUnderUnconfirmedAnchor }),
+            ("press after a crash onto a value of an unconfirmed set", { self.isUnderUnconfirmedAnchor }),
             ("another source moved the volume a press's step", { self.isUnderOtherSourceStep }),
             ("another source's change overwritten by a set in flight", { self.isUnderOverwrittenOtherSource }),
             ("Control Center value within a read of VolumeKit's", { self.isUnderCoincidentControlCenter }),
@@ -138,19 +138,28 @@ extension RandomSession {
             }
     }
 
-    /// Envelope limit (README): a crashed run set its anchor again after a nudge below it and iOS refused the set
-    /// (a held down press, seed 000); on a grid-snapping device the user's press from the nudge ended on the anchor,
-    /// which the recovery takes for VolumeKit's. True when VolumeKit reported it
+    /// Envelope limit (README): a crashed run's last set was never seen to land, and the user's presses since
+    /// ended on a value that set may or may not have left, which the recovery takes for VolumeKit's. Either the
+    /// run set its anchor again after a nudge below it and iOS refused the set (a held down press, seed 000) — on
+    /// a grid-snapping device the user's press from the nudge ended on the anchor — or it was moving its anchor
+    /// and the presses from the new one ended on the old. True when VolumeKit reported it
     /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
-    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), and is off by that press
-    /// undone: one step, within ``VolumeStepMachine/stepTolerance``.
+    /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), off by that press undone (one
+    /// step, within ``VolumeStepMachine/stepTolerance``), or by presses made while the app was not running that
+    /// ended on a value VolumeKit's sets had left there before its last (``pressedOntoEarlierLeft``), the route
+    /// ending at the user's volume from before those presses.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
             && routes.allSatisfy { route in
                 let off = abs(endVolume(on: route) - truth[route]!)
-                return pressedOntoRefusedSet.contains(route)
-                    && abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
+                if pressedOntoRefusedSet.contains(route),
+                    abs(off - VolumeStepMachine.step) < VolumeStepMachine.stepTolerance
+                {
+                    return true
+                }
+                guard let began = pressedOntoEarlierLeft[route] else { return false }
+                return abs(endVolume(on: route) - userVolume(on: route, at: began)) <= VolumeStepMachine.readTolerance
             }
     }
 

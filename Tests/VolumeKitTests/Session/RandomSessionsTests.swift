@@ -94,6 +94,13 @@ final class RandomSession {
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
     /// set of VolumeKit's iOS had refused there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
+    /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
+    /// and the values its earlier sets had left there before its last (kept press after press until another
+    /// change of the user's).
+    private var leftBeforePresses: [AudioRoute: (at: Instant, values: [Float])] = [:]
+    /// Per route, when the presses began whose last, made while the app was not running, ended exactly on a value
+    /// VolumeKit's sets had left there before its last one.
+    private(set) var pressedOntoEarlierLeft: [AudioRoute: Instant] = [:]
     /// Routes whose user volume was last set by presses (VolumeKit not holding) made from a value VolumeKit's
     /// sets had left there, nudges and all.
     private(set) var pressedFromLeftover: Set<AudioRoute> = []
@@ -303,6 +310,8 @@ final class RandomSession {
                 }
                 pressedOntoRefusedSet.remove(route)
                 pressedFromLeftover.remove(route)
+                leftBeforePresses[route] = nil
+                pressedOntoEarlierLeft[route] = nil
                 let sameAsShown = if case .controlCenter = cause { unchanged } else { false }
                 // A Control Center drag in a series repeats its value: the choice, and the user's volume before
                 // it, are those of its first change.
@@ -334,6 +343,7 @@ final class RandomSession {
                 guard !holding || absolute else { break }
                 userPressTimes.append((at, route))
                 let fromAppLeft = appLeft[route]?.isEmpty == false
+                if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
                 appLeft[route] = nil
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
@@ -355,6 +365,13 @@ final class RandomSession {
                 // one they pressed to, give or take the sub-step nudges of VolumeKit's in it
                 // (``pressedFromLeftover``).
                 if fromAppLeft { pressedFromLeftover.insert(route) }
+                if let left = leftBeforePresses[route], !device.isAppRunning,
+                    left.values.contains(where: { abs($0 - value) <= VolumeStepMachine.readTolerance })
+                {
+                    pressedOntoEarlierLeft[route] = left.at
+                } else {
+                    pressedOntoEarlierLeft[route] = nil
+                }
                 carried[route] = nil
                 anchoredAway[route] = nil
                 truth[route] = value

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VolumeKitCore
+@testable import VolumeKitCore
 import VolumeKitTesting
 
 /// A crash while the anchor set after a down press is refused (issue 11, ov-6070): iOS 11+ refuses sets during a
@@ -79,5 +79,34 @@ struct UnconfirmedAnchorRecoveryTests {
         let diagnostics = recover(run.device, launching: true, settle: 1.5).diagnostics
         #expect(run.device.volume == 0.0625)
         #expect(!diagnostics.contains(.recoveredAtUnconfirmedSet))
+    }
+}
+
+/// A crash just as VolumeKit moved its anchor (held-out session 21804): the record says the volume was last seen at
+/// the old anchor (``PendingRestore/leftVolume``) and the new one is being set. Two presses from the new anchor, had
+/// its set landed, end exactly on the old one, where a set that never landed leaves the volume too.
+@Suite("A crash while moving the anchor")
+struct MovedAnchorRecoveryTests {
+    private static let record = PendingRestore(
+        userVolume: 0.9375, heldVolume: 0.875, savedAtUptime: 10, bootTime: nil, leftVolume: 0.75)
+
+    private static func recover(at volume: Float) -> RestoreBook.Recovery {
+        var book = RestoreBook()
+        book.records.byRoute[.speaker] = record
+        return book.recover(AudioOutput(route: .speaker), volume: volume, at: 11, bootTime: nil, watchesRails: true)
+    }
+
+    @Test("From exactly the value it was moving away from: given back, and reported")
+    func fromTheLeftValue() {
+        let recovery = Self.recover(at: 0.75)
+        #expect(recovery.userVolume == 0.9375)
+        #expect(recovery.diagnostics == [.recoveredAtUnconfirmedSet])
+    }
+
+    @Test("From the value it was setting: given back, nothing ambiguous to report")
+    func fromTheHeldValue() {
+        let recovery = Self.recover(at: 0.875)
+        #expect(recovery.userVolume == 0.9375)
+        #expect(recovery.diagnostics.isEmpty)
     }
 }

@@ -62,6 +62,14 @@ struct RestoreBook {
             if record.heldSetUnconfirmed == true, abs(volume - record.heldVolume) <= VolumeStepMachine.readTolerance {
                 recovery.diagnostics.append(.recoveredAtUnconfirmedSet)
             }
+            // From exactly where the crashed run last saw the volume away from the held value, its set to the held
+            // value not seen to land (a record keeps that value only until it is): had the set landed, presses
+            // the user made from the held value since may have ended there too.
+            if let left = record.leftVolume, abs(volume - left) <= VolumeStepMachine.readTolerance,
+                VolumeGrid.isApart(left, record.heldVolume)
+            {
+                recovery.diagnostics.append(.recoveredAtUnconfirmedSet)
+            }
             return recovery
         case .discard:
             records[output] = nil
