@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import VolumeKitCore
 import VolumeKitTesting
+
+@testable import VolumeKitCore
 
 /// A crash while the anchor set after a down press is refused (issue 11, ov-6070): iOS 11+ refuses sets during a
 /// held down press (seed 000), so the volume stays at VolumeKit's nudge below the anchor; on a device whose presses
