@@ -17,7 +17,19 @@ struct FinalVolumeReadingTests {
         let session = RandomSession(seed: 171_660_164, behaviour: .sample(21677), strategy: .outputVolume)
         session.run(length: 14)
         #expect(session.violations() == ["speaker: volume 0.0625, user's 0.25"])
-        #expect(session.finalVolumeLimit == "Control Center value the volume already had (unobservable)")
+        #expect(session.finalVolumeLimit == "Control Center value VolumeKit last saw there (unobservable)")
+    }
+
+    @Test("Control Center changes during a call that end on the value VolumeKit says it left are unobservable")
+    func callChangesBackToTheHeldValue() {
+        // Sample 24533: VolumeKit's anchor set of 0.75 for the user's 15/16 on the speaker landed on the headphones
+        // after a route change; its saved record says it left 0.75 on the speaker. During a call (the app's session
+        // inactive: no KVO, no notification) the user sets the speaker to 0.1, then to 0.75. Back, VolumeKit reads
+        // the 0.75 its record holds and gives back 15/16: nothing it could see tells the two apart.
+        let session = RandomSession(seed: 194_276_828, behaviour: .sample(24533), strategy: .outputVolume)
+        session.run(length: 14)
+        #expect(session.violations() == ["speaker: volume 0.9375, user's 0.75"])
+        #expect(session.finalVolumeLimit == "Control Center value VolumeKit last saw there (unobservable)")
     }
 
     @Test(

@@ -15,7 +15,7 @@ extension RandomSession {
             ("another source moved the volume a press's step", { self.isUnderOtherSourceStep }),
             ("another source's change overwritten by a set in flight", { self.isUnderOverwrittenOtherSource }),
             ("Control Center value within a read of VolumeKit's", { self.isUnderCoincidentControlCenter }),
-            ("Control Center value the volume already had (unobservable)", { self.isUnderUnchangedControlCenter }),
+            ("Control Center value VolumeKit last saw there (unobservable)", { self.isUnderUnchangedControlCenter }),
         ]
         return limits.first { $0.1() }?.0
     }
@@ -163,18 +163,20 @@ extension RandomSession {
             }
     }
 
-    /// Unobservable limit (README): with KVO (`outputVolume`, passive), the user's last choice on a route was a
-    /// Control Center value equal to the volume the route already had — a value VolumeKit held there (its anchor,
-    /// say) — so nothing changed and KVO, which reports only changes, says nothing (no diagnostic is possible; the
-    /// simulated private notification does fire, so `systemNotification` is never excused). VolumeKit gives back
-    /// the user's volume from before it. True when every violating route's user volume was last set so, with no
-    /// press of the user's there after it, and the route ends at the user's volume from before that choice
-    /// (within a read, ``VolumeStepMachine/readTolerance``).
+    /// Unobservable limit (README): the user's last choice on a route was a Control Center value equal to the
+    /// last VolumeKit could see there — a value it held (its anchor, say) — so, to VolumeKit, nothing changed, and
+    /// it gives back the user's volume from before (no diagnostic is possible). Either the value the route already
+    /// had, with KVO (`outputVolume`, passive: KVO reports only changes; the simulated private notification does
+    /// fire, so `systemNotification` is not excused here), or the end of changes all made while the app's session
+    /// was inactive (no KVO, no notification: a call), with any strategy. True when every violating route's user
+    /// volume was last set so, with no press of the user's there after it, and the route ends at the user's volume
+    /// from before that choice (within a read, ``VolumeStepMachine/readTolerance``).
     var isUnderUnchangedControlCenter: Bool {
         let routes = violatingRoutes()
-        return strategy != .systemNotification && !routes.isEmpty
+        return !routes.isEmpty
             && routes.allSatisfy { route in
-                guard let choice = unchangedControlCenter[route],
+                let unchanged = strategy == .systemNotification ? nil : unchangedControlCenter[route]
+                guard let choice = unchanged ?? unobservedReturn[route],
                     !userPressTimes.contains(where: { $0.route == route && $0.at > choice.at })
                 else { return false }
                 return abs(endVolume(on: route) - choice.before) <= VolumeStepMachine.readTolerance

@@ -73,6 +73,13 @@ final class RandomSession {
     /// Per route, the user's last Control Center choice when it was the value the route already had (no change,
     /// so nothing iOS reports — no KVO, no notification): when, and the user's volume before it.
     var unchangedControlCenter: [AudioRoute: (at: Instant, before: Float)] = [:]
+    /// Per route, the first of the Control Center changes made since while the app's session was inactive: when,
+    /// the value the route showed before it and the values VolumeKit's sets had left there, and the user's volume
+    /// then.
+    private var unobservedChanges: [AudioRoute: (at: Instant, shown: [Float], user: Float)] = [:]
+    /// Per route, when such changes ended back on the value shown before the first (the user's last choice), and
+    /// the user's volume before them.
+    var unobservedReturn: [AudioRoute: (at: Instant, before: Float)] = [:]
     /// When each of VolumeKit's sets reached the system, and its value.
     var appSets: [(at: Instant, value: Float)] = []
     /// When and where the user pressed while VolumeKit did not hold the volume.
@@ -317,6 +324,23 @@ final class RandomSession {
                 // it, are those of its first change.
                 let sameChoice = sameAsShown && unchangedControlCenter[route] != nil && truth[route]! == value
                 if !sameChoice { unchangedControlCenter[route] = sameAsShown ? (at, truth[route]!) : nil }
+                // Control Center changes made while the app's session is inactive (no KVO, no notification), then
+                // one back to the value the route showed before the first of them, or to one VolumeKit's sets left
+                // there or its saved record says they did (a set made for it that landed on the next route): a
+                // value VolumeKit knows as its last there, so it reads nothing new.
+                let inactive = !device.isSessionActive
+                if case .controlCenter = cause, inactive || unobservedChanges[route] != nil {
+                    let record = PendingRestores.load(from: device.clients.keyValueStore).byRoute[route]
+                    let saved = [record?.heldVolume, record?.leftVolume].compactMap { $0 }
+                    let known = [before ?? value] + (appLeft[route] ?? []) + saved
+                    let first = unobservedChanges[route] ?? (at, known, truth[route]!)
+                    let back = first.shown.contains { abs(value - $0) < 1e-6 }
+                    unobservedChanges[route] = inactive && !back ? first : nil
+                    unobservedReturn[route] = back ? (first.at, first.user) : nil
+                } else {
+                    unobservedChanges[route] = nil
+                    unobservedReturn[route] = nil
+                }
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
                 truth[route] = value
@@ -342,6 +366,8 @@ final class RandomSession {
                         from: device.reported(before ?? value), to: device.reported(value))
                 guard !holding || absolute else { break }
                 userPressTimes.append((at, route))
+                unobservedChanges[route] = nil
+                unobservedReturn[route] = nil
                 let fromAppLeft = appLeft[route]?.isEmpty == false
                 if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
                 appLeft[route] = nil
