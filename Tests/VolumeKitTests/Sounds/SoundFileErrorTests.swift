@@ -111,32 +111,30 @@ struct SoundFileErrorTests {
 
     @Test("a container or chunk too small for its fields is an invalid chunk size, with the least it must be")
     func undersizedChunks() throws {
-        #expect(
-            readResult(patched(Self.wav, at: 4, with: le32(2)))
-                == .failure(.invalidField(.chunkSize, value: "2", at: .init(chunk: "RIFF", offset: 0))))
-        #expect(
-            readResult(patched(Self.aiff, at: 4, with: be32(3)))
-                == .failure(.invalidField(.chunkSize, value: "3", at: .init(chunk: "FORM", offset: 0))))
-        #expect(
-            readResult(patched(Self.wav, at: 16, with: le32(14)))
-                == .failure(
-                    .invalidField(.chunkSize, value: "14 (at least 16)", at: .init(chunk: "fmt ", offset: 12))))
         let fact = Data(
             Array(Self.wav.prefix(36)) + Array("fact".utf8) + le32(2) + [0, 0] + Array(Self.wav.dropFirst(36)))
-        #expect(
-            readResult(patched(fact, at: 4, with: le32(UInt32(fact.count - 8))))
-                == .failure(.invalidField(.chunkSize, value: "2 (at least 4)", at: .init(chunk: "fact", offset: 36))))
         let comm = try #require(offset(of: "COMM", in: Self.aiff))
-        #expect(
-            readResult(patched(Self.aiff, at: comm + 4, with: be32(10)))
-                == .failure(
-                    .invalidField(
-                        .chunkSize, value: "10 (at least 18)", at: .init(chunk: "COMM", offset: Int64(comm)))))
         let ssnd = try #require(offset(of: "SSND", in: Self.aiff))
-        #expect(
-            readResult(patched(Self.aiff, at: ssnd + 4, with: be32(6)))
-                == .failure(
-                    .invalidField(.chunkSize, value: "6 (at least 8)", at: .init(chunk: "SSND", offset: Int64(ssnd)))))
+        let cases: [(file: Data, value: String, at: SoundFileLocation)] = [
+            (patched(Self.wav, at: 4, with: le32(2)), "2", .init(chunk: "RIFF", offset: 0)),
+            (patched(Self.aiff, at: 4, with: be32(3)), "3", .init(chunk: "FORM", offset: 0)),
+            (patched(Self.wav, at: 16, with: le32(14)), "14 (at least 16)", .init(chunk: "fmt ", offset: 12)),
+            (
+                patched(fact, at: 4, with: le32(UInt32(fact.count - 8))), "2 (at least 4)",
+                .init(chunk: "fact", offset: 36)
+            ),
+            (
+                patched(Self.aiff, at: comm + 4, with: be32(10)), "10 (at least 18)",
+                .init(chunk: "COMM", offset: Int64(comm))
+            ),
+            (
+                patched(Self.aiff, at: ssnd + 4, with: be32(6)), "6 (at least 8)",
+                .init(chunk: "SSND", offset: Int64(ssnd))
+            ),
+        ]
+        for (file, value, location) in cases {
+            #expect(readResult(file) == .failure(.invalidField(.chunkSize, value: value, at: location)), "\(location)")
+        }
     }
 
     @Test("a zero sample rate in each container")
