@@ -157,13 +157,12 @@ public final class SnapcastClient: RemoteVolumeDevice {
 
     /// ``changes()`` with the watcher paced by `clock` (tests advance it by hand).
     func changes(clock: WatcherClock) -> AsyncStream<RemoteVolumeChange> {
-        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = clientID
         let change: @Sendable (Snapcast.Volume) -> RemoteVolumeChange = { volume in
             RemoteVolumeChange(volume: volume.isInRange ? volume.percent : nil, muted: volume.muted)
         }
-        let watcher = SnapcastWatcher(
-            link: link,
+        return link.changes(
+            clock: clock,
             resync: { session, deadline in change(try Self.status(of: id, session, deadline).config.volume) },
             notified: { method, line in
                 switch method {
@@ -193,13 +192,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
                     break
                 }
                 return nil
-            },
-            clock: clock,
-            deliver: { continuation.yield($0) }
+            }
         )
-        continuation.onTermination = { _ in watcher.cancel() }
-        watcher.start()
-        return stream
     }
 
     private func status() async throws -> Snapcast.Client {
@@ -220,11 +214,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
     private static func checked(_ client: Snapcast.Client, id: String, _ session: SnapcastSession) throws
         -> Snapcast.Client
     {
-        guard client.id == id else {
-            throw RemoteVolumeError.invalidReply(
-                "Snapcast answered about client \"\(PeerText.clean(client.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
-            )
-        }
+        try SnapcastSession.checkAnswer(about: "client", client.id, asked: id)
         session.remember(client.config.volume, of: id)
         return client
     }

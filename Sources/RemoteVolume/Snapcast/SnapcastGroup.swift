@@ -145,7 +145,6 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     /// the group level whenever it changes; after a reconnect the group is read again. Ends when its
     /// consumer stops listening.
     public func changes() async throws -> AsyncStream<RemoteVolumeChange>? {
-        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let id = groupID
         struct Seen { var levels: [String: Int] = [:]; var muted: Bool?; var reported: RemoteVolumeChange? }
         let seen = Locked(Seen())
@@ -168,8 +167,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                 return publish(&state)
             }
         }
-        let watcher = SnapcastWatcher(
-            link: link,
+        return link.changes(
             resync: { session, deadline in take(try Self.status(of: id, session, deadline)) },
             notified: { method, line in
                 var change: RemoteVolumeChange?
@@ -205,12 +203,8 @@ public final class SnapcastGroup: RemoteVolumeDevice {
                     break
                 }
                 return change
-            },
-            deliver: { continuation.yield($0) }
+            }
         )
-        continuation.onTermination = { _ in watcher.cancel() }
-        watcher.start()
-        return stream
     }
 
     /// `shape` scaled so its largest value becomes `level` (all `level` when the shape is all 0).
@@ -270,11 +264,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
         let group = try session.call(
             "Group.GetStatus", Snapcast.IDParams(id: id), as: Snapcast.GroupStatus.self, deadline: deadline
         ).group
-        guard group.id == id else {
-            throw RemoteVolumeError.invalidReply(
-                "Snapcast answered about group \"\(PeerText.clean(group.id, limit: 60))\" when asked about \"\(PeerText.clean(id, limit: 60))\""
-            )
-        }
+        try SnapcastSession.checkAnswer(about: "group", group.id, asked: id)
         session.remember(group)
         return group
     }

@@ -125,6 +125,16 @@ final class SnapcastSession {
         return try JSONLine.decode(Snapcast.Reply<R>.self, from: reply).result
     }
 
+    /// Refuses a reply about another `kind` (`client`, `group`) than the one asked about: `answered` is the
+    /// id the reply names, `asked` the id the request named.
+    static func checkAnswer(about kind: String, _ answered: String, asked: String) throws {
+        guard answered == asked else {
+            throw RemoteVolumeError.invalidReply(
+                "Snapcast answered about \(kind) \"\(PeerText.clean(answered, limit: 60))\" when asked about \"\(PeerText.clean(asked, limit: 60))\""
+            )
+        }
+    }
+
     private static func refusal(_ envelope: Snapcast.Envelope, method: String) -> any Error {
         guard let error = envelope.error else {
             return RemoteVolumeError.invalidReply("Snapcast answered \(method) with one reply, not a batch")

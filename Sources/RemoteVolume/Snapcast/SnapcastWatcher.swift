@@ -112,3 +112,20 @@ final class SnapcastWatcher: @unchecked Sendable {
         }
     }
 }
+
+extension SnapcastLink {
+    /// Follows the server's notifications on a connection of their own (a ``SnapcastWatcher`` paced by
+    /// `clock`): a stream keeping the newest 64 changes, whose end (its consumer stops listening) cancels the
+    /// watcher. What ``SnapcastClient/changes()`` and ``SnapcastGroup/changes()`` return.
+    func changes(
+        clock: WatcherClock = .system, resync: @escaping SnapcastWatcher.Resync,
+        notified: @escaping SnapcastWatcher.Notified
+    ) -> AsyncStream<RemoteVolumeChange> {
+        let (stream, continuation) = AsyncStream<RemoteVolumeChange>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let watcher = SnapcastWatcher(
+            link: self, resync: resync, notified: notified, clock: clock, deliver: { continuation.yield($0) })
+        continuation.onTermination = { _ in watcher.cancel() }
+        watcher.start()
+        return stream
+    }
+}

@@ -109,24 +109,28 @@ extension View {
     ) -> some View {
         modifier(
             VolumeHUDModifier(
-                style: style, isEnabled: isEnabled, options: options, level: level, buttonEvent: buttonEvent,
-                clients: clients, onChange: onChange
+                settings: .init(style: style, isEnabled: isEnabled, options: options), level: level,
+                buttonEvent: buttonEvent, clients: clients, onChange: onChange
             ))
     }
 }
 
 @available(iOSApplicationExtension, unavailable)
 private struct VolumeHUDModifier: ViewModifier {
-    struct Key: Equatable {
+    /// The inputs whose change makes a new `VolumeHUD` (a level or a button event is shown by the running one).
+    struct Settings: Equatable {
         var style: VolumeHUDStyle
         var isEnabled: Bool
         var options: VolumeHUDOptions
+    }
+
+    /// The task's identity: the settings, and whether clients were given (they are not `Equatable`).
+    struct Key: Equatable {
+        var settings: Settings
         var hasClients: Bool
     }
 
-    let style: VolumeHUDStyle
-    let isEnabled: Bool
-    let options: VolumeHUDOptions
+    let settings: Settings
     let level: Float?
     let buttonEvent: VolumeButtonEvent?
     let clients: VolumeKitClients?
@@ -139,11 +143,11 @@ private struct VolumeHUDModifier: ViewModifier {
         latest.onChange = onChange
         return
             content
-            .task(id: Key(style: style, isEnabled: isEnabled, options: options, hasClients: clients != nil)) {
+            .task(id: Key(settings: settings, hasClients: clients != nil)) {
                 @MainActor in
-                guard isEnabled else { return }
+                guard settings.isEnabled else { return }
                 let latest = latest
-                let hud = VolumeHUD(style: style, options: options, clients: clients)
+                let hud = VolumeHUD(style: settings.style, options: settings.options, clients: clients)
                 self.hud = hud
                 hud.start()
                 for await display in hud.displays {

@@ -18,23 +18,14 @@ struct AIFFReader<Source: SoundByteSource> {
     }
 
     func read() throws -> SoundFileInfo {
-        let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
-        let formSize = Int64(header.u32be(4))
-        guard formSize >= 4 else {
-            throw SoundFileError.invalidField(
-                .chunkSize, value: "\(formSize)", at: SoundFileLocation(chunk: "FORM", offset: 0))
-        }
+        var chunks = try PaddedChunkWalker(container: "FORM", source: source, length: length, bigEndian: true)
         var common: Common?
         var sound: (offset: Int64, count: Int64, location: SoundFileLocation)?
-        var chunks = PaddedChunkWalker(source: source, from: 12, to: 8 + formSize, length: length, bigEndian: true)
         while let chunk = try chunks.next() {
             switch chunk.type {
             case "COMM" where common == nil:
                 let minimum: Int64 = isAIFC ? 22 : 18
-                guard chunk.size >= minimum else {
-                    throw SoundFileError.invalidField(
-                        .chunkSize, value: "\(chunk.size) (at least \(minimum))", at: chunk.location)
-                }
+                try chunk.requireSize(atLeast: minimum)
                 let c = try source.exactBytes(at: chunk.payload, count: Int(minimum), for: chunk.location)
                 common = Common(
                     channels: Int16(bitPattern: c.u16be(0)), frames: c.u32be(2), bits: Int16(bitPattern: c.u16be(6)),
@@ -42,10 +33,7 @@ struct AIFFReader<Source: SoundByteSource> {
                     compression: isAIFC ? c.fourCC(18) : "NONE", location: chunk.location
                 )
             case "SSND" where sound == nil:
-                guard chunk.size >= 8 else {
-                    throw SoundFileError.invalidField(
-                        .chunkSize, value: "\(chunk.size) (at least 8)", at: chunk.location)
-                }
+                try chunk.requireSize(atLeast: 8)
                 let s = try source.exactBytes(at: chunk.payload, count: 8, for: chunk.location)
                 let dataOffset = Int64(s.u32be(0))
                 guard dataOffset <= chunk.size - 8 else {

@@ -112,6 +112,13 @@ struct SoundChunk {
     let size: Int64
 
     var location: SoundFileLocation { SoundFileLocation(chunk: type, offset: offset) }
+
+    /// Fails with `invalidField(.chunkSize)`, "N (at least M)", when the payload is under `minimum` bytes.
+    func requireSize(atLeast minimum: Int64) throws {
+        guard size >= minimum else {
+            throw SoundFileError.invalidField(.chunkSize, value: "\(size) (at least \(minimum))", at: location)
+        }
+    }
 }
 
 extension SoundByteSource {
@@ -170,6 +177,19 @@ struct PaddedChunkWalker<Source: SoundByteSource> {
         self.length = length
         self.bigEndian = bigEndian
         offset = start
+    }
+
+    /// A walker over a whole RIFF or IFF file: reads its 12-byte header (magic, the container's size, form
+    /// type) and walks from byte 12 to the end that size declares. A size under 4, too small for the form
+    /// type, is `invalidField(.chunkSize)` at byte 0 of `container` (`"RIFF"`, `"FORM"`).
+    init(container: String, source: Source, length: Int64, bigEndian: Bool) throws {
+        let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
+        let size = Int64(bigEndian ? header.u32be(4) : header.u32le(4))
+        guard size >= 4 else {
+            throw SoundFileError.invalidField(
+                .chunkSize, value: "\(size)", at: SoundFileLocation(chunk: container, offset: 0))
+        }
+        self.init(source: source, from: 12, to: 8 + size, length: length, bigEndian: bigEndian)
     }
 
     /// The next chunk, or `nil` when fewer than 8 bytes of the container remain.

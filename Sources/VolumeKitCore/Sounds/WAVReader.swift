@@ -20,25 +20,16 @@ struct WAVReader<Source: SoundByteSource> {
     }
 
     func read() throws -> SoundFileInfo {
-        let header = try source.exactBytes(at: 0, count: 12, for: SoundFileLocation(chunk: "file header", offset: 0))
-        let riffSize = Int64(header.u32le(4))
-        guard riffSize >= 4 else {
-            throw SoundFileError.invalidField(
-                .chunkSize, value: "\(riffSize)", at: SoundFileLocation(chunk: "RIFF", offset: 0))
-        }
+        var chunks = try PaddedChunkWalker(container: "RIFF", source: source, length: length, bigEndian: false)
         var format: Format?
         var factFrames: Int64?
         var data: (offset: Int64, count: Int64, location: SoundFileLocation)?
-        var chunks = PaddedChunkWalker(source: source, from: 12, to: 8 + riffSize, length: length, bigEndian: false)
         while let chunk = try chunks.next() {
             switch chunk.type {
             case "fmt " where format == nil:
                 format = try readFormat(chunk)
             case "fact" where factFrames == nil:
-                guard chunk.size >= 4 else {
-                    throw SoundFileError.invalidField(
-                        .chunkSize, value: "\(chunk.size) (at least 4)", at: chunk.location)
-                }
+                try chunk.requireSize(atLeast: 4)
                 factFrames = Int64(try source.exactBytes(at: chunk.payload, count: 4, for: chunk.location).u32le(0))
             case "data" where data == nil:
                 data = (chunk.payload, chunk.size, chunk.location)
@@ -78,9 +69,7 @@ struct WAVReader<Source: SoundByteSource> {
     }
 
     private func readFormat(_ chunk: SoundChunk) throws -> Format {
-        guard chunk.size >= 16 else {
-            throw SoundFileError.invalidField(.chunkSize, value: "\(chunk.size) (at least 16)", at: chunk.location)
-        }
+        try chunk.requireSize(atLeast: 16)
         let f = try source.exactBytes(at: chunk.payload, count: Int(min(chunk.size, 40)), for: chunk.location)
         var format = Format(
             tag: f.u16le(0), channels: f.u16le(2), sampleRate: f.u32le(4), blockAlign: f.u16le(12), bits: f.u16le(14),

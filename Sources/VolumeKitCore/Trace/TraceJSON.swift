@@ -243,11 +243,7 @@ private struct TraceJSONParser {
             index += 1
             skipSpace()
             members.append(TraceJSON.Member(key, try parseValue()))
-            skipSpace()
-            guard index < bytes.count else { throw fail("expected ',' or '}'") }
-            if bytes[index] == 0x2C { index += 1; continue }
-            if bytes[index] == 0x7D { index += 1; return .object(members) }
-            throw fail("expected ',' or '}' but found \(describe(bytes[index]))")
+            if try closes(0x7D) { return .object(members) }
         }
     }
 
@@ -259,12 +255,25 @@ private struct TraceJSONParser {
         while true {
             skipSpace()
             values.append(try parseValue())
-            skipSpace()
-            guard index < bytes.count else { throw fail("expected ',' or ']'") }
-            if bytes[index] == 0x2C { index += 1; continue }
-            if bytes[index] == 0x5D { index += 1; return .array(values) }
-            throw fail("expected ',' or ']' but found \(describe(bytes[index]))")
+            if try closes(0x5D) { return .array(values) }
         }
+    }
+
+    /// After an object's member or an array's value: skips space, then takes a `,` (another follows: `false`)
+    /// or the closing `bracket` (`}` or `]`: the last one, `true`); anything else fails saying what it found.
+    private mutating func closes(_ bracket: UInt8) throws -> Bool {
+        skipSpace()
+        func expected() -> String { "expected ',' or '\(Character(Unicode.Scalar(bracket)))'" }
+        guard index < bytes.count else { throw fail(expected()) }
+        if bytes[index] == 0x2C {
+            index += 1
+            return false
+        }
+        if bytes[index] == bracket {
+            index += 1
+            return true
+        }
+        throw fail("\(expected()) but found \(describe(bytes[index]))")
     }
 
     private mutating func parseString() throws -> String {

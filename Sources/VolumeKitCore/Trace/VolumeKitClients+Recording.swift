@@ -38,6 +38,29 @@ private struct TraceTap: Sendable {
 
     func record(_ event: TraceEvent) { recorder.record(event, feature: feature) }
 
+    /// A read that records each answer (a `read` record), then returns it unchanged.
+    func read<Value>(
+        _ get: @escaping @Sendable () -> Value, _ reading: @escaping @Sendable (Value) -> TraceReading
+    ) -> @Sendable () -> Value {
+        {
+            let value = get()
+            record(.read(reading(value)))
+            return value
+        }
+    }
+
+    /// Makes a request that may fail, then records it with the failure's text (`nil` when it succeeded) and
+    /// passes the failure on.
+    func request(_ event: (_ error: String?) -> TraceEvent, _ make: () throws -> Void) throws {
+        do {
+            try make()
+            record(event(nil))
+        } catch {
+            record(event(String(describing: error)))
+            throw error
+        }
+    }
+
     /// A subscription that records its deliveries under a fresh observer number, and its end.
     func observe<Value>(
         _ channel: TraceChannel,
@@ -60,11 +83,7 @@ private struct TraceTap: Sendable {
 
     func wrap(_ client: SystemVolumeClient) -> SystemVolumeClient {
         SystemVolumeClient(
-            outputVolume: {
-                let value = client.outputVolume()
-                record(.read(.outputVolume(value)))
-                return value
-            },
+            outputVolume: read(client.outputVolume) { .outputVolume($0) },
             observeOutputVolume: observe(.outputVolume, client.observeOutputVolume) { .outputVolume($0, observer: $1) },
             observeSystemNotifications: observe(.systemNotifications, client.observeSystemNotifications) {
                 .systemNotification($0, observer: $1)
@@ -93,39 +112,17 @@ private struct TraceTap: Sendable {
 
     func wrap(_ client: AudioSessionClient) -> AudioSessionClient {
         var wrapped = AudioSessionClient(
-            configuration: {
-                let configuration = client.configuration()
-                record(.read(.configuration(configuration)))
-                return configuration
-            },
+            configuration: read(client.configuration) { .configuration($0) },
             setConfiguration: { configuration in
-                do {
-                    try client.setConfiguration(configuration)
-                    record(.setCategory(configuration, error: nil))
-                } catch {
-                    record(.setCategory(configuration, error: String(describing: error)))
-                    throw error
-                }
+                try request({ .setCategory(configuration, error: $0) }) { try client.setConfiguration(configuration) }
             },
             setActive: { active, notifyOthers in
-                do {
+                try request({ .setActive(active, notifyOthers: notifyOthers, error: $0) }) {
                     try client.setActive(active, notifyOthers)
-                    record(.setActive(active, notifyOthers: notifyOthers, error: nil))
-                } catch {
-                    record(.setActive(active, notifyOthers: notifyOthers, error: String(describing: error)))
-                    throw error
                 }
             },
-            isOtherAudioPlaying: {
-                let playing = client.isOtherAudioPlaying()
-                record(.read(.otherAudioPlaying(playing)))
-                return playing
-            },
-            currentRoute: {
-                let route = client.currentRoute()
-                record(.read(.route(route)))
-                return route
-            },
+            isOtherAudioPlaying: read(client.isOtherAudioPlaying) { .otherAudioPlaying($0) },
+            currentRoute: read(client.currentRoute) { .route($0) },
             primeOutput: {
                 record(.primeOutput)
                 client.primeOutput()
@@ -133,21 +130,15 @@ private struct TraceTap: Sendable {
             currentOutputs: client.currentOutputs
         )
         // A read like `isOtherAudioPlaying` (trace format 3): ``SessionReactivation`` takes the two together.
-        wrapped.secondaryAudioShouldBeSilencedHint = {
-            let hint = client.secondaryAudioShouldBeSilencedHint()
-            record(.read(.secondaryAudioShouldBeSilencedHint(hint)))
-            return hint
+        wrapped.secondaryAudioShouldBeSilencedHint = read(client.secondaryAudioShouldBeSilencedHint) {
+            .secondaryAudioShouldBeSilencedHint($0)
         }
         return wrapped
     }
 
     func wrap(_ client: AppLifecycleClient) -> AppLifecycleClient {
         AppLifecycleClient(
-            state: {
-                let state = client.state()
-                record(.read(.appState(state)))
-                return state
-            },
+            state: read(client.state) { .appState($0) },
             observe: { handler in
                 let observer = recorder.newObserver()
                 record(.subscribed(.lifecycle, observer: observer))
@@ -236,11 +227,7 @@ private struct TraceTap: Sendable {
 
     func wrap(_ client: CaptureEventClient) -> CaptureEventClient {
         CaptureEventClient(
-            isAvailable: {
-                let available = client.isAvailable()
-                record(.read(.captureAvailable(available)))
-                return available
-            },
+            isAvailable: read(client.isAvailable) { .captureAvailable($0) },
             observe: observe(.captureEvents, client.observe) { .captureEvent($0, observer: $1) }
         )
     }

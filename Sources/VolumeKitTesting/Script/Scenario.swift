@@ -258,6 +258,24 @@ public struct Scenario: Sendable, Equatable {
         return text
     }
 
+    /// The commands of one word.
+    private static let bareCommands: [String: Command] = [
+        "stop": .stop, "background": .background, "foreground": .foreground, "crash": .crash, "launch": .launch,
+    ]
+
+    /// The commands that take one volume `V`.
+    private static let levelCommands: [String: @Sendable (Float) -> Command] = [
+        "volume": { .volume($0) }, "headphones": { .headphones($0) }, "slider": { .slider($0) },
+        "drag": { .drag($0) },
+    ]
+
+    /// The commands that take one of two words, and the command for each (`true` for the first).
+    private static let switchCommands: [String: (yes: String, no: String, command: @Sendable (Bool) -> Command)] = [
+        "camera": ("start", "stop", { .camera(running: $0) }), "silent": ("on", "off", { .silent(on: $0) }),
+        "interrupt": ("begin", "end", { .interrupt(began: $0) }), "call": ("begin", "end", { .call(began: $0) }),
+        "mute": ("on", "off", { .mute(on: $0) }),
+    ]
+
     private static func parse(_ words: [String], line: Int) throws -> Command {
         func fail(_ message: String) -> ScenarioError { ScenarioError(line: line, message: message) }
         func expectCount(_ counts: ClosedRange<Int>, _ usage: String) throws {
@@ -289,6 +307,18 @@ public struct Scenario: Sendable, Equatable {
             if word == no { return false }
             throw fail("'\(echo(word))' must be \(yes) or \(no)")
         }
+        if let command = bareCommands[words[0]] {
+            try expectCount(1...1, words[0])
+            return command
+        }
+        if let command = levelCommands[words[0]] {
+            try expectCount(2...2, "\(words[0]) V")
+            return command(try level(words[1]))
+        }
+        if let (yes, no, command) = switchCommands[words[0]] {
+            try expectCount(2...2, "\(words[0]) \(yes)|\(no)")
+            return command(try choice(words[1], yes, no))
+        }
         switch words[0] {
         case "ios":
             try expectCount(2...2, "ios N")
@@ -302,12 +332,6 @@ public struct Scenario: Sendable, Equatable {
                 throw fail("'\(echo(words[1]))' is not a device (iphone or ipad)")
             }
             return .device(kind)
-        case "volume":
-            try expectCount(2...2, "volume V")
-            return .volume(try level(words[1]))
-        case "headphones":
-            try expectCount(2...2, "headphones V")
-            return .headphones(try level(words[1]))
         case "start":
             try expectCount(1...2, "start [buttons|hud|mute]")
             guard words.count == 2 else { return .start }
@@ -315,9 +339,6 @@ public struct Scenario: Sendable, Equatable {
                 throw fail("'\(echo(words[1]))' is not a feature (buttons, hud or mute)")
             }
             return .startFeature(feature)
-        case "stop":
-            try expectCount(1...1, "stop")
-            return .stop
         case "press", "headset":
             let usage = "\(words[0]) up|down [xN] [every S]"
             try expectCount(2...5, usage)
@@ -356,12 +377,6 @@ public struct Scenario: Sendable, Equatable {
         case "wait":
             try expectCount(2...2, "wait S")
             return .wait(try seconds(words[1]))
-        case "slider":
-            try expectCount(2...2, "slider V")
-            return .slider(try level(words[1]))
-        case "drag":
-            try expectCount(2...2, "drag V")
-            return .drag(try level(words[1]))
         case "siri":
             try expectCount(1...2, "siri [S]")
             return .siri(seconds: words.count == 2 ? try seconds(words[1]) : 1)
@@ -376,24 +391,6 @@ public struct Scenario: Sendable, Equatable {
                 throw fail("'\(echo(words[1]))' is not a component (camera, player or webview)")
             }
             return .takeover(component)
-        case "camera":
-            try expectCount(2...2, "camera start|stop")
-            return .camera(running: try choice(words[1], "start", "stop"))
-        case "silent":
-            try expectCount(2...2, "silent on|off")
-            return .silent(on: try choice(words[1], "on", "off"))
-        case "background":
-            try expectCount(1...1, "background")
-            return .background
-        case "foreground":
-            try expectCount(1...1, "foreground")
-            return .foreground
-        case "interrupt":
-            try expectCount(2...2, "interrupt begin|end")
-            return .interrupt(began: try choice(words[1], "begin", "end"))
-        case "call":
-            try expectCount(2...2, "call begin|end")
-            return .call(began: try choice(words[1], "begin", "end"))
         case "route":
             try expectCount(2...Int.max, "route speaker|headphones|bluetooth|airplay|receiver|external [NAME]")
             guard let route = words[1] == "airplay" ? .external : AudioRoute(rawValue: words[1]) else {
@@ -406,15 +403,6 @@ public struct Scenario: Sendable, Equatable {
             }
             let name = words[2...].joined(separator: " ")
             return .routeDevice(route, name: AudioOutput.portKey(name) ?? name)
-        case "crash":
-            try expectCount(1...1, "crash")
-            return .crash
-        case "launch":
-            try expectCount(1...1, "launch")
-            return .launch
-        case "mute":
-            try expectCount(2...2, "mute on|off")
-            return .mute(on: try choice(words[1], "on", "off"))
         case "media":
             try expectCount(2...2, "media reset")
             guard words[1] == "reset" else { throw fail("'\(echo(words[1]))' is not a media command (reset)") }

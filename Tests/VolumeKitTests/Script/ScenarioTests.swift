@@ -93,6 +93,15 @@ struct ScenarioTests {
             ("bluetooth pair 0.5", 1, "'pair' must be connect or sync"),
             ("bluetooth sync loud", 1, "'loud' is not a volume between 0 and 1"),
             ("safety first", 1, "'first' is not a safety command (lower)"),
+            ("crash now", 1, "usage: crash"),
+            ("start\nstop buttons", 2, "usage: stop"),
+            ("background 1", 1, "usage: background"),
+            ("mute", 1, "usage: mute on|off"),
+            ("mute loud", 1, "'loud' must be on or off"),
+            ("call begin now", 1, "usage: call begin|end"),
+            ("camera", 1, "usage: camera start|stop"),
+            ("slider", 1, "usage: slider V"),
+            ("headphones 0.5 0.6", 1, "usage: headphones V"),
         ])
     func badLines(script: String, line: Int, message: String) {
         #expect(throws: ScenarioError(line: line, message: message)) { try Scenario(parsing: script) }

@@ -109,6 +109,34 @@ struct SoundFileErrorTests {
                     .chunkTooLarge(.init(chunk: "desc", offset: 8), size: .max, limit: Int64(Self.caf.count) - 20)))
     }
 
+    @Test("a container or chunk too small for its fields is an invalid chunk size, with the least it must be")
+    func undersizedChunks() throws {
+        let fact = Data(
+            Array(Self.wav.prefix(36)) + Array("fact".utf8) + le32(2) + [0, 0] + Array(Self.wav.dropFirst(36)))
+        let comm = try #require(offset(of: "COMM", in: Self.aiff))
+        let ssnd = try #require(offset(of: "SSND", in: Self.aiff))
+        let cases: [(file: Data, value: String, at: SoundFileLocation)] = [
+            (patched(Self.wav, at: 4, with: le32(2)), "2", .init(chunk: "RIFF", offset: 0)),
+            (patched(Self.aiff, at: 4, with: be32(3)), "3", .init(chunk: "FORM", offset: 0)),
+            (patched(Self.wav, at: 16, with: le32(14)), "14 (at least 16)", .init(chunk: "fmt ", offset: 12)),
+            (
+                patched(fact, at: 4, with: le32(UInt32(fact.count - 8))), "2 (at least 4)",
+                .init(chunk: "fact", offset: 36)
+            ),
+            (
+                patched(Self.aiff, at: comm + 4, with: be32(10)), "10 (at least 18)",
+                .init(chunk: "COMM", offset: Int64(comm))
+            ),
+            (
+                patched(Self.aiff, at: ssnd + 4, with: be32(6)), "6 (at least 8)",
+                .init(chunk: "SSND", offset: Int64(ssnd))
+            ),
+        ]
+        for (file, value, location) in cases {
+            #expect(readResult(file) == .failure(.invalidField(.chunkSize, value: value, at: location)), "\(location)")
+        }
+    }
+
     @Test("a zero sample rate in each container")
     func zeroSampleRate() throws {
         #expect(

@@ -135,6 +135,22 @@ struct MalformedTraceTests {
         }
     }
 
+    @Test("A missing comma or closing bracket says which it expected, what it found and at which column")
+    func separators() throws {
+        let cases: [(String, String)] = [
+            (#"{"a":1 "b":2}"#, #"expected ',' or '}' but found '"' at column 8"#),
+            ("[1 2]", "expected ',' or ']' but found '2' at column 4"),
+            (#"{"a":1"#, "expected ',' or '}': the line ends at column 7"),
+            ("[1", "expected ',' or ']': the line ends at column 3"),
+            (#"{"a":[1}"#, "expected ',' or ']' but found '}' at column 8"),
+        ]
+        for (line, detail) in cases {
+            let error = #expect(throws: TraceJSONSyntaxError.self, "\(line)") { try TraceJSON.parse(Data(line.utf8)) }
+            #expect(error?.detail == detail, "\(line)")
+        }
+        #expect(try TraceJSON.parse(Data(#"{"a":[1, 2],"b":{}}"#.utf8)).text == #"{"a":[1,2],"b":{}}"#)
+    }
+
     @Test("A file over the standard 64 MiB limit is refused by its size, before it is parsed")
     func hugeFile() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vk-huge-\(UUID().uuidString).jsonl")
