@@ -44,6 +44,10 @@ public struct TraceHeader: Sendable, Equatable {
     /// The engine's configured headroom (``VolumeButtonsConfiguration/headroomSteps``): the least it keeps;
     /// ``HeadroomPolicy`` may hold more.
     public var headroomSteps: Int
+    /// How the engine grew its headroom with the measured round trip (``VolumeButtonsConfiguration/headroomPolicy``):
+    /// a replay runs the same policy. `nil` in traces written before it was recorded (a replay then runs the
+    /// default policy).
+    public var headroomPolicy: HeadroomPolicy?
     /// The recording clock's reading at time 0 of the trace (seconds of uptime): record times are relative
     /// to it, and a replay's clock starts there so that uptime-based rules see the same values.
     public var clockOrigin: Instant
@@ -95,6 +99,7 @@ public struct TraceHeader: Sendable, Equatable {
             strategy: configuration.strategy.rawValue, buttonMode: configuration.mode,
             headroomSteps: configuration.headroomSteps, note: note
         )
+        headroomPolicy = configuration.headroomPolicy
     }
 
     // MARK: - JSON
@@ -116,8 +121,17 @@ public struct TraceHeader: Sendable, Equatable {
             .init("strategy", .string(strategy)),
             .init("buttonMode", .string(buttonMode.rawValue)),
             .init("headroomSteps", .number(Double(headroomSteps))),
-            .init("clockOrigin", .number(clockOrigin)),
         ]
+        if let headroomPolicy {
+            members.append(
+                .init(
+                    "headroomPolicy",
+                    .object([
+                        .init("burstSpacing", .number(headroomPolicy.burstSpacing)),
+                        .init("maximumSteps", .number(Double(headroomPolicy.maximumSteps))),
+                    ])))
+        }
+        members.append(.init("clockOrigin", .number(clockOrigin)))
         if let note { members.append(.init("note", .string(note))) }
         return .object(members)
     }
@@ -156,9 +170,23 @@ public struct TraceHeader: Sendable, Equatable {
         guard (0...8).contains(headroomSteps) else {
             throw fields.invalid("headroomSteps", "\(headroomSteps)", expected: "0…8")
         }
+        headroomPolicy = try Self.headroomPolicy(in: fields)
         clockOrigin = try fields.number("clockOrigin")
         if let problem = Self.originProblem(clockOrigin) { throw TraceError(line: line, problem) }
         note = try fields.optionalString("note")
+    }
+
+    /// The optional `headroomPolicy` object: a burst spacing of 0…1 s, at most 0…8 steps.
+    static func headroomPolicy(in fields: TraceFields) throws -> HeadroomPolicy? {
+        guard fields.has("headroomPolicy") else { return nil }
+        let policy = try fields.object("headroomPolicy")
+        let spacing = try policy.number("burstSpacing")
+        guard spacing.isFinite, (0...1).contains(spacing) else {
+            throw policy.invalid("burstSpacing", "\(spacing)", expected: "0…1 s")
+        }
+        let steps = try policy.integer("maximumSteps")
+        guard (0...8).contains(steps) else { throw policy.invalid("maximumSteps", "\(steps)", expected: "0…8") }
+        return HeadroomPolicy(burstSpacing: spacing, maximumSteps: steps)
     }
 
     /// Why `origin` cannot be a trace's clock origin (not finite, or beyond ``Trace/latestTime``), or `nil`.

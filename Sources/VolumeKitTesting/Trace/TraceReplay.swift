@@ -107,10 +107,12 @@ public enum TraceReplay {
         _ trace: Trace, strategy: ButtonStrategy, settle: TimeInterval, diagnostics: Locked<[String]>
     ) -> ButtonsReplay {
         let header = trace.header
-        let configuration = VolumeButtonsConfiguration(
+        var configuration = VolumeButtonsConfiguration(
             strategy: strategy, mode: header.buttonMode, session: header.session,
             headroomSteps: header.headroomSteps, allowsPrivateAPI: strategy == .systemNotification
         )
+        // The recording's own headroom policy (a fixed headroom stays fixed); the default for older traces.
+        if let policy = header.headroomPolicy { configuration.headroomPolicy = policy }
         let feature = "buttons"
         let world = TraceReplayWorld(trace: trace, feature: feature)
         let events = Locked([VolumeButtonEvent]())

@@ -110,6 +110,29 @@ struct MalformedTraceTests {
     }
 
     @Test(
+        "A headroom policy out of its range is refused at line 1, naming the field and the range",
+        arguments: [
+            (#"{"burstSpacing":-0.1,"maximumSteps":6}"#, "headroomPolicy.burstSpacing", "0…1 s"),
+            (#"{"burstSpacing":0.05,"maximumSteps":99}"#, "headroomPolicy.maximumSteps", "0…8"),
+            (#"{"burstSpacing":"fast","maximumSteps":6}"#, "headroomPolicy.burstSpacing", "a number"),
+        ])
+    func badHeadroomPolicy(policy: String, field: String, expected: String) {
+        guard let header = Self.lines.first else { return }
+        let changed = header.replacingOccurrences(
+            of: #""headroomPolicy":{"burstSpacing":0.05,"maximumSteps":6}"#, with: #""headroomPolicy":\#(policy)"#)
+        #expect(changed != header)
+        do {
+            _ = try Trace(jsonLines: Data(([changed] + Self.lines.dropFirst()).joined(separator: "\n").utf8))
+            Issue.record("\(policy) accepted")
+        } catch let error as TraceError {
+            #expect(error.line == 1)
+            #expect(error.description.contains(field) && error.description.contains(expected), "\(error)")
+        } catch {
+            Issue.record("untyped error \(error)")
+        }
+    }
+
+    @Test(
         "Versions other than 1, 2 and 3 are refused at line 1 with the version named",
         arguments: ["0", "4", "-1", "1.5", "1e400", "null"])
     func unknownVersions(version: String) {

@@ -49,6 +49,27 @@ struct TraceReplayTests {
         #expect(device.log == recorded.device.log)
     }
 
+    @Test("A trace from a fixed headroom replays with it: the same anchor sets, not the cold policy's")
+    func fixedHeadroomReplays() throws {
+        // From 0.125 a fixed 2 steps from the rails holds the user's own volume; the cold policy (4 steps) would
+        // anchor at 0.25.
+        var device = SimulatedDevice.Configuration()
+        device.volume = 0.125
+        let run = try TraceRecording.standardSession(device, buttons: .fixedHeadroom)
+        let text = run.recorder.trace.jsonLines
+        #expect(text.contains(#""headroomPolicy":{"burstSpacing":0.05,"maximumSteps":2}"#))
+        let trace = try Trace(jsonLines: Data(text.utf8))
+        #expect(trace.header.headroomPolicy == VolumeButtonsConfiguration.fixedHeadroom.headroomPolicy)
+        let report = try TraceReplay.run(trace)
+        #expect(report.setDifferences.isEmpty, "\(report.setDifferences)")
+        #expect(report.events == run.events)
+        // Without the policy in its header, the trace replays with the default one, and the sets differ.
+        let policy = #""headroomPolicy":{"burstSpacing":0.05,"maximumSteps":2},"#
+        let older = text.replacingOccurrences(of: policy, with: "")
+        let olderReport = try TraceReplay.run(try Trace(jsonLines: Data(older.utf8)))
+        #expect(!olderReport.setDifferences.isEmpty)
+    }
+
     @Test(
         "Every VolumeKit strategy replays to the events it produced",
         arguments: [
