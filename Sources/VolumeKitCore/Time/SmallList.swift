@@ -242,6 +242,58 @@ extension SmallList {
     }
 }
 
+// The same searches, read in place: through a pointer to the first slot, over the first `count` slots only. A list
+// read as a value — even borrowed, even through `withUnsafePointer(to:)` — is first loaded whole (twelve slots,
+// whatever the count: 392 bytes for the ledger of echoes); only a variable's slots can be reached where they are, so
+// these are `mutating`, though they change nothing. The detection machine's budget is 100 ns an observation
+// (README, Performance): its searches on every observation are these. The pointer never leaves this file.
+extension SmallList {
+    /// Calls `body` with the elements, read where they are; the pointer is valid only inside `body`.
+    @inline(__always) private mutating func withElementsInPlace<Result>(
+        _ body: (UnsafeBufferPointer<Element?>) -> Result
+    ) -> Result {
+        let count = self.count
+        return withMutableSlots { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The first element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func firstInPlace(where predicate: (Element) -> Bool) -> Element? {
+        withElementsInPlace { elements in
+            for slot in elements where predicate(slot!) { return slot! }
+            return nil
+        }
+    }
+
+    /// The last element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func lastInPlace(where predicate: (Element) -> Bool) -> Element? {
+        withElementsInPlace { elements in
+            for slot in elements.reversed() where predicate(slot!) { return slot! }
+            return nil
+        }
+    }
+
+    /// Whether an element satisfies `predicate`, read in place.
+    @inline(__always) mutating func containsInPlace(where predicate: (Element) -> Bool) -> Bool {
+        firstInPlace(where: predicate) != nil
+    }
+
+    /// How many elements satisfy `predicate`, read in place.
+    @inline(__always) mutating func countInPlace(where predicate: (Element) -> Bool) -> Int {
+        withElementsInPlace { elements in
+            var matches = 0
+            for slot in elements where predicate(slot!) { matches += 1 }
+            return matches
+        }
+    }
+
+    /// Calls `body` on each element in order, read in place.
+    @inline(__always) mutating func forEachInPlace(_ body: (Element) -> Void) {
+        withElementsInPlace { elements in
+            for slot in elements { body(slot!) }
+        }
+    }
+}
+
 extension SmallList: Sendable where Element: Sendable {}
 
 extension SmallList: CustomStringConvertible {

@@ -86,7 +86,7 @@ struct LandingOrder: Sendable, Equatable {
         }
         guard var landing = echoes.oldest(value, within: VolumeGrid.readTolerance) else { return nil }
         if let held = suspect, held.expires > time, landing.order < held.order,
-            let later = echoes.entries.first(where: {
+            let later = echoes.first(where: {
                 abs($0.value - value) < VolumeGrid.readTolerance && $0.order > held.order && !$0.beforeRouteChange
             })
         {

@@ -9,7 +9,7 @@ extension VolumeStepMachine {
     /// observation (or was dropped) is confirmed (or retried) by reading.
     public mutating func tick(at time: Instant, volume: Float? = nil) -> Actions {
         // Sets whose echo expires now are still read as on their way (a retry is due when the echo expires).
-        let inFlight = echoes
+        var inFlight = echoes
         echoes.removeAll { $0.expires <= time }
         guard retrier.isDue(at: time) else { return [] }
         let target = phase == .running ? anchor : userVolume
