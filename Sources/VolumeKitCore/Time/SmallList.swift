@@ -93,6 +93,18 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         count += 1
     }
 
+    /// Puts `element` at `index`, moving the elements from there one place on.
+    mutating func insert(_ element: Element, at index: Int) {
+        precondition(count < Self.capacity, "SmallList holds at most \(Self.capacity) elements")
+        precondition(index >= 0 && index <= count, "SmallList index out of range")
+        let count = self.count
+        withMutableSlots { slots in
+            for position in stride(from: count, to: index, by: -1) { slots[position] = slots[position - 1] }
+            slots[index] = element
+        }
+        self.count += 1
+    }
+
     /// Adds every element of `other` at the end.
     public mutating func append(contentsOf other: SmallList<Element>) {
         for index in 0..<other.count { append(other[index]) }
@@ -262,6 +274,11 @@ extension SmallList {
             for slot in elements where predicate(slot!) { return slot! }
             return nil
         }
+    }
+
+    /// The index of the last element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func lastIndexInPlace(where predicate: (Element) -> Bool) -> Int? {
+        withElementsInPlace { elements in elements.lastIndex { predicate($0!) } }
     }
 
     /// The last element that satisfies `predicate`, read in place.

@@ -100,12 +100,9 @@ struct EchoLedger: Sendable, Equatable {
     mutating func insert(_ entry: Entry) {
         // Only a few sets are ever on their way at once; past that, the oldest is forgotten.
         if entries.isFull { entries.removeFirst(1) }
-        entries.append(entry)
-        var index = entries.count - 1
-        while index > 0, entries[index - 1].order > entries[index].order {
-            entries.swapAt(index - 1, index)
-            index -= 1
-        }
+        // After the last set issued before it: the end, but for a set expected again.
+        let index = entries.lastIndexInPlace { $0.order <= entry.order }.map { $0 + 1 } ?? 0
+        entries.insert(entry, at: index)
     }
 
     /// Takes the set `entry` as landed (or dropped).
