@@ -14,7 +14,7 @@ extension VolumeStepMachine {
     /// ``observe(_:at:)``, its actions appended to `actions`. (Every step below appends to the one list: lists
     /// returned and joined were copied whole, twice for most actions — the detection machine's budget is 100 ns an
     /// observation.)
-    mutating func observe(_ value: Float, at time: Instant, into actions: inout Actions) {
+    @inline(__always) mutating func observe(_ value: Float, at time: Instant, into actions: inout Actions) {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
         guard phase != .idle || !echoes.isEmpty else { return }
         // Observations are live again: the real volume is seen from here on.
