@@ -17,9 +17,10 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     /// A homogeneous tuple, laid out like a C array. Changes reach it through a pointer to its first slot
     /// (``withMutableSlots(_:)``): the slot of an index is at an offset computed from it, where a `switch` over twelve
     /// stored properties took the address of every slot first — the detection machine's budget is 100 ns an
-    /// observation (README, Performance). Reads switch over the tuple's fields instead: a pointer to a value that is
-    /// only borrowed is a pointer to a copy of all twelve slots. The list stays a value: assigning it copies the
-    /// tuple, and no pointer leaves ``withMutableSlots(_:)``'s closure.
+    /// observation (README, Performance). Reads of a list as a value switch over the tuple's fields instead: a pointer
+    /// to a value that is only borrowed is a pointer to a copy of all twelve slots. The machines' searches read a
+    /// variable's slots in place, through the same pointer (the in-place searches below). The list stays a value:
+    /// assigning it copies the tuple, and no pointer leaves ``withMutableSlots(_:)``'s closure.
     ///
     /// Reachable from the inlinable accessors below, so that a client module iterating a list (the engine's driver,
     /// volumekit-bench) gets code specialised for its element type instead of generic calls.
@@ -192,11 +193,11 @@ extension SmallList: Equatable where Element: Equatable {
     }
 }
 
-// The searches the machines make on every observation, walking the list's own indices in a loop: the standard
-// library's walk an iterator, which holds a copy of every slot of the list, and a closure over the list (as
-// `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each search. Same results. They
-// are inlined where they are made: a call would receive a copy of the whole list (392 bytes of echoes) taken from the
-// machine that holds it.
+// Searches on a list read as a value (a constant, a reader that does not change its owner), walking the list's own
+// indices in a loop: the standard library's walk an iterator, which holds a copy of every slot of the list, and a
+// closure over the list (as `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each
+// search. Same results. They are inlined where they are made: a call would receive a copy of the whole list (392
+// bytes of echoes) taken from its owner. The machines' searches on every observation read in place (below).
 extension SmallList {
     /// The first element that satisfies `predicate`.
     @inline(__always) func first(where predicate: (Element) -> Bool) -> Element? {

@@ -100,7 +100,8 @@ struct EchoLedger: Sendable, Equatable {
     mutating func insert(_ entry: Entry) {
         // Only a few sets are ever on their way at once; past that, the oldest is forgotten.
         if entries.isFull { entries.removeFirst(1) }
-        // After the last set issued before it: the end, but for a set expected again.
+        // After the last entry issued no later than it (where sifting it back from the end would stop): the end, but
+        // for a set expected again.
         let index = entries.lastIndexInPlace { $0.order <= entry.order }.map { $0 + 1 } ?? 0
         entries.insert(entry, at: index)
     }
