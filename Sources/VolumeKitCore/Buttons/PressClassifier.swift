@@ -58,7 +58,8 @@ public struct PressClassifier: Sendable, Equatable {
 
     /// One volume step of `button` observed at `time`. (Coalesced steps are fed one at a time.)
     public mutating func step(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
-        var events = tick(at: time)
+        var events = SmallList<VolumeButtonEvent>()
+        tick(at: time, into: &events)
         lastStepWasFirstRepeat = false
         var onAmbiguousStep = false
         if var current = held, current.button == button, !current.isPhysicallyDown {
@@ -87,21 +88,22 @@ public struct PressClassifier: Sendable, Equatable {
                 }
             }
         }
-        events += release(at: time)
+        release(at: time, into: &events)
         held = Held(
             button: button, lastEvent: time, repeats: 0, isPhysicallyDown: false, onAmbiguousStep: onAmbiguousStep)
         events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
         #if VOLUMEKIT_MUTANTS
-        if Mutant.isOn(.earlyRelease) { events += release(at: time) }
+        if Mutant.isOn(.earlyRelease) { release(at: time, into: &events) }
         #endif
         return events
     }
 
     /// The button went down (a real edge).
     public mutating func buttonDown(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
-        var events = tick(at: time)
+        var events = SmallList<VolumeButtonEvent>()
+        tick(at: time, into: &events)
         if let current = held, current.button == button, current.isPhysicallyDown { return events }
-        events += release(at: time)
+        release(at: time, into: &events)
         held = Held(button: button, lastEvent: time, repeats: 0, isPhysicallyDown: true)
         events.append(VolumeButtonEvent(button: button, phase: .pressed, time: time))
         return events
@@ -109,9 +111,10 @@ public struct PressClassifier: Sendable, Equatable {
 
     /// The button came up (a real edge).
     public mutating func buttonUp(_ button: VolumeButton, at time: Instant) -> SmallList<VolumeButtonEvent> {
-        var events = tick(at: time)
+        var events = SmallList<VolumeButtonEvent>()
+        tick(at: time, into: &events)
         guard held?.button == button else { return events }
-        events += release(at: time)
+        release(at: time, into: &events)
         return events
     }
 
@@ -119,6 +122,14 @@ public struct PressClassifier: Sendable, Equatable {
     /// late (a blocked main thread), at most ``maximumCatchUp`` missed repeats are produced.
     public mutating func tick(at time: Instant) -> SmallList<VolumeButtonEvent> {
         var events = SmallList<VolumeButtonEvent>()
+        tick(at: time, into: &events)
+        return events
+    }
+
+    /// ``tick(at:)``, its events appended to `events`. (Each input appends to one list: lists returned and joined
+    /// were copied whole — the detection machine's budget is 100 ns an observation.)
+    private mutating func tick(at time: Instant, into events: inout SmallList<VolumeButtonEvent>) {
+        let start = events.count
         if let current = held, current.isPhysicallyDown, let deadline = nextDeadline,
             time - deadline > timing.repeatInterval * Double(Self.maximumCatchUp)
         {
@@ -126,23 +137,31 @@ public struct PressClassifier: Sendable, Equatable {
             held?.lastEvent = time - timing.repeatInterval * Double(Self.maximumCatchUp)
             held?.repeats = max(current.repeats, 1)
         }
-        while events.count <= Self.maximumCatchUp, let deadline = nextDeadline, deadline <= time, let current = held {
+        while events.count - start <= Self.maximumCatchUp, let deadline = nextDeadline, deadline <= time,
+            let current = held
+        {
             if current.isPhysicallyDown {
                 held?.repeats += 1
                 held?.lastEvent = deadline
                 events.append(VolumeButtonEvent(button: current.button, phase: .repeated, time: deadline))
             } else {
-                events += release(at: deadline)
+                release(at: deadline, into: &events)
             }
         }
-        return events
     }
 
     /// Releases whatever is held now (capture stopped, app resigned active).
     public mutating func release(at time: Instant) -> SmallList<VolumeButtonEvent> {
-        guard let current = held else { return SmallList() }
+        var events = SmallList<VolumeButtonEvent>()
+        release(at: time, into: &events)
+        return events
+    }
+
+    /// ``release(at:)``, its event appended to `events`.
+    private mutating func release(at time: Instant, into events: inout SmallList<VolumeButtonEvent>) {
+        guard let current = held else { return }
         held = nil
-        return [VolumeButtonEvent(button: current.button, phase: .released, time: time)]
+        events.append(VolumeButtonEvent(button: current.button, phase: .released, time: time))
     }
 }
 

@@ -17,9 +17,10 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
     /// A homogeneous tuple, laid out like a C array. Changes reach it through a pointer to its first slot
     /// (``withMutableSlots(_:)``): the slot of an index is at an offset computed from it, where a `switch` over twelve
     /// stored properties took the address of every slot first — the detection machine's budget is 100 ns an
-    /// observation (README, Performance). Reads switch over the tuple's fields instead: a pointer to a value that is
-    /// only borrowed is a pointer to a copy of all twelve slots. The list stays a value: assigning it copies the
-    /// tuple, and no pointer leaves ``withMutableSlots(_:)``'s closure.
+    /// observation (README, Performance). Reads of a list as a value switch over the tuple's fields instead: a pointer
+    /// to a value that is only borrowed is a pointer to a copy of all twelve slots. The machines' searches read a
+    /// variable's slots in place, through the same pointer (the in-place searches below). The list stays a value:
+    /// assigning it copies the tuple, and no pointer leaves ``withMutableSlots(_:)``'s closure.
     ///
     /// Reachable from the inlinable accessors below, so that a client module iterating a list (the engine's driver,
     /// volumekit-bench) gets code specialised for its element type instead of generic calls.
@@ -91,6 +92,18 @@ public struct SmallList<Element>: RandomAccessCollection, MutableCollection, Exp
         let index = count
         withMutableSlots { $0[index] = element }
         count += 1
+    }
+
+    /// Puts `element` at `index`, moving the elements from there one place on.
+    mutating func insert(_ element: Element, at index: Int) {
+        precondition(count < Self.capacity, "SmallList holds at most \(Self.capacity) elements")
+        precondition(index >= 0 && index <= count, "SmallList index out of range")
+        let count = self.count
+        withMutableSlots { slots in
+            for position in stride(from: count, to: index, by: -1) { slots[position] = slots[position - 1] }
+            slots[index] = element
+        }
+        self.count += 1
     }
 
     /// Adds every element of `other` at the end.
@@ -180,11 +193,11 @@ extension SmallList: Equatable where Element: Equatable {
     }
 }
 
-// The searches the machines make on every observation, walking the list's own indices in a loop: the standard
-// library's walk an iterator, which holds a copy of every slot of the list, and a closure over the list (as
-// `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each search. Same results. They
-// are inlined where they are made: a call would receive a copy of the whole list (392 bytes of echoes) taken from the
-// machine that holds it.
+// Searches on a list read as a value (a constant, a reader that does not change its owner), walking the list's own
+// indices in a loop: the standard library's walk an iterator, which holds a copy of every slot of the list, and a
+// closure over the list (as `indices.first { predicate(self[$0]) }`) captures a copy of it too, made anew for each
+// search. Same results. They are inlined where they are made: a call would receive a copy of the whole list (392
+// bytes of echoes) taken from its owner. The machines' searches on every observation read in place (below).
 extension SmallList {
     /// The first element that satisfies `predicate`.
     @inline(__always) func first(where predicate: (Element) -> Bool) -> Element? {
@@ -239,6 +252,63 @@ extension SmallList {
             index += 1
         }
         return matches
+    }
+}
+
+// The same searches, read in place: through a pointer to the first slot, over the first `count` slots only. A list
+// read as a value — even borrowed, even through `withUnsafePointer(to:)` — is first loaded whole (twelve slots,
+// whatever the count: 392 bytes for the ledger of echoes); only a variable's slots can be reached where they are, so
+// these are `mutating`, though they change nothing. The detection machine's budget is 100 ns an observation
+// (README, Performance): its searches on every observation are these. The pointer never leaves this file.
+extension SmallList {
+    /// Calls `body` with the elements, read where they are; the pointer is valid only inside `body`.
+    @inline(__always) private mutating func withElementsInPlace<Result>(
+        _ body: (UnsafeBufferPointer<Element?>) -> Result
+    ) -> Result {
+        let count = self.count
+        return withMutableSlots { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The first element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func firstInPlace(where predicate: (Element) -> Bool) -> Element? {
+        withElementsInPlace { elements in
+            for slot in elements where predicate(slot!) { return slot! }
+            return nil
+        }
+    }
+
+    /// The index of the last element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func lastIndexInPlace(where predicate: (Element) -> Bool) -> Int? {
+        withElementsInPlace { elements in elements.lastIndex { predicate($0!) } }
+    }
+
+    /// The last element that satisfies `predicate`, read in place.
+    @inline(__always) mutating func lastInPlace(where predicate: (Element) -> Bool) -> Element? {
+        withElementsInPlace { elements in
+            for slot in elements.reversed() where predicate(slot!) { return slot! }
+            return nil
+        }
+    }
+
+    /// Whether an element satisfies `predicate`, read in place.
+    @inline(__always) mutating func containsInPlace(where predicate: (Element) -> Bool) -> Bool {
+        firstInPlace(where: predicate) != nil
+    }
+
+    /// How many elements satisfy `predicate`, read in place.
+    @inline(__always) mutating func countInPlace(where predicate: (Element) -> Bool) -> Int {
+        withElementsInPlace { elements in
+            var matches = 0
+            for slot in elements where predicate(slot!) { matches += 1 }
+            return matches
+        }
+    }
+
+    /// Calls `body` on each element in order, read in place.
+    @inline(__always) mutating func forEachInPlace(_ body: (Element) -> Void) {
+        withElementsInPlace { elements in
+            for slot in elements { body(slot!) }
+        }
     }
 }
 

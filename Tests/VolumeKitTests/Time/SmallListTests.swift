@@ -82,6 +82,51 @@ struct SmallListTests {
         #expect(list.first == sample(10) && list.last == sample(1) && list[4] == sample(5))
     }
 
+    @Test("Searches read in place see the first `count` elements only, as the list's own elements")
+    func inPlaceSearches() {
+        for count in 0...12 {
+            var list = SmallList<Sample>()
+            for index in 0..<count { list.append(sample(index)) }
+            // Its slots past the count held elements before (emptied since): a search stops at the count.
+            var shrunk = full()
+            shrunk.removeAll { $0.value >= Float(count) }
+            let elements = Array(list)
+            for probe in [-1, 0, 3, 5, 11, 12] {
+                let threshold = Float(probe)
+                for var searched in [list, shrunk] {
+                    #expect(searched.firstInPlace { $0.value >= threshold } == elements.first { $0.value >= threshold })
+                    #expect(searched.lastInPlace { $0.value <= threshold } == elements.last { $0.value <= threshold })
+                    #expect(
+                        searched.lastIndexInPlace { $0.value <= threshold }
+                            == elements.lastIndex { $0.value <= threshold })
+                    #expect(
+                        searched.containsInPlace { $0.value == threshold }
+                            == elements.contains { $0.value == threshold })
+                    #expect(searched.countInPlace { $0.flag } == elements.count { $0.flag })
+                    var seen: [Sample] = []
+                    searched.forEachInPlace { seen.append($0) }
+                    #expect(seen == elements)
+                    #expect(searched == list)
+                }
+            }
+        }
+    }
+
+    @Test("Inserting at any place moves the elements from there one place on, up to the capacity")
+    func insertAtEveryPlace() {
+        for count in 0..<12 {
+            for place in 0...count {
+                var list = SmallList<Sample>()
+                for index in 0..<count { list.append(sample(index)) }
+                list.insert(sample(99), at: place)
+                var expected = (0..<count).map(sample)
+                expected.insert(sample(99), at: place)
+                #expect(Array(list) == expected)
+                #expect(list.count == count + 1)
+            }
+        }
+    }
+
     @Test("Appending past the capacity stops the program, as documented")
     func trapsPastCapacity() async {
         await #expect(processExitsWith: .failure) {

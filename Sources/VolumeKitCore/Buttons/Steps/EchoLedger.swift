@@ -29,8 +29,9 @@ struct EchoLedger: Sendable, Equatable {
     /// The entries, oldest first.
     private(set) var entries = SmallList<Entry>()
 
-    // The searches below are inlined where they are made: a call would receive a copy of the whole ledger (392
-    // bytes), taken from the machine that holds it — the detection machine's budget is 100 ns an observation.
+    // The searches below read the entries in place (`SmallList`'s in-place searches), so they are `mutating` though
+    // they change nothing, and inlined where they are made: a call would receive a copy of the whole ledger (392
+    // bytes) taken from the machine that holds it — the detection machine's budget is 100 ns an observation.
 
     /// Whether no set is on its way.
     var isEmpty: Bool { entries.isEmpty }
@@ -43,40 +44,47 @@ struct EchoLedger: Sendable, Equatable {
     }
 
     /// When the last entry matching `filter` expires.
-    @inline(__always) func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
+    @inline(__always) mutating func latestExpiry(where filter: (Entry) -> Bool) -> Instant? {
         var last: Instant?
-        entries.forEach { entry in
+        entries.forEachInPlace { entry in
             if filter(entry) && last.map({ $0 < entry.expires }) ?? true { last = entry.expires }
         }
         return last
     }
 
     /// Whether a set of a value within `tolerance` of `value` is on its way (and, given, matches `filter`).
-    @inline(__always) func contains(
+    @inline(__always) mutating func contains(
         _ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }
     ) -> Bool {
-        entries.contains { abs($0.value - value) <= tolerance && filter($0) }
+        entries.containsInPlace { abs($0.value - value) <= tolerance && filter($0) }
     }
 
     /// Whether an entry matches `predicate`.
-    @inline(__always) func contains(where predicate: (Entry) -> Bool) -> Bool { entries.contains(where: predicate) }
+    @inline(__always) mutating func contains(where predicate: (Entry) -> Bool) -> Bool {
+        entries.containsInPlace(where: predicate)
+    }
 
     /// How many sets of a value within `tolerance` of `value` are on their way.
-    @inline(__always) func count(of value: Float, within tolerance: Float) -> Int {
-        entries.count { abs($0.value - value) <= tolerance }
+    @inline(__always) mutating func count(of value: Float, within tolerance: Float) -> Int {
+        entries.countInPlace { abs($0.value - value) <= tolerance }
+    }
+
+    /// The first entry, oldest first, that matches `predicate`.
+    @inline(__always) mutating func first(where predicate: (Entry) -> Bool) -> Entry? {
+        entries.firstInPlace(where: predicate)
     }
 
     /// The oldest set of a value within `tolerance` of `value` (that matches `filter`): the one a landing of that
     /// value is.
-    @inline(__always) func oldest(
+    @inline(__always) mutating func oldest(
         _ value: Float, within tolerance: Float, where filter: (Entry) -> Bool = { _ in true }
     ) -> Entry? {
-        entries.first { abs($0.value - value) <= tolerance && filter($0) }
+        entries.firstInPlace { abs($0.value - value) <= tolerance && filter($0) }
     }
 
     /// The newest set of a value within `tolerance` of `value`.
-    @inline(__always) func newest(_ value: Float, within tolerance: Float) -> Entry? {
-        entries.last { abs($0.value - value) <= tolerance }
+    @inline(__always) mutating func newest(_ value: Float, within tolerance: Float) -> Entry? {
+        entries.lastInPlace { abs($0.value - value) <= tolerance }
     }
 
     /// Records a set issued. `replacing`: it is a retry of a set of the same value that was refused or dropped
@@ -92,12 +100,10 @@ struct EchoLedger: Sendable, Equatable {
     mutating func insert(_ entry: Entry) {
         // Only a few sets are ever on their way at once; past that, the oldest is forgotten.
         if entries.isFull { entries.removeFirst(1) }
-        entries.append(entry)
-        var index = entries.count - 1
-        while index > 0, entries[index - 1].order > entries[index].order {
-            entries.swapAt(index - 1, index)
-            index -= 1
-        }
+        // After the last entry issued no later than it (where sifting it back from the end would stop): the end, but
+        // for a set expected again.
+        let index = entries.lastIndexInPlace { $0.order <= entry.order }.map { $0 + 1 } ?? 0
+        entries.insert(entry, at: index)
     }
 
     /// Takes the set `entry` as landed (or dropped).

@@ -73,7 +73,7 @@ struct LandingOrder: Sendable, Equatable {
     /// The set of ours that `value`, observed at `time`, is the landing of: the oldest of its value on its way — the
     /// spare first when it is older (put back in `echoes`), or a set issued after a suspect's that explains the
     /// landing as well as the earlier one does (the sets before it are then dropped from `echoes`).
-    mutating func match(_ value: Float, at time: Instant, in echoes: inout EchoLedger) -> Match? {
+    @inline(__always) mutating func match(_ value: Float, at time: Instant, in echoes: inout EchoLedger) -> Match? {
         if let held = spare, held.expires <= time { spare = nil }
         var spareOrder: Int?
         if let held = spare, abs(held.value - value) < VolumeGrid.readTolerance {
@@ -86,7 +86,7 @@ struct LandingOrder: Sendable, Equatable {
         }
         guard var landing = echoes.oldest(value, within: VolumeGrid.readTolerance) else { return nil }
         if let held = suspect, held.expires > time, landing.order < held.order,
-            let later = echoes.entries.first(where: {
+            let later = echoes.first(where: {
                 abs($0.value - value) < VolumeGrid.readTolerance && $0.order > held.order && !$0.beforeRouteChange
             })
         {

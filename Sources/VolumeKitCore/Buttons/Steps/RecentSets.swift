@@ -42,12 +42,14 @@ struct RecentSets: Sendable, Equatable {
     /// `anchor`, the machine believing `believed`.
     mutating func isLateLanding(_ value: Float, at time: Instant, anchor: Float, believed: Float) -> Bool {
         dropExpired(at: time)
-        guard let set = sets.last(where: { abs($0.value - value) < VolumeGrid.readTolerance }) else { return false }
+        guard let set = sets.lastInPlace(where: { abs($0.value - value) < VolumeGrid.readTolerance }) else {
+            return false
+        }
         let nudge =
             !VolumeGrid.isOnGrid(value) && abs(abs(value - anchor) - VolumeGrid.nudge) < VolumeGrid.readTolerance
         let anchorAfterNudge =
             abs(value - anchor) < VolumeGrid.readTolerance && !VolumeGrid.isOnGrid(believed)
-            && sets.contains { abs($0.value - believed) < VolumeGrid.readTolerance && $0.order < set.order }
+            && sets.containsInPlace { abs($0.value - believed) < VolumeGrid.readTolerance && $0.order < set.order }
         return nudge || anchorAfterNudge
     }
 
@@ -62,7 +64,7 @@ struct RecentSets: Sendable, Equatable {
     /// as a value, the list would be copied whole.)
     private mutating func findFirstExpiry() {
         var first: Instant?
-        sets.forEach { first = Self.earlier(first, $0.expires) }
+        sets.forEachInPlace { first = Self.earlier(first, $0.expires) }
         firstExpiry = first
     }
 

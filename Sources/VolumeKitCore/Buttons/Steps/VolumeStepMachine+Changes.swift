@@ -4,8 +4,9 @@ import Foundation
 /// grid: `shared/facts/envelope.md`, `stepQuantization`) and the reset after it, which a held down press may refuse
 /// (seed 000) and a slider may drop as equal to its cache (decompiled iOS 18.2); otherwise the user's own volume.
 extension VolumeStepMachine {
-    /// An observation that is no landing of ours: a press, or the user's own change.
-    mutating func observeChange(_ value: Float, at time: Instant) -> Actions {
+    /// An observation that is no landing of ours: a press, or the user's own change; its actions appended to
+    /// `actions`.
+    mutating func observeChange(_ value: Float, at time: Instant, into actions: inout Actions) {
         let old = believedVolume
         believedVolume = value
         let fromRead = believedFromRead
@@ -14,15 +15,19 @@ extension VolumeStepMachine {
         // believed; an observation is the real volume again.
         let leftover = residue
         residue = 0
-        guard phase == .running else {
-            return observeUsersChange(value, from: old, fromRead: fromRead, leftover: leftover, at: time)
+        if phase == .running {
+            observePress(value, from: old, fromRead: fromRead, at: time, into: &actions)
+        } else {
+            observeUsersChange(value, from: old, fromRead: fromRead, leftover: leftover, at: time, into: &actions)
         }
-        return observePress(value, from: old, fromRead: fromRead, at: time)
     }
 
     /// An observation while capturing, from `old` (`fromRead`: `old` came from a live read): a press — one step,
-    /// where a press can land — and the reset after it; anything else is the user's own change, held from.
-    mutating func observePress(_ value: Float, from old: Float, fromRead: Bool, at time: Instant) -> Actions {
+    /// where a press can land — and the reset after it; anything else is the user's own change, held from. Its
+    /// actions appended to `actions`.
+    mutating func observePress(
+        _ value: Float, from old: Float, fromRead: Bool, at time: Instant, into actions: inout Actions
+    ) {
         let atRail = value <= 0 || value >= 1
         let seen = readChange
         readChange = nil
@@ -32,11 +37,12 @@ extension VolumeStepMachine {
             let readsOwnChange =
                 fromRead
                 && seen.map { VolumeGrid.isSame($0.value, value) && time <= $0.until } == true
-            if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return [] }
+            if !(configuration.reportsPressesAtRails && atRail) || readsOwnChange { return }
         }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.offGridPress), classify(from: old, to: value) == nil {
-            return [.steps(value > old ? .up : .down, count: 1)]
+            actions.append(.steps(value > old ? .up : .down, count: 1))
+            return
         }
         #endif
         // Off the 1/16 grid, or more than one step in one change: the user's own change (Control Center's
@@ -47,43 +53,51 @@ extension VolumeStepMachine {
             VolumeGrid.isPressLanding(from: old, to: value)
         else {
             userVolume = value
-            return [.userVolumeChanged(value)] + hold(anchorFor(value), at: time)
+            actions.append(.userVolumeChanged(value))
+            hold(anchorFor(value), at: time, into: &actions)
+            return
         }
-        var actions: Actions = [.steps(button, count: count)]
+        actions.append(.steps(button, count: count))
         downPress.step(button, from: old)
         guard mode == .capture else {
             userVolume = value
-            return actions + [.userVolumeChanged(value)]
+            actions.append(.userVolumeChanged(value))
+            return
         }
-        actions += button == .down ? resetAfterDownStep(to: value, from: old, at: time) : resetAfterUpStep(at: time)
+        if button == .down {
+            resetAfterDownStep(to: value, from: old, at: time, into: &actions)
+        } else {
+            resetAfterUpStep(at: time, into: &actions)
+        }
         retrier.lookAgain(at: time + configuration.settleDelay)
-        return actions
     }
 
     /// The set right after a down step from `old` to `value`: the press may still be held, and only a value below
     /// the one before the step is accepted (seed 000) — just below it now, the exact anchor once the buttons are
-    /// quiet.
-    mutating func resetAfterDownStep(to value: Float, from old: Float, at time: Instant) -> Actions {
+    /// quiet. Its action appended to `actions`.
+    mutating func resetAfterDownStep(to value: Float, from old: Float, at time: Instant, into actions: inout Actions) {
         // Nudges are counted from the anchor, never from the last value seen (which may be stale while sets are in
         // flight): a press landing from one of our values can then never equal another.
         let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
         // A set of this value still in flight (the nudge count restarted when the anchor was confirmed) lands once
         // more: both landings are ours, also one seen only after observations stopped.
         let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
-        let actions = set(target, at: time, again: inFlight)
+        set(target, at: time, again: inFlight, into: &actions)
         if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
-        return actions
     }
 
     /// The sets right after an up step. No refusal after an up step, but a slider drops a set equal to its cache
     /// (decompiled iOS 18.2), which may still hold the anchor (the value before the press) or our last set: just
     /// above the anchor, then the anchor itself — whichever the cache holds, the second set differs from it. Also
     /// during a burst or a hold (sets in flight): the cache then holds the anchor our last reset landed on, and a
-    /// lone anchor set is dropped until the retry — a crash meanwhile would leave a step.
-    mutating func resetAfterUpStep(at time: Instant) -> Actions {
+    /// lone anchor set is dropped until the retry — a crash meanwhile would leave a step. Its actions appended to
+    /// `actions`.
+    mutating func resetAfterUpStep(at time: Instant, into actions: inout Actions) {
         let nudged = VolumeGrid.clamp(anchor + VolumeGrid.nudge)
         if nudged != anchor {
-            return set(nudged, at: time, again: true) + set(anchor, at: time, again: true)
+            set(nudged, at: time, again: true, into: &actions)
+            set(anchor, at: time, again: true, into: &actions)
+            return
         }
         // At the top rail: no value above the anchor. With a set of it still on its way (the settled anchor's, made
         // before this press) another is no use — the press already left the volume there — and its echo would be
@@ -91,14 +105,14 @@ extension VolumeStepMachine {
         // reads as a press, and a second set dropped as equal to the slider's cache leaves an echo that swallows
         // the next press.
         let inFlight = echoes.contains(anchor, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
-        return inFlight ? [] : set(anchor, at: time)
+        if !inFlight { set(anchor, at: time, into: &actions) }
     }
 
     /// An observation while not capturing, from `old`: every change is the user's. `fromRead`: `old` came from a
-    /// live read; `leftover`: the nudge sets taken as landed left in the volume.
+    /// live read; `leftover`: the nudge sets taken as landed left in the volume. Its actions appended to `actions`.
     mutating func observeUsersChange(
-        _ value: Float, from old: Float, fromRead: Bool, leftover: Float, at time: Instant
-    ) -> Actions {
+        _ value: Float, from old: Float, fromRead: Bool, leftover: Float, at time: Instant, into actions: inout Actions
+    ) {
         // A Control Center drag over a short distance may move less than a read's tolerance between samples:
         // each sample is the same value as the one before, but the drag has moved the user's volume.
         // (Not so for the value a live read just gave: its own change, observed late.)
@@ -106,14 +120,19 @@ extension VolumeStepMachine {
             VolumeGrid.isApart(value, old)
                 || !fromRead && VolumeGrid.isApart(value, userVolume),
             phase != .idle
-        else { return [] }
+        else { return }
         #if VOLUMEKIT_MUTANTS
-        if Mutant.isOn(.ignoreChangesWhileSuspended) { return [] }
+        if Mutant.isOn(.ignoreChangesWhileSuspended) { return }
         #endif
         let users = UserVolumeInference.afterChange(
             to: value, from: old, leftover: leftover, user: userVolume, anchor: anchor)
         userVolume = users
-        if phase == .stopping { return [.userVolumeChanged(users)] + hold(users, at: time) + doneIfRestored() }
+        actions.append(.userVolumeChanged(users))
+        if phase == .stopping {
+            hold(users, at: time, into: &actions)
+            doneIfRestored(into: &actions)
+            return
+        }
         // The system volume may carry our nudge: put the user's exact value back. So too when a set of ours of
         // another value is still on its way (the restore made as the session was interrupted, a Bluetooth
         // headset's synchronised volume seen just after it): set theirs again to land last, since the session
@@ -121,8 +140,7 @@ extension VolumeStepMachine {
         if VolumeGrid.isApart(users, value)
             || echoes.contains(where: { VolumeGrid.isApart($0.value, users) })
         {
-            return [.userVolumeChanged(users)] + hold(users, at: time)
+            hold(users, at: time, into: &actions)
         }
-        return [.userVolumeChanged(users)]
     }
 }

@@ -9,7 +9,7 @@ extension VolumeStepMachine {
     /// observation (or was dropped) is confirmed (or retried) by reading.
     public mutating func tick(at time: Instant, volume: Float? = nil) -> Actions {
         // Sets whose echo expires now are still read as on their way (a retry is due when the echo expires).
-        let inFlight = echoes
+        var inFlight = echoes
         echoes.removeAll { $0.expires <= time }
         guard retrier.isDue(at: time) else { return [] }
         let target = phase == .running ? anchor : userVolume
@@ -45,6 +45,13 @@ extension VolumeStepMachine {
 
     /// Makes `target` the value to hold, setting it now if the system is elsewhere.
     mutating func hold(_ target: Float, at time: Instant) -> Actions {
+        var actions = Actions()
+        hold(target, at: time, into: &actions)
+        return actions
+    }
+
+    /// ``hold(_:at:)``, its actions appended to `actions`.
+    mutating func hold(_ target: Float, at time: Instant, into actions: inout Actions) {
         if phase == .running, VolumeGrid.isApart(anchor, target) {
             anchor = target
             downPress.anchorMoved()
@@ -57,7 +64,7 @@ extension VolumeStepMachine {
             VolumeGrid.isApart(believedVolume, target) || otherInFlight
         else {
             retrier.cancel()
-            return []
+            return
         }
         retrier.want(target, retryAt: time + configuration.retryDelay)
         // A set of this value still on its way lands too (on the new route after a route change): this one is
@@ -68,17 +75,26 @@ extension VolumeStepMachine {
         // value the system already has (to land after a set in flight, on a new route), the cache holds it —
         // the set in flight then lands last. Going a nudge beside it first makes the second set differ from
         // whatever the cache holds.
-        guard phase != .running || VolumeGrid.isSame(believedVolume, target) else {
-            return set(target, at: time, again: true)
+        if phase == .running, !VolumeGrid.isSame(believedVolume, target) {
+            set(target, at: time, again: true, into: &actions)
+            return
         }
         let beside = target < 1 ? VolumeGrid.clamp(target + VolumeGrid.nudge) : target - VolumeGrid.nudge
-        return set(beside, at: time, again: true) + set(target, at: time, again: true)
+        set(beside, at: time, again: true, into: &actions)
+        set(target, at: time, again: true, into: &actions)
     }
 
     /// Sets `value`, expecting its echo — unless the machine already believes the volume is there with nothing of ours
     /// on its way. `again`: one more set on its way, even of a value whose set is in flight (not a retry of it).
     mutating func set(_ value: Float, at time: Instant, again: Bool = false) -> Actions {
-        guard VolumeGrid.isApart(believedVolume, value) || !echoes.isEmpty || again else { return [] }
+        var actions = Actions()
+        set(value, at: time, again: again, into: &actions)
+        return actions
+    }
+
+    /// ``set(_:at:again:)``, its action appended to `actions`.
+    mutating func set(_ value: Float, at time: Instant, again: Bool = false, into actions: inout Actions) {
+        guard VolumeGrid.isApart(believedVolume, value) || !echoes.isEmpty || again else { return }
         // Sets of one value made for separate presses are counted (a slow slider has several in flight during
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
@@ -86,21 +102,35 @@ extension VolumeStepMachine {
         let echo = recent.issue(value, at: time, lifetime: configuration.echoLifetime)
         echoes.issue(echo, replacing: !again)
         if VolumeGrid.isSame(value, anchor) { downPress.anchorSet() }
-        return [.setVolume(value)]
+        actions.append(.setVolume(value))
     }
 
     /// The volume believed may be what was wanted: then nothing is, and a stop is done. At the anchor, the down
     /// steps' nudges count from it again.
     mutating func confirmIfWanted(at time: Instant) -> Actions {
+        var actions = Actions()
+        confirmIfWanted(at: time, into: &actions)
+        return actions
+    }
+
+    /// ``confirmIfWanted(at:)``, its action appended to `actions`.
+    mutating func confirmIfWanted(at time: Instant, into actions: inout Actions) {
         if VolumeGrid.isSame(believedVolume, anchor) { downPress.anchorConfirmed() }
-        guard retrier.confirms(believedVolume) else { return [] }
-        return doneIfRestored()
+        guard retrier.confirms(believedVolume) else { return }
+        doneIfRestored(into: &actions)
     }
 
     /// Stopping with nothing left to confirm: the user's volume is back, the machine idle.
     mutating func doneIfRestored() -> Actions {
-        guard phase == .stopping, !retrier.isWaiting else { return [] }
+        var actions = Actions()
+        doneIfRestored(into: &actions)
+        return actions
+    }
+
+    /// ``doneIfRestored()``, its action appended to `actions`.
+    mutating func doneIfRestored(into actions: inout Actions) {
+        guard phase == .stopping, !retrier.isWaiting else { return }
         phase = .idle
-        return [.restored]
+        actions.append(.restored)
     }
 }

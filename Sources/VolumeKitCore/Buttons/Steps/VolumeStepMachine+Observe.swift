@@ -6,27 +6,39 @@ import Foundation
 extension VolumeStepMachine {
     /// A value observed through KVO or the system notification.
     public mutating func observe(_ value: Float, at time: Instant) -> Actions {
+        var actions = Actions()
+        observe(value, at: time, into: &actions)
+        return actions
+    }
+
+    /// ``observe(_:at:)``, its actions appended to `actions`. (Every step below appends to the one list: lists
+    /// returned and joined were copied whole, twice for most actions — the detection machine's budget is 100 ns an
+    /// observation.)
+    @inline(__always) mutating func observe(_ value: Float, at time: Instant, into actions: inout Actions) {
         // Before start the machine knows nothing to compare with: start reads the volume itself.
-        guard phase != .idle || !echoes.isEmpty else { return [] }
+        guard phase != .idle || !echoes.isEmpty else { return }
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
         if VolumeGrid.isSame(value, anchor) { downPress.anchorSeen() }
-        if isRouteObservation(value, at: time) { return [] }
-        if isUnexplainedRead(value, at: time) { return observeChange(value, at: time) }
+        if isRouteObservation(value, at: time) { return }
+        if isUnexplainedRead(value, at: time) {
+            observeChange(value, at: time, into: &actions)
+            return
+        }
         if let match = landings.match(value, at: time, in: &echoes) {
-            var actions = Actions()
             if let press = landings.judge(
                 match.echo, value: value, at: time, in: &echoes, capturing: phase == .running && mode == .capture,
                 believed: believedVolume, atRails: configuration.reportsPressesAtRails)
             {
                 downPress.step(press.button, from: press.value + VolumeGrid.step)
-                actions = [.steps(press.button, count: press.count)]
+                actions.append(.steps(press.button, count: press.count))
             }
-            return actions + observeLanding(value, match, at: time)
+            observeLanding(value, match, at: time, into: &actions)
+            return
         }
-        if let late = lateLanding(value, at: time) { return late }
-        return observeChange(value, at: time)
+        if lateLanding(value, at: time, into: &actions) { return }
+        observeChange(value, at: time, into: &actions)
     }
 
     /// Whether `value` is the new route's KVO after its notification (landings of ours may come first): its volume,
@@ -51,8 +63,10 @@ extension VolumeStepMachine {
         return time <= read.until && abs(value - read.value) < VolumeGrid.readTolerance && phase == .running
     }
 
-    /// An observation that is the landing of a set of ours (`match`).
-    mutating func observeLanding(_ value: Float, _ match: LandingOrder.Match, at time: Instant) -> Actions {
+    /// An observation that is the landing of a set of ours (`match`); its actions appended to `actions`.
+    mutating func observeLanding(
+        _ value: Float, _ match: LandingOrder.Match, at time: Instant, into actions: inout Actions
+    ) {
         let landing = match.echo
         // One set of this value landed (its echo is taken out by `landed` below); sets of other values may still
         // land (or were dropped: they expire).
@@ -79,11 +93,14 @@ extension VolumeStepMachine {
             && VolumeGrid.isApart(value, userVolume)
         // Landed at a rail over the user's value, which is set again (now, or by a set already on its way):
         // a press toward the rail meanwhile changes nothing observable (outputVolume) and is undone. Say so.
-        let unseen: Actions =
-            over && !configuration.reportsPressesAtRails && (value <= 0 || value >= 1)
-            ? [.leavesRailUnobserved(value <= 0 ? 0 : 1)] : []
-        if over, echoes.isEmpty { return unseen + hold(userVolume, at: time) }
-        return unseen + confirmIfWanted(at: time)
+        if over && !configuration.reportsPressesAtRails && (value <= 0 || value >= 1) {
+            actions.append(.leavesRailUnobserved(value <= 0 ? 0 : 1))
+        }
+        if over, echoes.isEmpty {
+            hold(userVolume, at: time, into: &actions)
+        } else {
+            confirmIfWanted(at: time, into: &actions)
+        }
     }
 
     /// A landing of ours whose echo an earlier observation took (a press landing on the value of a set in flight,
@@ -92,11 +109,13 @@ extension VolumeStepMachine {
     /// set after it, seen right after that nudge — is ours, not the user's change nor a press from it. A press
     /// lands a step from where it starts, on the grid where the phone snaps presses (`stepQuantization`,
     /// `shared/facts/envelope.md`); a Control Center value within a read of a nudge is a chance this rule takes.
-    mutating func lateLanding(_ value: Float, at time: Instant) -> Actions? {
-        guard phase == .running else { return nil }
-        guard recent.isLateLanding(value, at: time, anchor: anchor, believed: believedVolume) else { return nil }
+    /// Whether `value` is one; its actions appended to `actions`.
+    mutating func lateLanding(_ value: Float, at time: Instant, into actions: inout Actions) -> Bool {
+        guard phase == .running else { return false }
+        guard recent.isLateLanding(value, at: time, anchor: anchor, believed: believedVolume) else { return false }
         believedVolume = value
         believedFromRead = false
-        return confirmIfWanted(at: time)
+        confirmIfWanted(at: time, into: &actions)
+        return true
     }
 }

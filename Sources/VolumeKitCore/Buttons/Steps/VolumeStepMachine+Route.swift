@@ -38,6 +38,7 @@ extension VolumeStepMachine {
     /// KVO) is the route's volume (`shared/facts/envelope.md`: the route's KVO may come before its notification).
     public func routeVolume(read: Float, observed: Float?) -> Float {
         guard let observed else { return read }
+        var echoes = echoes  // Searched in place (`EchoLedger`): a copy.
         func inFlight(_ value: Float) -> Bool { echoes.contains(value, within: VolumeGrid.readTolerance) }
         return inFlight(read) && !inFlight(observed) ? observed : read
     }
@@ -49,6 +50,7 @@ extension VolumeStepMachine {
     /// and the old route's volume without it differs. With both routes at that other volume the change showed
     /// no KVO of its own, so the new route's own volume is either value: nothing observable tells them apart.
     public func mayBeOwnLanding(_ volume: Float, at time: Instant) -> Bool {
+        var echoes = echoes  // Searched in place (`EchoLedger`): a copy.
         if echoes.contains(volume, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange }),
             VolumeGrid.isApart(believedVolume, volume)
         {

@@ -206,11 +206,17 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Whether a set of the anchor is on its way (issued, not yet seen to land or expired).
-    var isAnchorInFlight: Bool { echoes.contains(anchor, within: VolumeGrid.readTolerance) }
+    var isAnchorInFlight: Bool {
+        var echoes = echoes  // Searched in place (`EchoLedger`): a copy.
+        return echoes.contains(anchor, within: VolumeGrid.readTolerance)
+    }
 
     /// Whether a set of ours of another value than the user's volume may still land: issued less than
     /// ``Configuration/echoLifetime`` ago and not yet observed (a nudge after a press, on its way).
-    public var maySetAwayFromUser: Bool { echoes.contains { VolumeGrid.isApart($0.value, userVolume) } }
+    public var maySetAwayFromUser: Bool {
+        var echoes = echoes  // Searched in place (`EchoLedger`): a copy.
+        return echoes.contains { VolumeGrid.isApart($0.value, userVolume) }
+    }
 
     // MARK: - Helpers
 
