@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Rules, each a measurement only where it cannot be something else:
 /// - ``CalibrationRule/roundTrip``: a set observed back while it was the only set in flight (a press landing on
-///   the value of one of several sets could pass for it);
+///   the value of one of several sets could pass for it), no sooner than its echo may come once the round trip
+///   is known (``EchoWindow``: sooner, it is a press landing on the set's value);
 /// - ``CalibrationRule/firstRepeatDelay`` and ``CalibrationRule/repeatInterval``: a run of at least
 ///   ``minimumHoldSteps`` steps of one button whose gaps after the first agree within ``rhythmTolerance`` and are
 ///   shorter than the first — a hold's auto-repeat (SLVolumeButtonListener.m: "the repeat rate is faster on the
@@ -88,6 +89,8 @@ public struct CalibrationMachine: Sendable, Equatable {
         let only = sets.count == 1
         let made = sets[index].time
         sets.removeFirst(index + 1)
+        // Sooner than an echo may come (``EchoWindow``): a press landing on the set's value, not the set.
+        guard time - made >= EchoWindow.soonest(roundTrip: estimates[.roundTrip]) else { return [] }
         return only ? add(time - made, to: .roundTrip) : []
     }
 

@@ -61,4 +61,22 @@ struct KnownRandomSessionTests {
         session.run(length: 14)
         #expect(session.violations() == [])
     }
+
+    @Test(
+        "A press snapped onto the value of the anchor's set in flight, once the round trip is known: no phantom press",
+        arguments: [
+            // Grid devices (sweep range 30,000): the press's KVO 0.03–0.04 s after the anchor's set was taken for its
+            // echo, and the set's own landing after the next press read as a down press.
+            (SimulatedStrategy.outputVolume, 32379, 256_409_302), (.outputVolume, 33384, 264_367_897),
+            (.systemNotification, 33384, 264_367_897),
+            // Once a known violation: an up press read as a down at the end of a fast burst on a Bluetooth route
+            // (fixed by the same window: a press seen sooner than an echo may come).
+            (.systemNotification, 2711, 21_468_409),
+        ] as [(SimulatedStrategy, UInt64, UInt64)])
+    func pressOntoSetInFlightWarm(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
+        session.run(length: 14)
+        let verdict = session.eventVerdict()
+        #expect(verdict.ok, "\(verdict.violations)")
+    }
 }

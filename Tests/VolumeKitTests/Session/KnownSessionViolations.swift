@@ -9,11 +9,7 @@ import VolumeKitTesting
 /// leaves its entry unused (the sweep prints how many were seen).
 enum KnownSessionViolations {
     /// Event violations, by session: "kind at time; …" as ``PressOracle/Violation/summary`` begins.
-    static let events: [String: String] = [
-        // An up press read as a down at the end of a fast burst (the last nudge-and-anchor pair of VolumeKit's
-        // sets landing with no echo left; the rest of this family is fixed: `VolumeStepMachine.lateLanding`).
-        "systemNotification 2711 21468409": "wrongButton at 3.2295"
-    ]
+    static let events: [String: String] = [:]
 
     /// Final volumes off the user's, by session: the problems as the sessions list them.
     static let finalVolumes: [String: String] = [
@@ -24,8 +20,6 @@ enum KnownSessionViolations {
 
     /// What each known violation is, as far as it was analysed: the first line of its script's header.
     static let notes: [String: String] = [
-        "systemNotification 2711 21468409":
-            "An up press read as a down at the end of a fast burst: the last nudge-and-anchor pair of VolumeKit's sets lands with no echo left.",
         "outputVolume 3042 24089598":
             "A never-suspended app's launch recovery follows presses made in the background faster than its sets land.",
     ]

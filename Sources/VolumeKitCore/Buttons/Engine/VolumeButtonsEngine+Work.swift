@@ -85,6 +85,7 @@ extension VolumeButtonsEngine {
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
             adaptHeadroom(&state)
+            adaptEchoWindow(&state)
             let synced =
                 configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
                 && state.book.isThisRuns
@@ -173,6 +174,13 @@ extension VolumeButtonsEngine {
         guard !isRecoveryRun else { return }
         let steps = headroom(for: state.calibration)
         if steps != state.steps.headroomSteps { state.steps.headroom(steps) }
+    }
+
+    /// How soon an echo of the step machine's sets may come (``EchoWindow``, from the measured round trip), told to
+    /// the machine after every input: each set keeps the window it was issued with.
+    func adaptEchoWindow(_ state: inout State) {
+        let soonest = EchoWindow.soonest(roundTrip: state.calibration.estimates[.roundTrip])
+        if soonest != state.steps.configuration.echoSoonest { state.steps.expectEchoes(noSoonerThan: soonest) }
     }
 
     /// The press classifier's timing for what `calibration` measured: the configured one, its first-repeat window

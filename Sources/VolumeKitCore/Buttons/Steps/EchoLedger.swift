@@ -17,6 +17,9 @@ struct EchoLedger: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         /// The value set.
         var value: Float
+        /// When its echo may come at the soonest: its issue plus the shortest round trip this phone shows
+        /// (``VolumeStepMachine/expectEchoes(noSoonerThan:)``); its issue while that is not known.
+        var earliest: Instant = -.infinity
         /// When its echo is no longer expected.
         var expires: Instant
         /// When it was issued, in the order of all sets.

@@ -76,18 +76,23 @@ struct LandingOrder: Sendable, Equatable {
     @inline(__always) mutating func match(_ value: Float, at time: Instant, in echoes: inout EchoLedger) -> Match? {
         if let held = spare, held.expires <= time { spare = nil }
         var spareOrder: Int?
-        if let held = spare, abs(held.value - value) < VolumeGrid.readTolerance {
+        // A set's echo comes no sooner than the phone's round trip allows (``EchoLedger/Entry/earliest``).
+        let arrived: (Echo) -> Bool = { $0.earliest <= time }
+        if let held = spare, abs(held.value - value) < VolumeGrid.readTolerance, arrived(held) {
             // Before a set of the same value issued after it, whose echo stays for its own landing.
-            if (echoes.oldest(value, within: VolumeGrid.readTolerance).map { held.order < $0.order }) ?? true {
+            if (echoes.oldest(value, within: VolumeGrid.readTolerance, where: arrived).map { held.order < $0.order })
+                ?? true
+            {
                 echoes.insert(held)
                 spareOrder = held.order
             }
             if spareOrder != nil { spare = nil }
         }
-        guard var landing = echoes.oldest(value, within: VolumeGrid.readTolerance) else { return nil }
+        guard var landing = echoes.oldest(value, within: VolumeGrid.readTolerance, where: arrived) else { return nil }
         if let held = suspect, held.expires > time, landing.order < held.order,
             let later = echoes.first(where: {
                 abs($0.value - value) < VolumeGrid.readTolerance && $0.order > held.order && !$0.beforeRouteChange
+                    && arrived($0)
             })
         {
             suspect = nil

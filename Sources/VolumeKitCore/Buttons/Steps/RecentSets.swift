@@ -23,10 +23,11 @@ struct RecentSets: Sendable, Equatable {
     /// When the last set was issued.
     private(set) var lastSetTime: Instant?
 
-    /// A set of `value` issued at `time`, its echo expected for `lifetime`: its entry, next in order.
-    mutating func issue(_ value: Float, at time: Instant, lifetime: TimeInterval) -> Echo {
+    /// A set of `value` issued at `time`, its echo expected from `soonest` after it for `lifetime`: its entry, next
+    /// in order.
+    mutating func issue(_ value: Float, at time: Instant, soonest: TimeInterval, lifetime: TimeInterval) -> Echo {
         lastOrder += 1
-        let echo = Echo(value: value, expires: time + lifetime, order: lastOrder)
+        let echo = Echo(value: value, earliest: time + soonest, expires: time + lifetime, order: lastOrder)
         dropExpired(at: time)
         if sets.count >= Self.limit {
             sets.removeFirst(1)

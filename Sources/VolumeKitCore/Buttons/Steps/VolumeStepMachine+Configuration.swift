@@ -24,6 +24,11 @@ extension VolumeStepMachine {
         /// down press or was dropped cannot swallow a later press landing on the same value (CipherBit
         /// VolumeButtonHandler #4's fake echo).
         public var echoLifetime: TimeInterval
+        /// How soon after a set its echo may come: 0 (any time) until this phone's round trip is known, then a
+        /// margin below the shortest it shows (``VolumeStepMachine/expectEchoes(noSoonerThan:)``). An observation
+        /// of a set's value sooner than that is no landing of it — a press landing on the value of a set in flight
+        /// is then told from the set (`shared/facts/envelope.md`: `sliderLatency`, `kvoLatency`).
+        public var echoSoonest: TimeInterval = 0
 
         /// Creates a configuration.
         public init(

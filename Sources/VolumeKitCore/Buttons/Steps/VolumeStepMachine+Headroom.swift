@@ -16,4 +16,12 @@ extension VolumeStepMachine {
 
     /// The headroom in force.
     public var headroomSteps: Int { configuration.headroomSteps }
+
+    /// Expects the echo of each set issued from now on no sooner than `seconds` after it (the phone's measured
+    /// round trip, less a margin: ``VolumeButtonsEngine``): an observation of a set's value sooner than that is a
+    /// press or the user's change, not that set landing. 0 expects echoes at any time. Taken at once: each set
+    /// keeps the window it was issued with.
+    public mutating func expectEchoes(noSoonerThan seconds: TimeInterval) {
+        configuration.echoSoonest = max(0, seconds.isFinite ? seconds : 0)
+    }
 }

@@ -99,7 +99,8 @@ extension VolumeStepMachine {
         // a burst, each landing once); refused or dropped ones expire after ``Configuration/echoLifetime``.
         // A retry replaces a set that was refused or dropped (it never lands); a new press's reset is
         // another set on its way.
-        let echo = recent.issue(value, at: time, lifetime: configuration.echoLifetime)
+        let echo = recent.issue(
+            value, at: time, soonest: configuration.echoSoonest, lifetime: configuration.echoLifetime)
         echoes.issue(echo, replacing: !again)
         if VolumeGrid.isSame(value, anchor) { downPress.anchorSet() }
         actions.append(.setVolume(value))
