@@ -21,7 +21,7 @@ enum KnownSessionViolations {
     /// What each known violation is, as far as it was analysed: the first line of its script's header.
     static let notes: [String: String] = [
         "outputVolume 3042 24089598":
-            "A never-suspended app's launch recovery follows presses made in the background faster than its sets land.",
+            "A never-suspended app's launch recovery follows presses made in the background faster than its sets land."
     ]
 
     /// The key of a session: "outputVolume 241 1908479".
