@@ -79,4 +79,16 @@ struct KnownRandomSessionTests {
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)")
     }
+
+    @Test("A set from before a route change, landing at the value of the new route's own set, is believed")
+    func oldSetLandsAtTheNewAnchor() {
+        // Sample 30303 (sweep range 30,000): back on the speaker, VolumeKit sets the anchor 0.75; a Bluetooth headset
+        // connects at its 15/16 before that set lands, and the new route's anchor is 0.75 too. The old set lands on
+        // the headset's route: the volume is 0.75 there whichever set it was, yet the machine kept believing the
+        // 15/16 read at the change, and the headset's sync to 1.0 right after read as an up press from it.
+        let session = RandomSession(seed: 239_969_457, behaviour: .sample(30303), strategy: .outputVolume)
+        session.run(length: 14)
+        let verdict = session.eventVerdict()
+        #expect(verdict.ok, "\(verdict.violations)")
+    }
 }

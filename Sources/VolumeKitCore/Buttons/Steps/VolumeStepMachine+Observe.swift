@@ -81,8 +81,13 @@ extension VolumeStepMachine {
             match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), in: &echoes)
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
-        // change stays what the machine believes (the set made then lands after it and confirms).
-        if !landedBeforeRouteChange, !superseded {
+        // change stays what the machine believes (the set made then lands after it and confirms) — unless a set
+        // made since takes the volume to the same value: wherever the earlier one landed, the volume is, or is
+        // about to be, that value (a later change from it is measured from there).
+        let asSetSince =
+            landedBeforeRouteChange
+            && echoes.contains(value, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
+        if !landedBeforeRouteChange || asSetSince, !superseded {
             believedVolume = value
             believedFromRead = false
         }
