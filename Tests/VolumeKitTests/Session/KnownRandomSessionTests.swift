@@ -91,4 +91,16 @@ struct KnownRandomSessionTests {
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)")
     }
+
+    @Test("A set from before a route change seen before the new route's own KVO is the old route's: not believed")
+    func oldSetSeenBeforeTheRouteKVO() {
+        // Sample 4675: the speaker's anchor set (0.25) lands there just before the change to a Bluetooth route at
+        // 0.1, and its KVO comes after the change's notification, before the route's own KVO; the new route's
+        // anchor set, also 0.25, is dropped as equal to the slider's cache. The route stays at 0.1, and an up press
+        // from there to 0.1625 is a press, not the user's change from 0.25.
+        let session = RandomSession(seed: 37_021_326, behaviour: .sample(4675), strategy: .outputVolume)
+        session.run(length: 14)
+        let verdict = session.eventVerdict()
+        #expect(verdict.ok, "\(verdict.violations)")
+    }
 }

@@ -48,8 +48,10 @@ extension VolumeStepMachine {
         guard let expected = routeObservation else { return false }
         if time > expected.until {
             routeObservation = nil
+            routeVolumeSeen = true
         } else if abs(value - expected.value) < VolumeGrid.readTolerance {
             routeObservation = nil
+            routeVolumeSeen = true
             return true
         }
         return false
@@ -81,11 +83,12 @@ extension VolumeStepMachine {
             match, on: value, over: believedVolume, pressOver: downPress.isPressOver(landingOn: value), in: &echoes)
         if !landedBeforeRouteChange { lastLanding = Landing(value: value, over: believedVolume, at: time) }
         // A set from before a route change may have landed on the old route: the volume read at the
-        // change stays what the machine believes (the set made then lands after it and confirms) — unless a set
-        // made since takes the volume to the same value: wherever the earlier one landed, the volume is, or is
-        // about to be, that value (a later change from it is measured from there).
+        // change stays what the machine believes (the set made then lands after it and confirms) — unless it is
+        // seen after the new route's own KVO (so on the new route) at the value a set made since takes the volume
+        // to: the volume is that value, and a later change from it is measured from there. (Seen before the
+        // route's KVO, it may be the old route's landing, and a set made since may still be dropped.)
         let asSetSince =
-            landedBeforeRouteChange
+            landedBeforeRouteChange && routeVolumeSeen
             && echoes.contains(value, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
         if !landedBeforeRouteChange || asSetSince, !superseded {
             believedVolume = value

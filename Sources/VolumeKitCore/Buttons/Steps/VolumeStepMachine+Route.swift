@@ -20,6 +20,7 @@ extension VolumeStepMachine {
             ? Expected(value: volume, until: time + Self.landingWindow) : nil
         believedVolume = volume
         believedFromRead = true
+        routeVolumeSeen = false
         echoes.markBeforeRouteChange()
         landings.routeChanged()
         unexplainedRead = nil

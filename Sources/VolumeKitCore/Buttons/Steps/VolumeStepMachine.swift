@@ -144,6 +144,9 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The new route's own volume after a route change seen by its notification, until its KVO arrives
     /// (then it is neither a landing of ours nor a press), and when to stop expecting it.
     var routeObservation: Expected?
+    /// Since the last route change, whether the new route's own KVO has been seen (or its time has passed): an
+    /// observation after it is of the new route.
+    var routeVolumeSeen = false
     /// A value a live read showed that no set of ours explains (``tick(at:volume:)``): a press whose observation
     /// is still on its way. That observation is the press, never the landing of a set issued since.
     var unexplainedRead: Expected?
