@@ -6,7 +6,7 @@ import Foundation
 /// Rules, each a measurement only where it cannot be something else:
 /// - ``CalibrationRule/roundTrip``: a set observed back while it was the only set in flight (a press landing on
 ///   the value of one of several sets could pass for it), no sooner than its echo may come once the round trip
-///   is known (``EchoWindow``: sooner, it is a press landing on the set's value);
+///   is known (`EchoWindow`: sooner, it is a press landing on the set's value);
 /// - ``CalibrationRule/firstRepeatDelay`` and ``CalibrationRule/repeatInterval``: a run of at least
 ///   ``minimumHoldSteps`` steps of one button whose gaps after the first agree within ``rhythmTolerance`` and are
 ///   shorter than the first — a hold's auto-repeat (SLVolumeButtonListener.m: "the repeat rate is faster on the
