@@ -58,18 +58,15 @@ struct RestoreBook {
             if watchesRails, volume <= 0 || volume >= 1, abs(userVolume - volume) > VolumeStepMachine.readTolerance {
                 recovery.diagnostics.append(.railPressesUnseen(volume <= 0 ? 0 : 1))
             }
-            // From exactly a set the crashed run never saw land: a grid press from its nudge may have ended there.
-            if record.heldSetUnconfirmed == true, abs(volume - record.heldVolume) <= VolumeStepMachine.readTolerance {
-                recovery.diagnostics.append(.recoveredAtUnconfirmedSet)
+            // From exactly a value a set the crashed run never saw land may or may not have left: the held value
+            // it was setting again after its nudge (a grid press from the nudge may have ended there), or where it
+            // last saw the volume away from the held value (a record keeps that value only until the set to the
+            // held value lands: had it landed, presses the user made from the held value may have ended there).
+            let atUnconfirmedHeld = record.heldSetUnconfirmed == true && VolumeGrid.isSame(volume, record.heldVolume)
+            let atLeft = record.leftVolume.map { left in
+                VolumeGrid.isSame(volume, left) && VolumeGrid.isApart(left, record.heldVolume)
             }
-            // From exactly where the crashed run last saw the volume away from the held value, its set to the held
-            // value not seen to land (a record keeps that value only until it is): had the set landed, presses
-            // the user made from the held value since may have ended there too.
-            if let left = record.leftVolume, abs(volume - left) <= VolumeStepMachine.readTolerance,
-                VolumeGrid.isApart(left, record.heldVolume)
-            {
-                recovery.diagnostics.append(.recoveredAtUnconfirmedSet)
-            }
+            if atUnconfirmedHeld || atLeft == true { recovery.diagnostics.append(.recoveredAtUnconfirmedSet) }
             return recovery
         case .discard:
             records[output] = nil
