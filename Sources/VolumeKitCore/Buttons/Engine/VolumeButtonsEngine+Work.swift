@@ -176,11 +176,22 @@ extension VolumeButtonsEngine {
         if steps != state.steps.headroomSteps { state.steps.headroom(steps) }
     }
 
-    /// How soon an echo of the step machine's sets may come (``EchoWindow``, from the measured round trip), told to
-    /// the machine after every input: each set keeps the window it was issued with.
+    /// How soon an echo of the step machine's sets may come (``EchoWindow``) and how long a set waits before it is
+    /// made again (``RetryWindow``), from the measured round trip, told to the machine after every input: each set
+    /// keeps the window it was issued with.
     func adaptEchoWindow(_ state: inout State) {
-        let soonest = EchoWindow.soonest(roundTrip: state.calibration.estimates[.roundTrip])
+        let roundTrip = state.calibration.estimates[.roundTrip]
+        let soonest = EchoWindow.soonest(roundTrip: roundTrip)
         if soonest != state.steps.configuration.echoSoonest { state.steps.expectEchoes(noSoonerThan: soonest) }
+        // How long a set waits before it is made again (``RetryWindow``), from the same round trip.
+        let configured = VolumeStepMachine.Configuration()
+        let delay = RetryWindow.delay(roundTrip: roundTrip, configured: configured.retryDelay)
+        if delay != state.steps.configuration.retryDelay {
+            state.steps.retrySets(
+                after: delay,
+                attempts: RetryWindow.attempts(
+                    for: delay, configuredDelay: configured.retryDelay, configuredAttempts: configured.maximumAttempts))
+        }
     }
 
     /// The press classifier's timing for what `calibration` measured: the configured one, its first-repeat window

@@ -24,4 +24,13 @@ extension VolumeStepMachine {
     public mutating func expectEchoes(noSoonerThan seconds: TimeInterval) {
         configuration.echoSoonest = max(0, seconds.isFinite ? seconds : 0)
     }
+
+    /// Makes a set that is not confirmed `seconds` after it again, up to `attempts` tries (the phone's measured
+    /// round trip and a margin, with as many tries as keep trying as long as configured: ``VolumeButtonsEngine``).
+    /// Taken from the next set or retry on.
+    public mutating func retrySets(after seconds: TimeInterval, attempts: Int) {
+        guard seconds.isFinite, seconds > 0, attempts > 0 else { return }
+        configuration.retryDelay = seconds
+        configuration.maximumAttempts = attempts
+    }
 }
