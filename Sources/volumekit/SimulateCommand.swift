@@ -70,10 +70,13 @@ enum SimulateCommand: Subcommand {
                            {"type":"verdict", "ok":true|false, "violations":[{"kind":K, "t":…, "detail":…}],
                                 "limits":[{"name":…, "count":N, "diagnostic":…}]}   (just before the end)
                            and last {"type":"end", "volume":V, "category":C|null, "sessionActive":true|false
-                                [, "calibration":{RULE:{"value":V, "samples":N, "spread":S[, "outside":N]}, …}]}
+                                [, "calibration":{RULE:{"value":V, "samples":N, "spread":S[, "outside":N]}, …
+                                [, "byRoute":{ROUTE:{"roundTrip":{…}}, …}]}]}
                                 (the device's volume, the app's audio session category and state, and what
-                                capture learned of this simulated phone: roundTrip, firstRepeatDelay,
-                                repeatInterval, tapLength, stepQuantization — the names 'volumekit profiles' uses)
+                                capture learned of this simulated phone, as used on the route at the end:
+                                roundTrip, firstRepeatDelay, repeatInterval, tapLength, stepQuantization — the
+                                names 'volumekit profiles' uses; byRoute: the round trip on each route, when
+                                more than one route measured it)
 
         SCRIPT: one command a line, '#' comments, times in seconds:
           ios N · device iphone|ipad · volume V · headphones V   (setup, before anything else; 'volume'

@@ -17,7 +17,9 @@ import Foundation
 /// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
 /// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
 ///
-/// A measurement outside the envelope's range is kept apart and returned as ``Event/outsideEnvelope(_:_:)``.
+/// A measurement outside the envelope's range is kept apart and returned as ``Event/outsideEnvelope(_:_:)``. The
+/// rules that may differ by route (``CalibrationRule/isPerRoute``) are learned on each route too (``byRoute``), and
+/// the current route's own estimate is used once it is trusted (``estimate(of:)``).
 /// Pure: one mutating method per input, the time passed in, what was learned returned.
 public struct CalibrationMachine: Sendable, Equatable {
     /// What an input taught.
@@ -40,8 +42,13 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// The longest a set may take to come back and still be measured (beyond the envelope's round trip).
     public static let setWindow: TimeInterval = 0.5
 
-    /// The estimates of the timed rules.
+    /// The estimates of the timed rules, over every route.
     public private(set) var estimates: [CalibrationRule: CalibrationEstimate] = [:]
+    /// The estimates of the rules learned per route (``CalibrationRule/isPerRoute``) on each route they were
+    /// measured on.
+    public private(set) var byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:]
+    /// The route VolumeKit's sets land on now (``setRoute(_:)``), `nil` until told.
+    public private(set) var route: AudioRoute?
     /// How presses move the volume, once a press from a value off the grid showed it.
     public private(set) var quantization: StepQuantization?
     /// Sets made and not yet seen back (the newest last), at most four.
@@ -65,14 +72,46 @@ public struct CalibrationMachine: Sendable, Equatable {
         self.quantization = quantization
     }
 
-    /// Takes from `other` the rules this machine has not measured at all, and its quantization if this one has none.
+    /// Starts from a stored calibration with per-route estimates; only per-route rules are kept in `byRoute`.
+    public init(
+        estimates: [CalibrationRule: CalibrationEstimate],
+        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]], quantization: StepQuantization? = nil
+    ) {
+        self.init(estimates: estimates, quantization: quantization)
+        self.byRoute = byRoute.mapValues { $0.filter(\.key.isPerRoute) }.filter { !$0.value.isEmpty }
+    }
+
+    /// Takes from `other` the rules this machine has not measured at all (over every route, and on each route),
+    /// and its quantization if this one has none.
     public mutating func keep(_ other: CalibrationMachine) {
         for (rule, estimate) in other.estimates where estimates[rule] == nil { estimates[rule] = estimate }
+        for (route, rules) in other.byRoute {
+            for (rule, estimate) in rules where byRoute[route]?[rule] == nil {
+                byRoute[route, default: [:]][rule] = estimate
+            }
+        }
         if quantization == nil { quantization = other.quantization }
     }
 
-    /// The learned value of `rule`, if any.
-    public func value(of rule: CalibrationRule) -> Double? { estimates[rule]?.value }
+    /// The learned value of `rule` in use now (``estimate(of:)``), if any.
+    public func value(of rule: CalibrationRule) -> Double? { estimate(of: rule)?.value }
+
+    /// The estimate of `rule` in use now: for a rule learned per route, the current route's own once it has
+    /// ``HeadroomPolicy/samplesToTrust`` measurements; else (and for the other rules) the one over every route.
+    public func estimate(of rule: CalibrationRule) -> CalibrationEstimate? {
+        if rule.isPerRoute, let route, let own = byRoute[route]?[rule], own.samples >= HeadroomPolicy.samplesToTrust {
+            return own
+        }
+        return estimates[rule]
+    }
+
+    /// VolumeKit's sets land on `route` from `time` on. A change forgets the sets made before it: one may land on
+    /// either route, and its round trip would be neither's.
+    public mutating func setRoute(_ route: AudioRoute, at time: Instant) {
+        guard route != self.route else { return }
+        if self.route != nil { sets.removeAll { $0.time < time } }
+        self.route = route
+    }
 
     /// VolumeKit set the volume to `value`.
     public mutating func setMade(_ value: Float, at time: Instant) {
@@ -90,7 +129,7 @@ public struct CalibrationMachine: Sendable, Equatable {
         let made = sets[index].time
         sets.removeFirst(index + 1)
         // Sooner than an echo may come (``EchoWindow``): a press landing on the set's value, not the set.
-        guard time - made >= EchoWindow.soonest(roundTrip: estimates[.roundTrip]) else { return [] }
+        guard time - made >= EchoWindow.soonest(roundTrip: estimate(of: .roundTrip)) else { return [] }
         return only ? add(time - made, to: .roundTrip) : []
     }
 
@@ -149,6 +188,9 @@ public struct CalibrationMachine: Sendable, Equatable {
         var estimate = estimates[rule] ?? CalibrationEstimate()
         let inside = estimate.add(measurement, range: rule.range)
         estimates[rule] = estimate
+        if rule.isPerRoute, let route {
+            byRoute[route, default: [:]][rule, default: CalibrationEstimate()].add(measurement, range: rule.range)
+        }
         return [inside ? .learned(rule, measurement) : .outsideEnvelope(rule, measurement)]
     }
 

@@ -19,6 +19,13 @@ public enum CalibrationRule: String, Sendable, Equatable, Hashable, CaseIterable
     /// Between a route change's notification and its KVO, in either order (0–0.02 s; `shared/facts/envelope.md`).
     case routeNotificationGap
 
+    /// Whether the rule may take another value on each audio route, and is learned on each route apart as well as
+    /// over all of them: the round trip — a set on a Bluetooth route is carried on to the headset as absolute volume
+    /// (AVRCP 1.4 `SetAbsoluteVolume`), one on AirPlay to the receiver, so the KVO may come later there than on the
+    /// speaker (no measurement of it is known: the envelope's range stays the same). The buttons' rhythm and a tap's
+    /// length belong to the phone's keys, the notification gap to one change of route: learned once.
+    public var isPerRoute: Bool { self == .roundTrip }
+
     /// The envelope's range for the rule, in seconds.
     public var range: ClosedRange<Double> {
         switch self {

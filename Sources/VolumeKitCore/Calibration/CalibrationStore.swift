@@ -19,6 +19,9 @@ public enum CalibrationStore {
         var osVersion: String
         var estimates: [String: CalibrationEstimate]
         var quantization: StepQuantization?
+        /// The per-route rules' estimates by route name (absent in entries written before routes were told
+        /// apart, and when nothing was measured per route).
+        var byRoute: [String: [String: CalibrationEstimate]]?
 
         /// Whether it was learned on `device`'s model and iOS version.
         func isLearned(on device: DeviceInfo) -> Bool {
@@ -48,7 +51,13 @@ public enum CalibrationStore {
         let entry = Entry(
             model: device.modelIdentifier ?? "", osVersion: device.osVersion.description,
             estimates: Dictionary(uniqueKeysWithValues: machine.estimates.map { ($0.key.rawValue, $0.value) }),
-            quantization: machine.quantization)
+            quantization: machine.quantization,
+            byRoute: machine.byRoute.isEmpty
+                ? nil
+                : Dictionary(
+                    uniqueKeysWithValues: machine.byRoute.map { route, rules in
+                        (route.rawValue, Dictionary(uniqueKeysWithValues: rules.map { ($0.key.rawValue, $0.value) }))
+                    }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(entry)) ?? Data()
@@ -64,7 +73,20 @@ public enum CalibrationStore {
             throw CalibrationStoreError.unreadable
         }
         guard entry.version == 1 else { throw CalibrationStoreError.unsupportedVersion(entry.version) }
-        for (name, estimate) in entry.estimates {
+        _ = try rules(entry.estimates)
+        for (name, estimates) in entry.byRoute ?? [:] {
+            guard AudioRoute(rawValue: name) != nil else {
+                throw CalibrationStoreError.unknownRoute(EchoedText.clean(name, limit: EchoedText.defaultLimit))
+            }
+            _ = try rules(estimates)
+        }
+        return entry
+    }
+
+    /// Stored estimates by rule name, each checked: a rule VolumeKit knows, inside its envelope.
+    private static func rules(_ named: [String: CalibrationEstimate]) throws -> [CalibrationRule: CalibrationEstimate] {
+        var estimates = [CalibrationRule: CalibrationEstimate]()
+        for (name, estimate) in named {
             guard let rule = CalibrationRule(rawValue: name) else {
                 throw CalibrationStoreError.unknownRule(EchoedText.clean(name, limit: EchoedText.defaultLimit))
             }
@@ -72,17 +94,19 @@ public enum CalibrationStore {
                 estimate.samples == 0 || rule.range.contains(estimate.mean),
                 estimate.spread.isFinite, estimate.lastOutside?.isFinite ?? true
             else { throw CalibrationStoreError.implausible(rule) }
+            estimates[rule] = estimate
         }
-        return entry
+        return estimates
     }
 
     /// The machine a checked entry stands for.
     static func machine(from entry: Entry) -> CalibrationMachine {
-        var estimates = [CalibrationRule: CalibrationEstimate]()
-        for (name, estimate) in entry.estimates {
-            if let rule = CalibrationRule(rawValue: name) { estimates[rule] = estimate }
+        var byRoute = [AudioRoute: [CalibrationRule: CalibrationEstimate]]()
+        for (name, estimates) in entry.byRoute ?? [:] {
+            if let route = AudioRoute(rawValue: name) { byRoute[route] = (try? rules(estimates)) ?? [:] }
         }
-        return CalibrationMachine(estimates: estimates, quantization: entry.quantization)
+        return CalibrationMachine(
+            estimates: (try? rules(entry.estimates)) ?? [:], byRoute: byRoute, quantization: entry.quantization)
     }
 
     /// Reads a calibration file's bytes (`volumekit simulate --calibration FILE`) for `device`: its entry, or a
@@ -106,6 +130,8 @@ public enum CalibrationStoreError: Error, Sendable, Equatable, CustomStringConve
     case unknownRule(String)
     /// An estimate outside its rule's envelope, or not a number.
     case implausible(CalibrationRule)
+    /// A route this VolumeKit does not know (the name, cut and cleaned).
+    case unknownRoute(String)
 
     /// One sentence a person can act on.
     public var description: String {
@@ -118,6 +144,8 @@ public enum CalibrationStoreError: Error, Sendable, Equatable, CustomStringConve
             "the calibration is version \(version); this VolumeKit reads version 1 — delete it to start afresh."
         case .unknownRule(let name):
             "the calibration names a rule \"\(name)\" VolumeKit does not know; delete it to start afresh."
+        case .unknownRoute(let name):
+            "the calibration names an audio route \"\(name)\" VolumeKit does not know; delete it to start afresh."
         case .implausible(let rule):
             "the calibration's \(rule.rawValue) lies outside what any iPhone does (\(rule.range.lowerBound)–\(rule.range.upperBound) s); delete it to start afresh."
         }

@@ -77,23 +77,36 @@ public struct ScenarioRecord: Sendable, Equatable {
         }
     }
 
-    /// `, "calibration":{RULE:{"value":V, "samples":N, "spread":S}, …}` for the end record, with the rules that
-    /// have a measurement (`"outside":N` when some fell outside the envelope) and `"stepQuantization":{"value":Q}`.
+    /// `, "calibration":{RULE:{"value":V, "samples":N, "spread":S}, …}` for the end record: the estimates in use on
+    /// the route at the end (``/VolumeKitCore/CalibrationMachine/estimate(of:)``), with the rules that have a
+    /// measurement (`"outside":N` when some fell outside the envelope), `"stepQuantization":{"value":Q}`, and
+    /// `"byRoute":{ROUTE:{RULE:{…}}}` when the rules learned per route were measured on more than one route.
     private var calibrationJSON: String {
         guard let calibration else { return "" }
-        var members = [String]()
-        for rule in CalibrationRule.allCases {
-            guard let estimate = calibration.estimates[rule] else { continue }
-            let value = estimate.value.map { Self.format($0) } ?? "null"
-            let outside = estimate.outsideSamples > 0 ? ", \"outside\":\(estimate.outsideSamples)" : ""
-            members.append(
-                "\"\(rule.rawValue)\":{\"value\":\(value), \"samples\":\(estimate.samples), \"spread\":\(Self.format(estimate.spread))\(outside)}"
-            )
-        }
+        var members = Self.estimatesJSON { calibration.estimate(of: $0) }
         if let quantization = calibration.quantization {
             members.append("\"stepQuantization\":{\"value\":\"\(quantization.rawValue)\"}")
         }
+        if calibration.byRoute.count > 1 {
+            let routes = AudioRoute.allCases.compactMap { route in
+                calibration.byRoute[route].map { rules in
+                    "\"\(route.rawValue)\":{\(Self.estimatesJSON { rules[$0] }.joined(separator: ", "))}"
+                }
+            }
+            members.append("\"byRoute\":{\(routes.joined(separator: ", "))}")
+        }
         return ", \"calibration\":{\(members.joined(separator: ", "))}"
+    }
+
+    /// `"RULE":{"value":V, "samples":N, "spread":S[, "outside":N]}` for each rule `estimate` has a value for.
+    private static func estimatesJSON(_ estimate: (CalibrationRule) -> CalibrationEstimate?) -> [String] {
+        CalibrationRule.allCases.compactMap { rule in
+            guard let estimate = estimate(rule) else { return nil }
+            let value = estimate.value.map { format($0) } ?? "null"
+            let outside = estimate.outsideSamples > 0 ? ", \"outside\":\(estimate.outsideSamples)" : ""
+            return
+                "\"\(rule.rawValue)\":{\"value\":\(value), \"samples\":\(estimate.samples), \"spread\":\(format(estimate.spread))\(outside)}"
+        }
     }
 
     /// One line for people.

@@ -84,6 +84,7 @@ extension VolumeButtonsEngine {
         let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
+            state.calibration.setRoute(state.routes.route.route, at: now)
             adaptHeadroom(&state)
             adaptEchoWindow(&state)
             let synced =
@@ -180,7 +181,7 @@ extension VolumeButtonsEngine {
     /// made again (``RetryWindow``), from the measured round trip, told to the machine after every input: each set
     /// keeps the window it was issued with.
     func adaptEchoWindow(_ state: inout State) {
-        let roundTrip = state.calibration.estimates[.roundTrip]
+        let roundTrip = state.calibration.estimate(of: .roundTrip)
         let soonest = EchoWindow.soonest(roundTrip: roundTrip)
         if soonest != state.steps.configuration.echoSoonest { state.steps.expectEchoes(noSoonerThan: soonest) }
         // How long a set waits before it is made again (``RetryWindow``), from the same round trip.
@@ -208,7 +209,7 @@ extension VolumeButtonsEngine {
     /// The headroom ``VolumeButtonsConfiguration/headroomPolicy`` gives for what `calibration` measured.
     func headroom(for calibration: CalibrationMachine) -> Int {
         configuration.headroomPolicy.steps(
-            roundTrip: calibration.estimates[.roundTrip], minimum: configuration.headroomSteps)
+            roundTrip: calibration.estimate(of: .roundTrip), minimum: configuration.headroomSteps)
     }
 
     /// What the calibration learned, as work: a measurement outside the envelope is news of a phone VolumeKit's
