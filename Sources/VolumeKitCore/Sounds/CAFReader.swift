@@ -127,10 +127,7 @@ struct CAFReader<Source: SoundByteSource> {
         case "lpcm":
             let isFloat = d.flags & 1 != 0
             encoding = .linearPCM(isFloat: isFloat, isBigEndian: d.flags & 2 == 0)
-            let validBits: ClosedRange<UInt32> = 1...64
-            guard validBits.contains(d.bits), !isFloat || d.bits == 32 || d.bits == 64 else {
-                throw SoundFileError.invalidField(.bitsPerSample, value: "\(d.bits)", at: d.location)
-            }
+            try checkLinearPCMBits(Int(d.bits), isFloat: isFloat, at: d.location)
             guard d.framesPerPacket == 1 else {
                 throw SoundFileError.invalidField(
                     .framesPerPacket, value: "\(d.framesPerPacket) (must be 1)", at: d.location)

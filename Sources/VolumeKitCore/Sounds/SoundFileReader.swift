@@ -158,6 +158,14 @@ func checkSampleRate(_ rate: Double, at location: SoundFileLocation) throws {
     }
 }
 
+/// Checks a linear PCM sample size as CAF's `desc` and WAV's `fmt ` give it: 1 to 64 bits, and a float
+/// sample 32 or 64.
+func checkLinearPCMBits(_ bits: Int, isFloat: Bool, at location: SoundFileLocation) throws {
+    guard (1...64).contains(bits), !isFloat || bits == 32 || bits == 64 else {
+        throw SoundFileError.invalidField(.bitsPerSample, value: "\(bits)", at: location)
+    }
+}
+
 /// Walks the chunks of a RIFF or IFF container: 8-byte headers, 32-bit sizes, payloads padded to even length.
 ///
 /// A chunk running past `end` (the container's declared end) is `chunkTooLarge`; one inside the container

@@ -105,9 +105,7 @@ struct WAVReader<Source: SoundByteSource> {
         let channels = Int(format.channels)
         switch format.encoding {
         case let .linearPCM(isFloat, _):
-            guard (1...64).contains(format.bits), !isFloat || format.bits == 32 || format.bits == 64 else {
-                throw SoundFileError.invalidField(.bitsPerSample, value: "\(format.bits)", at: location)
-            }
+            try checkLinearPCMBits(Int(format.bits), isFloat: isFloat, at: location)
             if let valid = format.validBits, valid > format.bits {
                 throw SoundFileError.invalidField(
                     .bitsPerSample, value: "\(valid) valid of \(format.bits)", at: location)

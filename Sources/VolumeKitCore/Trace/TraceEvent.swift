@@ -61,18 +61,9 @@ public enum TraceGesture: Sendable, Equatable {
     case other(String)
 }
 
-/// An output port of a route (`AVAudioSessionPortDescription`).
-public struct TracePort: Sendable, Equatable {
-    /// `portType`, e.g. `Speaker`, `Headphones`, `BluetoothA2DPOutput`.
-    public var type: String
-    /// `uid`.
-    public var uid: String
-    /// Creates a port.
-    public init(type: String, uid: String) {
-        self.type = type
-        self.uid = uid
-    }
-}
+/// An output port of a route as a trace records it: the client's ``AudioPort``, its `uid` named as the
+/// recorder's ``TracePortNaming`` says (an alias by default, or the system's UID).
+public typealias TracePort = AudioPort
 
 /// Everything a trace records. Cases are grouped by direction: what the system delivered to the app, what
 /// the app asked of the system, what it read, and annotations (marks, gestures, the app's own calls and

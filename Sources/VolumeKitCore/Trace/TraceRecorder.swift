@@ -148,7 +148,7 @@ public final class TraceRecorder: Sendable {
     }
 }
 
-/// How a trace names audio ports (``TracePort/uid``, and the headsets in stored pending restores).
+/// How a trace names audio ports (``AudioPort/uid`` in a ``TracePort``, and the headsets in stored pending restores).
 public enum TracePortNaming: Sendable, Equatable {
     /// Each UID replaced by an alias, `port-1`, `port-2`… in the order first seen; the same UID always
     /// gets the same alias within a trace, so records per port still match (and replay) while the trace

@@ -277,15 +277,14 @@ public struct TraceReplayReport: Sendable, Equatable {
     // MARK: - Output
 
     private enum Line {
-        case event(VolumeButtonEvent)
+        /// A button event or a Ring/Silent state: printed as `volumekit simulate` prints it.
+        case record(Instant, ScenarioRecord.Kind)
         case difference(SetDifference)
-        case mute(MuteChange)
         case diagnostic(DiagnosticDifference)
         var time: Instant {
             switch self {
-            case .event(let event): event.time
+            case .record(let time, _): time
             case .difference(let difference): difference.time
-            case .mute(let change): change.time
             case .diagnostic(let difference): difference.time
             }
         }
@@ -293,8 +292,8 @@ public struct TraceReplayReport: Sendable, Equatable {
 
     private var lines: [Line] {
         let all =
-            events.map(Line.event) + setDifferences.map(Line.difference) + muteChanges.map(Line.mute)
-            + diagnosticDifferences.map(Line.diagnostic)
+            events.map { Line.record($0.time, .button($0.button, $0.phase)) } + setDifferences.map(Line.difference)
+            + muteChanges.map { Line.record($0.time, .mute($0.state)) } + diagnosticDifferences.map(Line.diagnostic)
         return all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
@@ -318,10 +317,8 @@ public struct TraceReplayReport: Sendable, Equatable {
     public var jsonLines: [String] {
         var out: [String] = lines.map { line in
             switch line {
-            case .event(let event):
-                return ScenarioRecord(time: event.time, kind: .button(event.button, event.phase)).json
-            case .mute(let change):
-                return ScenarioRecord(time: change.time, kind: .mute(change.state)).json
+            case .record(let time, let kind):
+                return ScenarioRecord(time: time, kind: kind).json
             case .difference(.changed(let recorded, let now)):
                 return
                     "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"setChanged\", \"recorded\":\(Self.value(recorded.value)), \"now\":\(Self.value(now.value)), \"nowT\":\(ScenarioRecord.format(now.time))}"
@@ -350,10 +347,8 @@ public struct TraceReplayReport: Sendable, Equatable {
     public var textLines: [String] {
         var out: [String] = lines.map { line in
             switch line {
-            case .event(let event):
-                return ScenarioRecord(time: event.time, kind: .button(event.button, event.phase)).text
-            case .mute(let change):
-                return ScenarioRecord(time: change.time, kind: .mute(change.state)).text
+            case .record(let time, let kind):
+                return ScenarioRecord(time: time, kind: kind).text
             case .difference(.changed(let recorded, let now)):
                 return Self.pad(recorded.time)
                     + "! set differs: recorded \(Self.value(recorded.value)), now \(Self.value(now.value)) at \(ScenarioRecord.format(now.time))"

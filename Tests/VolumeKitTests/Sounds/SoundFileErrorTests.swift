@@ -168,6 +168,25 @@ struct SoundFileErrorTests {
                     .invalidField(.chunkOrder, value: "'free' before 'desc'", at: .init(chunk: "free", offset: 8))))
     }
 
+    @Test("CAF and WAV refuse the same linear PCM sample sizes: outside 1…64 bits, or a float not 32 or 64 bits")
+    func linearPCMBits() {
+        let desc = SoundFileLocation(chunk: "desc", offset: 8)
+        let fmt = SoundFileLocation(chunk: "fmt ", offset: 12)
+        // CAF's `desc`: flags (bit 0: float) at byte 32, bits at 48; WAV's `fmt `: tag at 20, bits at 34.
+        let cases: [(file: Data, bits: String, at: SoundFileLocation)] = [
+            (patched(Self.caf, at: 48, with: be32(0)), "0", desc),
+            (patched(Self.caf, at: 48, with: be32(65)), "65", desc),
+            (patched(Self.caf, at: 32, with: be32(1)), "16", desc),
+            (patched(Self.wav, at: 34, with: [0, 0]), "0", fmt),
+            (patched(Self.wav, at: 34, with: [65, 0]), "65", fmt),
+            (patched(Self.wav, at: 20, with: [3, 0]), "16", fmt),
+        ]
+        for (file, bits, location) in cases {
+            #expect(
+                readResult(file) == .failure(.invalidField(.bitsPerSample, value: bits, at: location)), "\(location)")
+        }
+    }
+
     @Test("an unknown codec is an unsupported encoding, named")
     func unknownCodec() throws {
         let caf = patched(Self.caf, at: 28, with: Array("zzzz".utf8))
