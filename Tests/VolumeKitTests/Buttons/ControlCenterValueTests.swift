@@ -40,6 +40,25 @@ struct ControlCenterValueTests {
         #expect(abs(machine.userVolume - 0.64) < 1e-5)
     }
 
+    /// Held-out sample 44348: a drag's last two samples 8e-5 apart (0.2499186 → 0.25), closer than a read's
+    /// tolerance. KVO reports changes only, so the last sample is where the user left the volume; taken for "no
+    /// change", the machine kept 0.2499186 as theirs, and an up press after the interruption snapped from there onto
+    /// 0.25 unseen (a press lost while VolumeKit said it was capturing).
+    @Test("A drag's last sample a hair from the one before is the user's volume, and the next press is seen")
+    func dragEndsAHairApart() {
+        var machine = VolumeStepMachine()
+        _ = machine.start(volume: 0.3125, userVolume: 0.3125, at: 0)
+        _ = machine.observe(0.3125, at: 0.05)
+        _ = machine.suspend(at: 1)
+        for (index, value) in [Float(0.28), 0.2499186, 0.25].enumerated() {
+            _ = machine.observe(value, at: 1.1 + 0.06 * Double(index))
+        }
+        #expect(machine.userVolume == 0.25, "the drag ended on 0.25: \(machine.userVolume)")
+        // Back, the volume read where the drag left it: an up press from there is one step up, reported.
+        _ = machine.resume(volume: 0.25, at: 2)
+        #expect(machine.observe(0.3125, at: 2.5).contains(.steps(.up, count: 1)))
+    }
+
     @Test("Control Center while a restore is on its way: the user's value wins over the set landing after it")
     func controlCenterDuringRestore() throws {
         var behaviour = DeviceBehaviour()

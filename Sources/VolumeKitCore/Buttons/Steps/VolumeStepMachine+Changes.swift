@@ -116,11 +116,19 @@ extension VolumeStepMachine {
         // A Control Center drag over a short distance may move less than a read's tolerance between samples:
         // each sample is the same value as the one before, but the drag has moved the user's volume.
         // (Not so for the value a live read just gave: its own change, observed late.)
-        guard
-            VolumeGrid.isApart(value, old)
-                || !fromRead && VolumeGrid.isApart(value, userVolume),
-            phase != .idle
-        else { return }
+        guard phase != .idle else { return }
+        guard VolumeGrid.isApart(value, old) || !fromRead && VolumeGrid.isApart(value, userVolume) else {
+            // KVO reports changes only: a value observed that differs at all from the one observed before it has
+            // moved, and the last sample of a drag a hair from the one before is where the user left the volume
+            // (0.2499 → 0.25: taken for no change, a later press up from 0.2499 snaps onto 0.25 unseen). It is
+            // theirs as it is; nothing is set for it — within a read of what the machine already holds for them,
+            // a set would only cross the drag's next samples.
+            if !fromRead, value != old, value != userVolume {
+                userVolume = value
+                actions.append(.userVolumeChanged(value))
+            }
+            return
+        }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.ignoreChangesWhileSuspended) { return }
         #endif
