@@ -91,8 +91,8 @@ enum RemoteCommand: Subcommand {
             }
         case "get":
             let url = try readURL(&reader, extra: 0)
-            if let line = try RemoteOneShot.mpdLine(url, setting: nil) {
-                print(line)
+            if case .mpd(let host, let port, let password) = url {
+                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: nil))
                 return 0
             }
             return try blocking {
@@ -106,8 +106,8 @@ enum RemoteCommand: Subcommand {
                     "LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)"
                 )
             }
-            if let line = try RemoteOneShot.mpdLine(url, setting: level) {
-                print(line)
+            if case .mpd(let host, let port, let password) = url {
+                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: level))
                 return 0
             }
             return try blocking {

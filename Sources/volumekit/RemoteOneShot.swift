@@ -16,8 +16,8 @@ enum RemoteOneShot {
         let level: Int
         let muted: Bool
         switch url {
-        case .mpd:
-            return try mpdLine(url, setting: nil)!
+        case .mpd(let host, let port, let password):
+            return try mpdLine(host: host, port: port, password: password, setting: nil)
         case .snapcastClient(let host, let port, let id):
             let client = SnapcastClient(host: host, port: port, clientID: id)
             let status = try await client.status()
@@ -39,8 +39,8 @@ enum RemoteOneShot {
     /// device's range is a ``UsageError``.
     static func set(_ url: RemoteDeviceURL, to level: Int) async throws -> String {
         switch url {
-        case .mpd:
-            return try mpdLine(url, setting: level)!
+        case .mpd(let host, let port, let password):
+            return try mpdLine(host: host, port: port, password: password, setting: level)
         case .snapcastClient(let host, let port, let id):
             let client = SnapcastClient(host: host, port: port, clientID: id)
             try check(level, within: client.volumeRange)
@@ -63,9 +63,8 @@ enum RemoteOneShot {
 
     /// MPD's `get` line (`level` `nil`) or `set` line, on the calling thread with blocking sockets: no Dispatch
     /// worker thread and no Swift concurrency runtime start (about a millisecond of a whole `remote set`
-    /// process, whose budget is 2× `mpc`'s). `nil` when `url` is not an MPD server.
-    static func mpdLine(_ url: RemoteDeviceURL, setting level: Int?) throws -> String? {
-        guard case .mpd(let host, let port, let password) = url else { return nil }
+    /// process, whose budget is 2× `mpc`'s).
+    static func mpdLine(host: String, port: UInt16, password: String?, setting level: Int?) throws -> String {
         let device = try MPDDevice(host: host, port: port, password: password)
         guard let level else {
             let level = try device.volumeBlocking()
