@@ -91,6 +91,10 @@ enum RemoteCommand: Subcommand {
             }
         case "get":
             let url = try readURL(&reader, extra: 0)
+            if case .mpd(let host, let port, let password) = url {
+                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: nil))
+                return 0
+            }
             return try blocking {
                 print(try await RemoteOneShot.get(url))
                 return 0
@@ -101,6 +105,10 @@ enum RemoteCommand: Subcommand {
                 throw UsageError(
                     "LEVEL must be a whole number within the device's range, such as 30 ('\(clean(reader.remaining[1]))' is not)"
                 )
+            }
+            if case .mpd(let host, let port, let password) = url {
+                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: level))
+                return 0
             }
             return try blocking {
                 print(try await RemoteOneShot.set(url, to: level))

@@ -17,10 +17,7 @@ enum RemoteOneShot {
         let muted: Bool
         switch url {
         case .mpd(let host, let port, let password):
-            let device = try MPDDevice(host: host, port: port, password: password)
-            (name, range) = (device.displayName, device.volumeRange)
-            level = try await device.volume()
-            muted = level == 0  // MPD has no mute of its own (MPDDevice.isMuted()).
+            return try mpdLine(host: host, port: port, password: password, setting: nil)
         case .snapcastClient(let host, let port, let id):
             let client = SnapcastClient(host: host, port: port, clientID: id)
             let status = try await client.status()
@@ -31,7 +28,11 @@ enum RemoteOneShot {
             level = try await device.volume()
             muted = try await device.isMuted()
         }
-        return "\(name): volume \(level) of \(range.lowerBound)…\(range.upperBound)\(muted ? ", muted" : "")"
+        return getLine(name, range, level, muted: muted)
+    }
+
+    private static func getLine(_ name: String, _ range: ClosedRange<Int>, _ level: Int, muted: Bool) -> String {
+        "\(name): volume \(level) of \(range.lowerBound)…\(range.upperBound)\(muted ? ", muted" : "")"
     }
 
     /// `set`'s line: "NAME: volume LEVEL", the level as the device has it afterwards. A level outside the
@@ -39,10 +40,7 @@ enum RemoteOneShot {
     static func set(_ url: RemoteDeviceURL, to level: Int) async throws -> String {
         switch url {
         case .mpd(let host, let port, let password):
-            let device = try MPDDevice(host: host, port: port, password: password)
-            try check(level, within: device.volumeRange)
-            try await device.setVolume(level)
-            return "\(device.displayName): volume \(try await device.volume())"
+            return try mpdLine(host: host, port: port, password: password, setting: level)
         case .snapcastClient(let host, let port, let id):
             let client = SnapcastClient(host: host, port: port, clientID: id)
             try check(level, within: client.volumeRange)
@@ -61,6 +59,21 @@ enum RemoteOneShot {
             try await renderer.setVolume(level)
             return "\(renderer.displayName): volume \(try await renderer.volume())"
         }
+    }
+
+    /// MPD's `get` line (`level` `nil`) or `set` line, on the calling thread with blocking sockets: no Dispatch
+    /// worker thread and no Swift concurrency runtime start (about a millisecond of a whole `remote set`
+    /// process, whose budget is 2× `mpc`'s).
+    static func mpdLine(host: String, port: UInt16, password: String?, setting level: Int?) throws -> String {
+        let device = try MPDDevice(host: host, port: port, password: password)
+        guard let level else {
+            let level = try device.volumeBlocking()
+            // MPD has no mute of its own (MPDDevice.isMuted()): muted is level 0.
+            return getLine(device.displayName, device.volumeRange, level, muted: level == 0)
+        }
+        try check(level, within: device.volumeRange)
+        try device.setVolumeBlocking(level)
+        return "\(device.displayName): volume \(try device.volumeBlocking())"
     }
 
     private static func check(_ level: Int, within range: ClosedRange<Int>) throws {

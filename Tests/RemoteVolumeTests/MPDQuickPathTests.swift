@@ -105,4 +105,42 @@ struct MPDQuickPathTests {
         #expect(try await mpd.volume() == server.state.current.volume)
         #expect(server.peer.accepted.current == 1)
     }
+    @Test(
+        "remote get|set mpd://… talk to MPD from the process's one thread: no Dispatch or concurrency threads",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "counts threads in Linux's /proc"))
+    func cliOneShotOnOneThread() async throws {
+        // Before, four worker threads were running by the time the first command went out: with the async
+        // runtime's start they cost a whole `remote set` process about 0.6 ms (issue 23: within 2× of `mpc`).
+        let port = Locked<UInt16>(0)
+        let threads = Locked<[String: Int]>([:])
+        let peer = try LinePeer { connection in
+            _ = connection.send("OK MPD 0.23.5\n")
+            while let line = connection.readLine(timeout: honestPeerTimeout) {
+                // Counted while the command-line process waits for this reply.
+                let count = cliThreadCount(url: "mpd://127.0.0.1:\(port.current)") ?? -1
+                threads.withLock { $0[line] = max($0[line] ?? 0, count) }
+                _ = connection.send(line == "getvol" ? "volume: 40\nOK\n" : "OK\n")
+            }
+        }
+        port.withLock { $0 = peer.port }
+        let url = "mpd://127.0.0.1:\(peer.port)"
+        let set = try await CLI.run(["remote", "set", url, "40"])
+        #expect(set.status == 0 && set.output == "MPD at 127.0.0.1:\(peer.port): volume 40\n", "\(set.error)")
+        let get = try await CLI.run(["remote", "get", url])
+        #expect(get.status == 0 && get.output == "MPD at 127.0.0.1:\(peer.port): volume 40 of 0…100\n")
+        #expect(threads.current == ["setvol 40": 1, "getvol": 1], "threads per command (-1: process not found)")
+    }
+}
+
+/// How many threads the running `volumekit` process whose arguments include `url` has (Linux's /proc), or
+/// `nil` when there is none (or no /proc).
+private func cliThreadCount(url: String) -> Int? {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+    for pid in entries where pid.allSatisfy(\.isNumber) {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard arguments.first?.hasSuffix("/volumekit") == true, arguments.contains(url) else { continue }
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count
+    }
+    return nil
 }

@@ -97,6 +97,19 @@ public final class MPDDevice: RemoteVolumeDevice {
         try await exchange(line: "setvol \(level)\n") { _, _ in }
     }
 
+    /// ``volume()`` on the caller's thread, which blocks until MPD answers (within ``requestTimeout``): for a
+    /// one-shot command-line process (`volumekit remote get`), which then starts no thread of Dispatch's or of
+    /// Swift concurrency's. The same request and errors.
+    package func volumeBlocking() throws -> Int {
+        try blocking { session, deadline in try session.volume(deadline: deadline) }
+    }
+
+    /// ``setVolume(_:)`` on the caller's thread, as ``volumeBlocking()`` (`volumekit remote set`).
+    package func setVolumeBlocking(_ level: Int) throws {
+        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        try blocking { session, deadline in _ = try session.command("setvol \(level)", deadline: deadline) }
+    }
+
     /// Whether the volume is 0 (MPD has no separate mute).
     public func isMuted() async throws -> Bool {
         try await volume() == 0
@@ -167,15 +180,27 @@ public final class MPDDevice: RemoteVolumeDevice {
         }
     }
 
-    /// `body`'s errors as ``RemoteVolumeError``s: an `ACK` by what it means for the user.
+    /// `work` on the connection, on the caller's thread (``SerialLink/performBlocking(timeout:keepsSession:_:)``).
+    private func blocking<T>(_ work: (MPDSession, Deadline) throws -> T) throws -> T {
+        do {
+            return try link.performBlocking(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
+        } catch {
+            throw Self.forUser(error)
+        }
+    }
+
+    /// `body`'s errors as ``RemoteVolumeError``s (``forUser(_:)``).
     private func mappingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let ack as MPDAck {
-            throw ack.remoteVolumeError
         } catch {
-            throw error.asRemoteVolumeError
+            throw Self.forUser(error)
         }
+    }
+
+    /// An error as a ``RemoteVolumeError``: an `ACK` by what it means for the user.
+    private static func forUser(_ error: any Error) -> RemoteVolumeError {
+        (error as? MPDAck)?.remoteVolumeError ?? error.asRemoteVolumeError
     }
 }
 
