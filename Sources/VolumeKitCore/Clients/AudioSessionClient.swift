@@ -31,22 +31,8 @@ public struct AudioSessionClient: Sendable {
     /// How long the silent sound of ``primeOutput`` plays (the live primer's buffer is 50 ms).
     public static let primerDuration: TimeInterval = 0.05
 
-    /// Creates a client from its operations, with no port details.
-    public init(
-        configuration: @escaping @Sendable () -> AudioSessionConfiguration,
-        setConfiguration: @escaping @Sendable (AudioSessionConfiguration) throws -> Void,
-        setActive: @escaping @Sendable (_ active: Bool, _ notifyOthersOnDeactivation: Bool) throws -> Void,
-        isOtherAudioPlaying: @escaping @Sendable () -> Bool,
-        currentRoute: @escaping @Sendable () -> AudioRoute,
-        primeOutput: @escaping @Sendable () -> Void
-    ) {
-        self.init(
-            configuration: configuration, setConfiguration: setConfiguration, setActive: setActive,
-            isOtherAudioPlaying: isOtherAudioPlaying, currentRoute: currentRoute, primeOutput: primeOutput,
-            currentOutputs: { [] })
-    }
-
-    /// Creates a client from its operations, with the current route's output ports.
+    /// Creates a client from its operations, with the current route's output ports (none by default: no port
+    /// details).
     public init(
         configuration: @escaping @Sendable () -> AudioSessionConfiguration,
         setConfiguration: @escaping @Sendable (AudioSessionConfiguration) throws -> Void,
@@ -54,7 +40,7 @@ public struct AudioSessionClient: Sendable {
         isOtherAudioPlaying: @escaping @Sendable () -> Bool,
         currentRoute: @escaping @Sendable () -> AudioRoute,
         primeOutput: @escaping @Sendable () -> Void,
-        currentOutputs: @escaping @Sendable () -> [AudioPort]
+        currentOutputs: @escaping @Sendable () -> [AudioPort] = { [] }
     ) {
         self.configuration = configuration
         self.setConfiguration = setConfiguration

@@ -108,26 +108,9 @@ public struct VolumeKitClients: Sendable {
     /// through the same path, with no code in the app.
     public var diagnosticObserver: @Sendable (VolumeButtonsDiagnostic) -> Void = { _ in }
 
-    /// Creates the bundle with a hold board of its own: features on it meet only if they share this bundle.
-    public init(
-        device: DeviceInfo,
-        clock: ClockClient,
-        systemVolume: SystemVolumeClient,
-        audioSession: AudioSessionClient,
-        lifecycle: AppLifecycleClient,
-        systemSounds: SystemSoundClient,
-        keyValueStore: KeyValueStoreClient,
-        captureEvents: CaptureEventClient,
-        sessionLease: AudioSessionLease
-    ) {
-        self.init(
-            device: device, clock: clock, systemVolume: systemVolume, audioSession: audioSession,
-            lifecycle: lifecycle, systemSounds: systemSounds, keyValueStore: keyValueStore,
-            captureEvents: captureEvents, sessionLease: sessionLease, holdBoard: VolumeHoldBoard())
-    }
-
     /// Creates the bundle. Give every bundle of one app process the same `holdBoard` (as the live clients and
-    /// `SimulatedDevice` do), like the same `sessionLease`, so that its features meet.
+    /// `SimulatedDevice` do), like the same `sessionLease`, so that its features meet; by default the bundle has a
+    /// hold board of its own, and features on it meet only if they share this bundle.
     public init(
         device: DeviceInfo,
         clock: ClockClient,
@@ -138,7 +121,7 @@ public struct VolumeKitClients: Sendable {
         keyValueStore: KeyValueStoreClient,
         captureEvents: CaptureEventClient,
         sessionLease: AudioSessionLease,
-        holdBoard: VolumeHoldBoard
+        holdBoard: VolumeHoldBoard = VolumeHoldBoard()
     ) {
         self.device = device
         self.clock = clock

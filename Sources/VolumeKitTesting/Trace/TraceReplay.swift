@@ -76,7 +76,7 @@ public enum TraceReplay {
             ? nil
             : mine.compactMap {
                 if case .diagnostic(let diagnostic) = $0.event {
-                    return .init(time: origin + $0.time, diagnostic: diagnostic)
+                    return .init(time: origin + $0.time, value: diagnostic)
                 }
                 return nil
             }
@@ -123,7 +123,7 @@ public enum TraceReplay {
             onEvent: { event in events.withLock { $0.append(event) } },
             onDiagnostic: { [unowned world] diagnostic in
                 diagnostics.withLock { $0.append(String(describing: diagnostic)) }
-                raised.withLock { $0.append(.init(time: world.now, diagnostic: diagnostic)) }
+                raised.withLock { $0.append(.init(time: world.now, value: diagnostic)) }
             }
         )
         var calls = appCalls(trace, feature)
@@ -174,7 +174,7 @@ public enum TraceReplay {
             soundURL: URL(fileURLWithPath: "/replay/" + file),
             clients: world.makeClients(),
             onChange: { [unowned world] change in
-                changes.withLock { $0.append(.init(time: world.now, state: change.new)) }
+                changes.withLock { $0.append(.init(time: world.now, value: change.new)) }
             }
         )
         for (time, order, call) in appCalls(trace, feature) {

@@ -3,18 +3,26 @@ import VolumeKitCore
 
 /// What a replay produced, compared with what the trace recorded.
 public struct TraceReplayReport: Sendable, Equatable {
-    /// A set of the volume at a clock time.
-    public struct TimedSet: Sendable, Equatable {
+    /// Something that happened at a clock time: a set of the volume (``TimedSet``), a diagnostic (``TimedDiagnostic``),
+    /// a Ring/Silent state (``MuteChange``) — recorded in the trace, or made by the replay.
+    public struct Timed<Value: Sendable & Equatable>: Sendable, Equatable {
         /// When (clock time).
         public var time: Instant
-        /// The value set.
-        public var value: Float
-        /// Creates a set.
-        public init(time: Instant, value: Float) {
+        /// What: the value set, the diagnostic raised, the state reported.
+        public var value: Value
+        /// Creates a timed value.
+        public init(time: Instant, value: Value) {
             self.time = time
             self.value = value
         }
     }
+
+    /// A set of the volume at a clock time.
+    public typealias TimedSet = Timed<Float>
+    /// A diagnostic raised at a clock time: recorded in the trace (a `diagnostic` record), or raised by the replay.
+    public typealias TimedDiagnostic = Timed<VolumeButtonsDiagnostic>
+    /// A Ring/Silent state the mute engine reported in the replay.
+    public typealias MuteChange = Timed<MuteState>
 
     /// A place where VolumeKit's sets now differ from the recorded ones.
     public enum SetDifference: Sendable, Equatable {
@@ -34,19 +42,6 @@ public struct TraceReplayReport: Sendable, Equatable {
         }
     }
 
-    /// A diagnostic raised at a clock time: recorded in the trace (a `diagnostic` record), or raised by the replay.
-    public struct TimedDiagnostic: Sendable, Equatable {
-        /// When (clock time).
-        public var time: Instant
-        /// The diagnostic.
-        public var diagnostic: VolumeButtonsDiagnostic
-        /// Creates a timed diagnostic.
-        public init(time: Instant, diagnostic: VolumeButtonsDiagnostic) {
-            self.time = time
-            self.diagnostic = diagnostic
-        }
-    }
-
     /// A place where the diagnostics the engine raises now differ from the recorded ones.
     public enum DiagnosticDifference: Sendable, Equatable {
         /// The recording has a diagnostic the engine no longer raises there.
@@ -60,19 +55,6 @@ public struct TraceReplayReport: Sendable, Equatable {
             case .missing(let recorded): recorded.time
             case .extra(let now): now.time
             }
-        }
-    }
-
-    /// A Ring/Silent state the mute engine reported in the replay.
-    public struct MuteChange: Sendable, Equatable {
-        /// When (clock time).
-        public var time: Instant
-        /// The new state.
-        public var state: MuteState
-        /// Creates a change.
-        public init(time: Instant, state: MuteState) {
-            self.time = time
-            self.state = state
         }
     }
 
@@ -167,7 +149,7 @@ public struct TraceReplayReport: Sendable, Equatable {
             var index = low
             var match: Int?
             while index < now.count, now[index].time <= entry.time + timeTolerance {
-                if !used[index], same(now[index].diagnostic, entry.diagnostic) {
+                if !used[index], same(now[index].value, entry.value) {
                     match = index
                     break
                 }
@@ -293,7 +275,7 @@ public struct TraceReplayReport: Sendable, Equatable {
     private var lines: [Line] {
         let all =
             events.map { Line.record($0.time, .button($0.button, $0.phase)) } + setDifferences.map(Line.difference)
-            + muteChanges.map { Line.record($0.time, .mute($0.state)) } + diagnosticDifferences.map(Line.diagnostic)
+            + muteChanges.map { Line.record($0.time, .mute($0.value)) } + diagnosticDifferences.map(Line.diagnostic)
         return all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
@@ -330,10 +312,10 @@ public struct TraceReplayReport: Sendable, Equatable {
                     "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"setExtra\", \"now\":\(Self.value(now.value))}"
             case .diagnostic(.missing(let recorded)):
                 return
-                    "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"diagnosticMissing\", \(Self.fields(recorded.diagnostic))}"
+                    "{\"t\":\(ScenarioRecord.format(recorded.time)), \"type\":\"diagnosticMissing\", \(Self.fields(recorded.value))}"
             case .diagnostic(.extra(let now)):
                 return
-                    "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"diagnosticExtra\", \(Self.fields(now.diagnostic))}"
+                    "{\"t\":\(ScenarioRecord.format(now.time)), \"type\":\"diagnosticExtra\", \(Self.fields(now.value))}"
             }
         }
         let match = eventsMatchRecording.map { "\($0)" } ?? "null"
@@ -358,10 +340,10 @@ public struct TraceReplayReport: Sendable, Equatable {
                 return Self.pad(now.time) + "! set \(Self.value(now.value)) made now, not in the recording"
             case .diagnostic(.missing(let recorded)):
                 return Self.pad(recorded.time)
-                    + "! diagnostic \(Self.shown(recorded.diagnostic)) recorded, not raised now"
+                    + "! diagnostic \(Self.shown(recorded.value)) recorded, not raised now"
             case .diagnostic(.extra(let now)):
                 return Self.pad(now.time)
-                    + "! diagnostic \(Self.shown(now.diagnostic)) raised now, not in the recording"
+                    + "! diagnostic \(Self.shown(now.value)) raised now, not in the recording"
             }
         }
         out.append("")

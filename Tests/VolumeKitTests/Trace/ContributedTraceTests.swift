@@ -109,7 +109,7 @@ struct ContributedTraceTests {
         }
         #expect(marks.filter { $0.1 != nil }.count >= steps.count)
         let report = try TraceReplay.run(trace)
-        #expect(report.muteChanges.map(\.state).contains(.silent))
+        #expect(report.muteChanges.map(\.value).contains(.silent))
         let fit = TraceFit.fit(trace)
         for rule in ["firstRepeatDelay", "repeatInterval", "volumeViewReadyDelay"] {
             #expect(fit[rule]?.value != nil, "\(rule) not observed")

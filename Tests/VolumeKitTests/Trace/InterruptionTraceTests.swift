@@ -229,9 +229,9 @@ extension InterruptionTraceTests {
         #expect(trace.records.contains { $0.event == .read(.secondaryAudioShouldBeSilencedHint(true)) })
         let report = try TraceReplay.run(trace)
         let held = SessionReactivationHold.otherAudioPlaying(.playback).description
-        #expect(report.recordedDiagnostics?.map(\.diagnostic) == [.sessionActivationFailed(held)])
+        #expect(report.recordedDiagnostics?.map(\.value) == [.sessionActivationFailed(held)])
         // The same diagnostic for the same reason: the replay held the session because of the recorded hint.
-        #expect(report.diagnosticsNow.map(\.diagnostic) == [.sessionActivationFailed(held)])
+        #expect(report.diagnosticsNow.map(\.value) == [.sessionActivationFailed(held)])
         #expect(report.diagnosticDifferences == [], "\(report.textLines.joined(separator: "\n"))")
         #expect(report.setDifferences == [])
         #expect(report.eventsMatchRecording != false)

@@ -56,7 +56,7 @@ struct TraceDiagnosticTests {
         let report = try TraceReplay.run(trace)
         let recorded = try #require(report.recordedDiagnostics)
         #expect(!recorded.isEmpty)
-        #expect(report.diagnosticsNow.map(\.diagnostic) == recorded.map(\.diagnostic))
+        #expect(report.diagnosticsNow.map(\.value) == recorded.map(\.value))
         #expect(report.diagnosticDifferences == [])
         #expect(report.textLines.contains { $0.hasPrefix("\(recorded.count) diagnostic") && $0.hasSuffix("the same") })
         #expect(report.jsonLines.last?.contains(#""diagnosticDifferences":0"#) == true)
@@ -70,7 +70,7 @@ struct TraceDiagnosticTests {
         dropped.remove(at: index)
         let report = try TraceReplay.run(try Self.trace(dropped))
         let time = try #require(report.diagnosticsNow.first?.time)
-        #expect(report.diagnosticDifferences == [.extra(now: .init(time: time, diagnostic: .headroomExhausted))])
+        #expect(report.diagnosticDifferences == [.extra(now: .init(time: time, value: .headroomExhausted))])
         #expect(
             report.textLines.contains { $0.contains("! diagnostic headroomExhausted raised now, not in the recording") }
         )
@@ -91,7 +91,7 @@ struct TraceDiagnosticTests {
             Issue.record("\(other.diagnosticDifferences)")
             return
         }
-        #expect(missing.diagnostic == .railPressesUnseen(0))
+        #expect(missing.value == .railPressesUnseen(0))
         #expect(
             other.textLines.contains { $0.contains("! diagnostic railPressesUnseen rail 0 recorded, not raised now") })
         #expect(

@@ -163,7 +163,7 @@ struct MuteTraceReplayTests {
         let mute = MuteSwitchEngine(
             soundURL: URL(fileURLWithPath: "/VolumeKit.bundle/mute-probe.caf"),
             clients: device.clients.recording(to: run.recorder, feature: "mute"),
-            onChange: { change in seen.withLock { $0.append(.init(time: device.now, state: change.new)) } }
+            onChange: { change in seen.withLock { $0.append(.init(time: device.now, value: change.new)) } }
         )
         run.recorder.appCalled("start", on: "mute")
         mute.start()
@@ -178,7 +178,7 @@ struct MuteTraceReplayTests {
         run.recorder.appCalled("stop", on: "mute")
         mute.stop()
         run.stop()
-        #expect(seen.current.map(\.state.name) == ["ringing", "silent", "ringing"])
+        #expect(seen.current.map(\.value.name) == ["ringing", "silent", "ringing"])
         let trace = try Trace(jsonLines: Data(run.recorder.trace.jsonLines.utf8))
         let probes = trace.records.filter { $0.feature == "mute" }
         #expect(probes.contains { if case .soundStarted = $0.event { true } else { false } })
