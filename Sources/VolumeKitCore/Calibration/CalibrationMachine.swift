@@ -47,7 +47,7 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// The estimates of the rules learned per route (``CalibrationRule/isPerRoute``) on each route they were
     /// measured on.
     public private(set) var byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:]
-    /// The route VolumeKit's sets land on now (``setRoute(_:)``), `nil` until told.
+    /// The route VolumeKit's sets land on now (``setRoute(_:at:)``), `nil` until told.
     public private(set) var route: AudioRoute?
     /// How presses move the volume, once a press from a value off the grid showed it.
     public private(set) var quantization: StepQuantization?
