@@ -77,7 +77,9 @@ struct LandingOrder: Sendable, Equatable {
         if let held = spare, held.expires <= time { spare = nil }
         var spareOrder: Int?
         // A set's echo comes no sooner than the phone's round trip allows (``EchoLedger/Entry/earliest``).
-        let arrived: (Echo) -> Bool = { $0.earliest <= time }
+        // A local function, not a closure value: a closure stored in a `let` escapes, and its context (`time`) was
+        // allocated on every observation (the detection machine's budget is 0 allocations).
+        func arrived(_ echo: Echo) -> Bool { echo.earliest <= time }
         if let held = spare, abs(held.value - value) < VolumeGrid.readTolerance, arrived(held) {
             // Before a set of the same value issued after it, whose echo stays for its own landing.
             if (echoes.oldest(value, within: VolumeGrid.readTolerance, where: arrived).map { held.order < $0.order })
