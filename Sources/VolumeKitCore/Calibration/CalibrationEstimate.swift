@@ -28,6 +28,20 @@ public struct CalibrationEstimate: Sendable, Equatable, Codable {
     /// The estimate: the mean once there is at least one measurement inside the range, else `nil`.
     public var value: Double? { samples > 0 ? mean : nil }
 
+    /// The most measurements a stored estimate may claim: far more than any phone makes (a set a second for 30
+    /// years), few enough that counting on never overflows.
+    public static let maximumCount = 1_000_000_000
+
+    /// Whether a stored estimate could have been written by VolumeKit for a rule whose envelope is `range`: its
+    /// counts within 0…``maximumCount``, its mean inside the range (0 while empty), its running sum of squares finite
+    /// and not negative (0 while there are fewer than two), the last outside measurement a number. Anything else
+    /// would later give a spread that is not a number, or a count that overflows.
+    public func isPlausible(for range: ClosedRange<Double>) -> Bool {
+        (0...Self.maximumCount).contains(samples) && (0...Self.maximumCount).contains(outsideSamples)
+            && squares.isFinite && squares >= 0 && (samples > 1 || squares == 0)
+            && (samples == 0 ? mean == 0 : range.contains(mean)) && (lastOutside?.isFinite ?? true)
+    }
+
     /// The standard deviation of the measurements inside the range (0 with fewer than two).
     public var spread: Double {
         let count = min(samples, Self.horizon)

@@ -66,18 +66,14 @@ public struct CalibrationMachine: Sendable, Equatable {
         var times = SmallList<Instant>()
     }
 
-    /// Nothing learned; `estimates` starts from a stored calibration when given.
-    public init(estimates: [CalibrationRule: CalibrationEstimate] = [:], quantization: StepQuantization? = nil) {
+    /// Nothing learned; starts from a stored calibration when given (`byRoute`: only the rules learned per route
+    /// are kept there).
+    public init(
+        estimates: [CalibrationRule: CalibrationEstimate] = [:],
+        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:], quantization: StepQuantization? = nil
+    ) {
         self.estimates = estimates
         self.quantization = quantization
-    }
-
-    /// Starts from a stored calibration with per-route estimates; only per-route rules are kept in `byRoute`.
-    public init(
-        estimates: [CalibrationRule: CalibrationEstimate],
-        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]], quantization: StepQuantization? = nil
-    ) {
-        self.init(estimates: estimates, quantization: quantization)
         self.byRoute = byRoute.mapValues { $0.filter(\.key.isPerRoute) }.filter { !$0.value.isEmpty }
     }
 
@@ -103,6 +99,16 @@ public struct CalibrationMachine: Sendable, Equatable {
             return own
         }
         return estimates[rule]
+    }
+
+    /// The estimate of `rule` measured where VolumeKit's sets land now: for a rule learned per route, the current
+    /// route's own once it has ``HeadroomPolicy/samplesToTrust`` measurements, else `nil` — not another route's, for
+    /// what must not be too short there (a retry before a slower route's first landing sets twice); for the other
+    /// rules, and before any route is known, the one over every route.
+    public func ownEstimate(of rule: CalibrationRule) -> CalibrationEstimate? {
+        guard rule.isPerRoute, let route else { return estimates[rule] }
+        guard let own = byRoute[route]?[rule], own.samples >= HeadroomPolicy.samplesToTrust else { return nil }
+        return own
     }
 
     /// VolumeKit's sets land on `route` from `time` on. A change forgets the sets made before it: one may land on

@@ -90,10 +90,7 @@ public enum CalibrationStore {
             guard let rule = CalibrationRule(rawValue: name) else {
                 throw CalibrationStoreError.unknownRule(EchoedText.clean(name, limit: EchoedText.defaultLimit))
             }
-            guard estimate.samples >= 0, estimate.outsideSamples >= 0,
-                estimate.samples == 0 || rule.range.contains(estimate.mean),
-                estimate.spread.isFinite, estimate.lastOutside?.isFinite ?? true
-            else { throw CalibrationStoreError.implausible(rule) }
+            guard estimate.isPlausible(for: rule.range) else { throw CalibrationStoreError.implausible(rule) }
             estimates[rule] = estimate
         }
         return estimates

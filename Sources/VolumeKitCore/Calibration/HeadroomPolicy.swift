@@ -38,7 +38,9 @@ public struct HeadroomPolicy: Sendable, Equatable {
     public func steps(roundTrip: CalibrationEstimate?, minimum: Int) -> Int {
         guard burstSpacing > 0 else { return minimum }
         let slow: TimeInterval
-        if let roundTrip, roundTrip.samples >= Self.samplesToTrust, let mean = roundTrip.value {
+        if let roundTrip, roundTrip.samples >= Self.samplesToTrust, let mean = roundTrip.value,
+            (mean + 2 * roundTrip.spread).isFinite
+        {
             slow = mean + 2 * roundTrip.spread
         } else {
             slow = CalibrationRule.roundTrip.range.upperBound

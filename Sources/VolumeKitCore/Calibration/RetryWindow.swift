@@ -29,6 +29,9 @@ enum RetryWindow {
     /// `configuredDelay × configuredAttempts`, and never fewer than configured.
     static func attempts(for delay: TimeInterval, configuredDelay: TimeInterval, configuredAttempts: Int) -> Int {
         guard delay > 0, delay < configuredDelay else { return configuredAttempts }
-        return max(configuredAttempts, Int((configuredDelay * Double(configuredAttempts) / delay).rounded(.up)))
+        // At most 100 times as many: a delay a hundredth of the configured one is already shorter than any landing.
+        let tries = min(
+            (configuredDelay * Double(configuredAttempts) / delay).rounded(.up), Double(100 * configuredAttempts))
+        return max(configuredAttempts, Int(tries))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import VolumeKitCore
 import VolumeKitTesting
+
+@testable import VolumeKitCore
 
 /// The round trip may differ by audio route (a Bluetooth headset or an AirPlay receiver carries the set on): it is
 /// learned on each route apart, and a route's own estimate sizes the windows there once it is trusted.
@@ -40,6 +41,13 @@ struct PerRouteCalibrationTests {
         machine.setRoute(.speaker, at: 41)
         let fast = HeadroomPolicy().steps(roundTrip: machine.estimate(of: .roundTrip), minimum: 2)
         #expect(slow == 3 && fast == 2, "\(slow) and \(fast)")
+        // What must not be too short (the retry's wait, the headroom) takes no other route's estimate: none yet on
+        // headphones, with two of its own; the speaker's own there.
+        machine.setRoute(.headphones, at: 42)
+        #expect(machine.ownEstimate(of: .roundTrip) == nil)
+        #expect(RetryWindow.delay(roundTrip: machine.ownEstimate(of: .roundTrip), configured: 0.2) == 0.2)
+        machine.setRoute(.speaker, at: 43)
+        #expect(machine.ownEstimate(of: .roundTrip) == machine.byRoute[.speaker]?[.roundTrip])
         // The buttons' rhythm is the phone's, not the route's.
         #expect(!CalibrationRule.firstRepeatDelay.isPerRoute && !CalibrationRule.tapLength.isPerRoute)
     }
@@ -78,6 +86,29 @@ struct PerRouteCalibrationTests {
         } throws: { error in
             (error as? CalibrationStoreError).map { "\($0)" }
                 == "the calibration names an audio route \"moon\\u{1B}[2J\" VolumeKit does not know; delete it to start afresh."
+        }
+    }
+
+    @Test("A stored estimate no VolumeKit wrote is refused with a sentence, not loaded to crash later")
+    func implausibleEstimates() throws {
+        var device = DeviceInfo(osVersion: OSVersion(17, 4), kind: .iphone)
+        device.modelIdentifier = "iPhone15,2"
+        // A negative sum of squares gave a spread that is not a number after two more round trips (the headroom's
+        // Int(NaN) trapped); a count near Int.max overflowed at the next measurement.
+        for estimate in [
+            #"{"samples":1,"mean":0.03,"squares":-1e10,"outsideSamples":0}"#,
+            #"{"samples":0,"mean":1e308,"squares":-1e308,"outsideSamples":0}"#,
+            #"{"samples":9223372036854775807,"mean":0.03,"squares":0,"outsideSamples":0}"#,
+            #"{"samples":3,"mean":0.03,"squares":0,"outsideSamples":9223372036854775807}"#,
+        ] {
+            for json in [
+                #"{"estimates":{"roundTrip":\#(estimate)},"model":"iPhone15,2","osVersion":"17.4","version":1}"#,
+                #"{"byRoute":{"bluetooth":{"roundTrip":\#(estimate)}},"estimates":{},"model":"iPhone15,2","osVersion":"17.4","version":1}"#,
+            ] {
+                #expect(throws: CalibrationStoreError.implausible(.roundTrip), "\(json)") {
+                    try CalibrationStore.machine(reading: Data(json.utf8), for: device)
+                }
+            }
         }
     }
 

@@ -204,7 +204,7 @@ struct SimulatedFieldCheckTests {
         #expect(report.setDifferences.isEmpty)
         #expect(report.eventsMatchRecording == true)
         #expect(report.undeliveredInputs == 0)
-        #expect(report.muteChanges.map(\.state).contains(.silent))
+        #expect(report.muteChanges.map(\.value).contains(.silent))
         let answers = run.check.answers
         // Where VolumeKit captures, the simulated iPhone shows no system HUD; where it lets go, it does.
         for step in run.check.steps {

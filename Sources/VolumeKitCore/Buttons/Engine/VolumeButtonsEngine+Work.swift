@@ -186,7 +186,9 @@ extension VolumeButtonsEngine {
         if soonest != state.steps.configuration.echoSoonest { state.steps.expectEchoes(noSoonerThan: soonest) }
         // How long a set waits before it is made again (``RetryWindow``), from the same round trip.
         let configured = VolumeStepMachine.Configuration()
-        let delay = RetryWindow.delay(roundTrip: roundTrip, configured: configured.retryDelay)
+        // Only this route's own round trip: too short a wait sets twice before a slower route's first landing.
+        let delay = RetryWindow.delay(
+            roundTrip: state.calibration.ownEstimate(of: .roundTrip), configured: configured.retryDelay)
         if delay != state.steps.configuration.retryDelay {
             state.steps.retrySets(
                 after: delay,

@@ -123,7 +123,8 @@ extension VolumeStepMachine {
             // (0.2499 → 0.25: taken for no change, a later press up from 0.2499 snaps onto 0.25 unseen). It is
             // theirs as it is; nothing is set for it — within a read of what the machine already holds for them,
             // a set would only cross the drag's next samples.
-            if !fromRead, value != old, value != userVolume {
+            // (Float noise is no change: 0.31249997 is 0.3125.)
+            if !fromRead, abs(value - old) > 1e-6, abs(value - userVolume) > 1e-6 {
                 userVolume = value
                 actions.append(.userVolumeChanged(value))
             }
