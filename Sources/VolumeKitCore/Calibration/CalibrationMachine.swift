@@ -95,10 +95,7 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// The estimate of `rule` in use now: for a rule learned per route, the current route's own once it has
     /// ``HeadroomPolicy/samplesToTrust`` measurements; else (and for the other rules) the one over every route.
     public func estimate(of rule: CalibrationRule) -> CalibrationEstimate? {
-        if rule.isPerRoute, let route, let own = byRoute[route]?[rule], own.samples >= HeadroomPolicy.samplesToTrust {
-            return own
-        }
-        return estimates[rule]
+        ownEstimate(of: rule) ?? estimates[rule]
     }
 
     /// The estimate of `rule` measured where VolumeKit's sets land now: for a rule learned per route, the current

@@ -74,7 +74,8 @@ extension VolumeButtonsEngine {
         var work = [Work]()
         if state.book.leave(state.routes.route, steps: state.steps) { work.append(.save(state.book.records)) }
         state.routes.route = route
-        // Sets made for the new route from here on are its own (the same `now` as theirs, on a live clock too).
+        // Sets made for the new route from here on are its own (the same `now` as theirs, on a live clock too): the
+        // calibration is told the route where the engine's route changes, here and at start.
         state.calibration.setRoute(route.route, at: now)
         let own = state.steps.routeVolume(read: volume, observed: observed)
         // The read may be a set of ours from the old route landed here, over an own volume equal to the old

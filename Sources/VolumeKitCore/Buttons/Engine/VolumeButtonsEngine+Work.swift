@@ -84,9 +84,8 @@ extension VolumeButtonsEngine {
         let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
-            state.calibration.setRoute(state.routes.route.route, at: now)
             adaptHeadroom(&state)
-            adaptEchoWindow(&state)
+            adaptWindows(&state)
             let synced =
                 configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
                 && state.book.isThisRuns
@@ -180,13 +179,13 @@ extension VolumeButtonsEngine {
     /// How soon an echo of the step machine's sets may come (``EchoWindow``) and how long a set waits before it is
     /// made again (``RetryWindow``), from the measured round trip, told to the machine after every input: each set
     /// keeps the window it was issued with.
-    func adaptEchoWindow(_ state: inout State) {
+    func adaptWindows(_ state: inout State) {
         let roundTrip = state.calibration.estimate(of: .roundTrip)
         let soonest = EchoWindow.soonest(roundTrip: roundTrip)
         if soonest != state.steps.configuration.echoSoonest { state.steps.expectEchoes(noSoonerThan: soonest) }
-        // How long a set waits before it is made again (``RetryWindow``), from the same round trip.
-        let configured = VolumeStepMachine.Configuration()
-        // Only this route's own round trip: too short a wait sets twice before a slower route's first landing.
+        // How long a set waits before it is made again (``RetryWindow``): from this route's own round trip only, not
+        // the estimate over every route — too short a wait sets twice before a slower route's first landing.
+        let configured = Self.configuredSteps
         let delay = RetryWindow.delay(
             roundTrip: state.calibration.ownEstimate(of: .roundTrip), configured: configured.retryDelay)
         if delay != state.steps.configuration.retryDelay {

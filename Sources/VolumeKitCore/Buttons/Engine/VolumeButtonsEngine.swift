@@ -124,6 +124,10 @@ public final class VolumeButtonsEngine: Sendable {
         ) { state in [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min() }
     }
 
+    /// The step machine's configured retry (``steps(for:)`` sets none of its own): what ``RetryWindow`` shortens
+    /// once the phone's round trip is measured.
+    static let configuredSteps = VolumeStepMachine.Configuration()
+
     static func steps(for configuration: VolumeButtonsConfiguration) -> VolumeStepMachine {
         let usesNotification = configuration.strategy == .systemNotification
         return VolumeStepMachine(
@@ -217,7 +221,9 @@ public final class VolumeButtonsEngine: Sendable {
         let appState = clients.lifecycle.state()
         // What this run starts from: the stored calibration, else what this engine learned in earlier runs — the
         // headroom and the press rhythm this phone needs from the start.
-        let calibration = learned ?? shell.withState { $0.calibration }
+        var calibration = learned ?? shell.withState { $0.calibration }
+        // Its sets land on the route read here; a route change tells it again (`changeRoute`).
+        calibration.setRoute(route.route, at: clients.clock.now())
         var fresh = Self.steps(for: configuration)
         if !isRecoveryRun { fresh.headroom(headroom(for: calibration)) }
         shell.withState {
