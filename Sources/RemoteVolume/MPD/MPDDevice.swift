@@ -93,7 +93,7 @@ public final class MPDDevice: RemoteVolumeDevice {
 
     /// Sends `setvol`, clamped to 0…100.
     public func setVolume(_ level: Int) async throws {
-        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let level = volumeRange.clamped(level)
         try await exchange(line: "setvol \(level)\n") { _, _ in }
     }
 
@@ -106,7 +106,7 @@ public final class MPDDevice: RemoteVolumeDevice {
 
     /// ``setVolume(_:)`` on the caller's thread, as ``volumeBlocking()`` (`volumekit remote set`).
     package func setVolumeBlocking(_ level: Int) throws {
-        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let level = volumeRange.clamped(level)
         try blocking { session, deadline in _ = try session.command("setvol \(level)", deadline: deadline) }
     }
 

@@ -94,7 +94,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// Sets the client's percent, keeping its mute state: one `Client.SetVolume` carrying the percent alone
     /// (see the type's notes).
     public func setVolume(_ level: Int) async throws {
-        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let level = volumeRange.clamped(level)
         let id = clientID
         try await link.request { session, deadline in
             try session.catchUp()

@@ -92,7 +92,7 @@ public final class SnapcastGroup: RemoteVolumeDevice {
     /// connection yet (a few milliseconds on a LAN) is not part of the shape: the set overwrites it, as any
     /// set after it would.
     public func setVolume(_ level: Int) async throws {
-        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let level = volumeRange.clamped(level)
         let id = groupID
         let memory = self.memory
         try await link.request { session, deadline in

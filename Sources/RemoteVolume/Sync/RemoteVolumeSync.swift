@@ -117,14 +117,14 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// Creates a machine; `knownLevel` is the device's level if already read.
     public init(configuration: Configuration = Configuration(), knownLevel: Int? = nil) {
         self.configuration = configuration
-        self.confirmedLevel = knownLevel.map { Self.clamp($0, to: configuration.range) }
+        self.confirmedLevel = knownLevel.map { configuration.range.clamped($0) }
         self.shownLevel = confirmedLevel
     }
 
     /// The level the HUD shows: where the device will be once pending requests land; `nil` before the first read.
     public var optimisticLevel: Int? {
         wantedLevel ?? inFlight?.level ?? (reconnecting ? intendedLevel : nil)
-            ?? confirmedLevel.map { Self.clamp($0 + pendingSteps * configuration.step, to: configuration.range) }
+            ?? confirmedLevel.map { configuration.range.clamped($0 + pendingSteps * configuration.step) }
     }
 
     /// Whether a request is on the wire or a level still waits to be sent.
@@ -166,8 +166,8 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     /// The device's volume range became known or changed; known levels are clamped to it.
     public mutating func updateRange(_ range: ClosedRange<Int>, at now: Instant) -> [Action] {
         configuration.range = range
-        confirmedLevel = confirmedLevel.map { Self.clamp($0, to: range) }
-        wantedLevel = wantedLevel.map { Self.clamp($0, to: range) }
+        confirmedLevel = confirmedLevel.map { range.clamped($0) }
+        wantedLevel = wantedLevel.map { range.clamped($0) }
         return finish(at: now, [])
     }
 
@@ -227,7 +227,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
             intendedLevel = nil
             reconnecting = false
         }
-        let level = Self.clamp(level, to: configuration.range)
+        let level = configuration.range.clamped(level)
         var wasRead = false
         if readInFlight {
             readInFlight = false
@@ -294,7 +294,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
     // MARK: Internals
 
     private mutating func want(_ level: Int, at now: Instant) -> [Action] {
-        let level = Self.clamp(level, to: configuration.range)
+        let level = configuration.range.clamped(level)
         if inFlight == nil && wantedLevel == nil && level == confirmedLevel {
             return finish(at: now, [])
         }
@@ -308,7 +308,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
 
     /// After a give-up: remember `level` as the intent and re-read the device before sending anything.
     private mutating func reconnect(toward level: Int, at now: Instant) -> [Action] {
-        intendedLevel = Self.clamp(level, to: configuration.range)
+        intendedLevel = configuration.range.clamped(level)
         reconnecting = true
         var actions: [Action] = []
         if !readInFlight && inFlight == nil {
@@ -323,7 +323,7 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         let intended = intendedLevel
         intendedLevel = nil
         reconnecting = false
-        confirmedLevel = Self.clamp(deviceLevel, to: configuration.range)
+        confirmedLevel = configuration.range.clamped(deviceLevel)
         settleUntil = nil
         echoes.removeAll()
         needsVerify = false
@@ -386,9 +386,5 @@ public struct RemoteVolumeSync: Sendable, Equatable {
         if wantedLevel != nil { return earliestSend }
         if let until = settleUntil { return until }
         return nil
-    }
-
-    private static func clamp(_ level: Int, to range: ClosedRange<Int>) -> Int {
-        min(max(level, range.lowerBound), range.upperBound)
     }
 }

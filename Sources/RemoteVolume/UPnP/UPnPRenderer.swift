@@ -91,7 +91,7 @@ public final class UPnPRenderer: RemoteVolumeDevice {
 
     /// Sends `DesiredVolume`, clamped to ``volumeRange``.
     public func setVolume(_ level: Int) async throws {
-        let level = min(max(level, volumeRange.lowerBound), volumeRange.upperBound)
+        let level = volumeRange.clamped(level)
         _ = try await invoke(
             "SetVolume", [("InstanceID", "0"), ("Channel", "Master"), ("DesiredVolume", String(level))])
     }
