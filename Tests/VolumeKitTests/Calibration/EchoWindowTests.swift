@@ -8,19 +8,13 @@ import VolumeKitTesting
 /// possible; once the phone's own round trip is known, an observation sooner than half of it is the press.
 @Suite("Echoes no sooner than the phone's round trip allows")
 struct EchoWindowTests {
-    static func estimate(_ measurements: [Double]) -> CalibrationEstimate {
-        var estimate = CalibrationEstimate()
-        for value in measurements { estimate.add(value, range: CalibrationRule.roundTrip.range) }
-        return estimate
-    }
-
     @Test("No window before three round trips, half the mean after, none for an erratic phone")
     func policy() {
         #expect(EchoWindow.soonest(roundTrip: nil) == 0)
-        #expect(EchoWindow.soonest(roundTrip: Self.estimate([0.12, 0.12])) == 0)
-        #expect(abs(EchoWindow.soonest(roundTrip: Self.estimate([0.12, 0.12, 0.12])) - 0.06) < 1e-9)
+        #expect(EchoWindow.soonest(roundTrip: CalibrationEstimate.roundTrips([0.12, 0.12])) == 0)
+        #expect(abs(EchoWindow.soonest(roundTrip: CalibrationEstimate.roundTrips([0.12, 0.12, 0.12])) - 0.06) < 1e-9)
         // Spread over half the mean: echoes may come at any time.
-        #expect(EchoWindow.soonest(roundTrip: Self.estimate([0.01, 0.17, 0.01, 0.17])) == 0)
+        #expect(EchoWindow.soonest(roundTrip: CalibrationEstimate.roundTrips([0.01, 0.17, 0.01, 0.17])) == 0)
     }
 
     @Test("A press onto the value of the anchor's set in flight: the set's echo before its window, a press after")
@@ -48,7 +42,7 @@ struct EchoWindowTests {
 
     @Test("Calibration takes no round trip shorter than an echo may come: that was a press onto the set's value")
     func calibrationSkipsEarlyLandings() {
-        var machine = CalibrationMachine(estimates: [.roundTrip: Self.estimate([0.175, 0.175, 0.175])])
+        var machine = CalibrationMachine(estimates: [.roundTrip: CalibrationEstimate.roundTrips([0.175, 0.175, 0.175])])
         machine.setMade(0.5, at: 1)
         #expect(machine.observed(0.5, at: 1.03).isEmpty)
         #expect(machine.estimates[.roundTrip]?.samples == 3)

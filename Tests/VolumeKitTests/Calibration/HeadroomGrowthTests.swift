@@ -5,38 +5,39 @@ import VolumeKitTesting
 
 @Suite("The headroom follows the phone's round trip: a burst at a rail keeps every press")
 struct HeadroomGrowthTests {
-    /// A round trip measured `samples` times at `mean` with the given spread around it.
-    static func roundTrip(_ values: [Double]) -> CalibrationEstimate {
-        var estimate = CalibrationEstimate()
-        for value in values { estimate.add(value, range: CalibrationRule.roundTrip.range) }
-        return estimate
-    }
-
     @Test(
         "the policy: the envelope's slowest round trip until three sets showed the phone's, then round trip / burst spacing, capped"
     )
     func policy() {
         let policy = HeadroomPolicy()
         #expect(policy.steps(roundTrip: nil, minimum: 2) == 4, "nothing measured: the envelope's slowest phone")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02]), minimum: 2) == 4, "two sets are not enough")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.02, 0.02, 0.02]), minimum: 2) == 2, "a fast phone, shown")
+        #expect(
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.02, 0.02]), minimum: 2) == 4,
+            "two sets are not enough")
+        #expect(
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.02, 0.02, 0.02]), minimum: 2) == 2,
+            "a fast phone, shown")
         #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: nil, minimum: 2) == 2, "a fixed headroom stays")
         #expect(
-            policy.steps(roundTrip: Self.roundTrip([0.06, 0.06, 0.06]), minimum: 2) == 2, "a fast phone: no growth")
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.15, 0.15, 0.15]), minimum: 2) == 3)
-        #expect(policy.steps(roundTrip: Self.roundTrip([0.18, 0.18, 0.18]), minimum: 2) == 4, "the envelope's slowest")
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.06, 0.06, 0.06]), minimum: 2) == 2,
+            "a fast phone: no growth")
+        #expect(policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.15, 0.15, 0.15]), minimum: 2) == 3)
         #expect(
-            policy.steps(roundTrip: Self.roundTrip([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4,
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.18, 0.18, 0.18]), minimum: 2) == 4,
+            "the envelope's slowest")
+        #expect(
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.12, 0.16, 0.12, 0.16]), minimum: 2) == 4,
             "a slow set among fast ones")
-        let slowest = Self.roundTrip([0.18, 0.18, 0.18])
+        let slowest = CalibrationEstimate.roundTrips([0.18, 0.18, 0.18])
         #expect(HeadroomPolicy(maximumSteps: 2).steps(roundTrip: slowest, minimum: 2) == 2)
         #expect(HeadroomPolicy(maximumSteps: 3).steps(roundTrip: slowest, minimum: 2) == 3)
         #expect(policy.steps(roundTrip: slowest, minimum: 5) == 5, "never below the configured")
         #expect(
-            policy.steps(roundTrip: Self.roundTrip([0.15 + 1e-15, 0.15 - 2e-16, 0.15]), minimum: 2) == 3,
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.15 + 1e-15, 0.15 - 2e-16, 0.15]), minimum: 2)
+                == 3,
             "three spacings' round trip, with a measurement's float noise: 3 steps, not 4")
         #expect(
-            policy.steps(roundTrip: Self.roundTrip([0.06, 0.18, 0.18]), minimum: 2) == 6,
+            policy.steps(roundTrip: CalibrationEstimate.roundTrips([0.06, 0.18, 0.18]), minimum: 2) == 6,
             "a spread inside the envelope asks for more than its slowest round trip, up to the maximum")
     }
 

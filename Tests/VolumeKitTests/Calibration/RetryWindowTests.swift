@@ -11,13 +11,13 @@ import VolumeKitTesting
 struct RetryWindowTests {
     @Test("The configured delay until three round trips; then mean + 3 spreads + 40 ms, never longer than configured")
     func policy() {
-        let fast = EchoWindowTests.estimate([0.03, 0.03, 0.03])
+        let fast = CalibrationEstimate.roundTrips([0.03, 0.03, 0.03])
         #expect(RetryWindow.delay(roundTrip: nil, configured: 0.2) == 0.2)
-        #expect(RetryWindow.delay(roundTrip: EchoWindowTests.estimate([0.03, 0.03]), configured: 0.2) == 0.2)
+        #expect(RetryWindow.delay(roundTrip: CalibrationEstimate.roundTrips([0.03, 0.03]), configured: 0.2) == 0.2)
         #expect(abs(RetryWindow.delay(roundTrip: fast, configured: 0.2) - 0.07) < 1e-9)
-        let slow = EchoWindowTests.estimate([0.18, 0.18, 0.18])
+        let slow = CalibrationEstimate.roundTrips([0.18, 0.18, 0.18])
         #expect(RetryWindow.delay(roundTrip: slow, configured: 0.2) == 0.2, "the envelope's slowest: as configured")
-        let erratic = EchoWindowTests.estimate([0.02, 0.06, 0.02, 0.06])
+        let erratic = CalibrationEstimate.roundTrips([0.02, 0.06, 0.02, 0.06])
         #expect(RetryWindow.delay(roundTrip: erratic, configured: 0.2) > 0.06 + 0.04, "a slow set among fast ones")
         #expect(RetryWindow.attempts(for: 0.07, configuredDelay: 0.2, configuredAttempts: 30) == 86)
         #expect(RetryWindow.attempts(for: 0.2, configuredDelay: 0.2, configuredAttempts: 30) == 30)
