@@ -50,14 +50,9 @@ public enum CalibrationStore {
     public static func encode(_ machine: CalibrationMachine, for device: DeviceInfo) -> Data {
         let entry = Entry(
             model: device.modelIdentifier ?? "", osVersion: device.osVersion.description,
-            estimates: Dictionary(uniqueKeysWithValues: machine.estimates.map { ($0.key.rawValue, $0.value) }),
-            quantization: machine.quantization,
+            estimates: named(machine.estimates), quantization: machine.quantization,
             byRoute: machine.byRoute.isEmpty
-                ? nil
-                : Dictionary(
-                    uniqueKeysWithValues: machine.byRoute.map { route, rules in
-                        (route.rawValue, Dictionary(uniqueKeysWithValues: rules.map { ($0.key.rawValue, $0.value) }))
-                    }))
+                ? nil : Dictionary(uniqueKeysWithValues: machine.byRoute.map { ($0.key.rawValue, named($0.value)) }))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(entry)) ?? Data()
@@ -81,6 +76,11 @@ public enum CalibrationStore {
             _ = try rules(estimates)
         }
         return entry
+    }
+
+    /// Estimates by rule name, as stored (the inverse of ``rules(_:)``).
+    private static func named(_ estimates: [CalibrationRule: CalibrationEstimate]) -> [String: CalibrationEstimate] {
+        Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) })
     }
 
     /// Stored estimates by rule name, each checked: a rule VolumeKit knows, inside its envelope.
