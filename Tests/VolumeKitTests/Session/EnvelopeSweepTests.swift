@@ -59,7 +59,20 @@ struct CorpusScenario: Sendable, CustomTestStringConvertible {
         }
     }
 
-    static let all: [CorpusScenario] = files() + captureCases()
+    /// The files, then the capture cases whose script no file already runs: nine of the fourteen cases (single
+    /// presses, the rails, the 50 ms down bursts, the headphones connected mid-session, …) are also `scenarios/`
+    /// files, and a script run twice would count its runs, and its failures, twice in the corpus's rates.
+    static let all: [CorpusScenario] = {
+        let fileScenarios = CorpusScenario.files()
+        let scripts = fileScenarios.map(\.commands)
+        return fileScenarios + captureCases().filter { !scripts.contains($0.commands) }
+    }()
+
+    /// The script's commands as parsed (comments, blank lines and number spellings apart): what the simulated user
+    /// does.
+    var commands: [Scenario.Command] {
+        ((try? Scenario(parsing: script))?.lines ?? []).map(\.command)
+    }
 
     /// `scenarios/calibrate.txt`: the learning run of a warm start.
     static let calibrate = try! String(
@@ -230,6 +243,17 @@ struct EnvelopeSweepTests {
                 print(text)
             }
         }
+    }
+
+    @Test("The corpus runs each script once: a capture case that is also a scenarios/ file is not counted twice")
+    func corpusRunsEachScriptOnce() {
+        let all = CorpusScenario.all
+        for (index, scenario) in all.enumerated() {
+            #expect(!all[..<index].contains { $0.commands == scenario.commands }, "\(scenario.name) runs twice")
+        }
+        #expect(all.contains { $0.name == "scenarios/burst-at-zero.txt" })
+        #expect(!all.contains { $0.name == "16 down presses 50 ms apart at 0" })
+        #expect(all.contains { $0.name == "16 up presses 50 ms apart at 1" }, "a case no file runs stays")
     }
 
     @Test(
