@@ -105,10 +105,16 @@ struct RestoreBook {
     }
 
     /// Brings `output`'s record in step with `steps` (crash and kill safety); returns whether it changed.
-    mutating func sync(_ output: AudioOutput, with steps: VolumeStepMachine, at now: Instant, bootTime: Instant?)
-        -> Bool
-    {
+    /// `unprovenSince`: when the volume view was installed, while no set through it has been confirmed
+    /// (``VolumeViewReadiness``). Until then every set may be lost — and the machine takes its sets as landed when
+    /// observations stop (an interruption, the background) — so a record saved before the view (a crashed run's,
+    /// which a recovery puts back) stays as it is: the user's volume, and where the volume was left.
+    mutating func sync(
+        _ output: AudioOutput, with steps: VolumeStepMachine, unprovenSince: Instant? = nil, at now: Instant,
+        bootTime: Instant?
+    ) -> Bool {
         let existing = records[output]
+        if let unprovenSince, let existing, existing.savedAtUptime < unprovenSince { return false }
         let sets = lowestSet
         lowestSet = nil
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {

@@ -26,6 +26,14 @@ extension VolumeButtonsEngine {
             // A press that landed on the value of a set still expected (the step machine told them apart) is no
             // round trip; a set that comes back after its echo expired is one — a slow phone's news.
             let pressed = actions.contains { if case .steps = $0 { true } else { false } }
+            // A set of ours came back: the volume view takes sets — the first confirmed set proves it ready. Not a
+            // value one press could give from the last one seen, though: a press landing on a set's value (at the
+            // anchor from a step below it) would prove nothing.
+            let previous = state.lastObserved
+            state.lastObserved = value
+            if expected && !pressed, let previous, !VolumeGrid.isOnePress(from: previous, to: value) {
+                state.view.confirm()
+            }
             let learned =
                 expected && pressed ? [] : self.noted(state.calibration.observed(value, at: now), &state)
             let work = learned + judged + self.translate(actions, &state, at: now)

@@ -64,6 +64,14 @@ enum VolumeGrid {
         abs(abs(new - old) - step) <= residueTolerance || isOnGrid(new)
     }
 
+    /// Whether one press can move the volume from `old` to `new`: a step (exactly, or with rounded reads and a nudge
+    /// left in it, within ``residueTolerance``), or to the next point of the 1/16 grid (presses snapped to it). A
+    /// change of several steps, or a nudge's fraction of one off the grid, is no press.
+    static func isOnePress(from old: Float, to new: Float) -> Bool {
+        let magnitude = abs(new - old)
+        return abs(magnitude - step) <= residueTolerance || (magnitude <= step + residueTolerance && isOnGrid(new))
+    }
+
     /// The presses a change from `old` to `new` can be: up to a step (plus ``stepTolerance``) in one direction is
     /// one press, wherever it snapped to (the grid, a rail, from a nudged value); about k steps is k presses;
     /// anything else none. No change is a press only at a rail where presses are reported (`atRails`).
