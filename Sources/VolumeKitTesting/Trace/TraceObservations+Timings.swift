@@ -75,7 +75,7 @@ extension TraceObservations {
 
     /// When each volume view became ready, from the sets made through it (`matched`: each set with the KVO of its
     /// value, ``matchSets()``). iOS gives no readiness signal — the host's `viewReady` record is its own timer,
-    /// ``VolumeKitCore/VolumeViewReadiness/hostDelay`` — but a set made before the view is ready is lost and one
+    /// ``/VolumeKitCore/VolumeViewReadiness/hostDelay`` — but a set made before the view is ready is lost and one
     /// made after lands. A view's readiness lies after the last set through it that did not land though it would
     /// have moved the volume, and no later than the first that landed; the views' bounds are intersected (one phone, one
     /// rule), their hull taken if jitter leaves none. A view whose first set landed shows only an upper bound, and

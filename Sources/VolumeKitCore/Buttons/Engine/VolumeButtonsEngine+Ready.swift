@@ -18,7 +18,13 @@ extension VolumeButtonsEngine {
         run { state in
             if case .restoringWhenReady(let stopped) = state.lifecycle, let route {
                 state.lifecycle = .stopping(stopped)
-                state.view = .ready(state.view.handle)
+                // The restore goes through a view only told ready: not taken as landed until a set is seen back.
+                if case .installing(let handle, let since) = state.view {
+                    state.view = .told(
+                        handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
+                } else {
+                    state.view = .ready(state.view.handle)
+                }
                 state.book.records = records
                 state.routes.route = route
                 var work = [Work]()
@@ -33,7 +39,10 @@ extension VolumeButtonsEngine {
             // Told ready by the host's timer: capture holding the volume claims it once a set proves the view
             // (``proveView(_:work:at:)``); the app's `onReady` runs then.
             if case .installing(let handle, let since) = state.view, configuration.mode == .capture {
-                state.view = .told(handle, since: since, setMade: false)
+                // Counted from the view's arrival in a window (told ready `hostDelay` later), not from the request:
+                // with no foreground window yet (a launch into the background) the host places it later.
+                state.view = .told(
+                    handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
             } else {
                 state.view = .ready(state.view.handle)
             }

@@ -105,6 +105,7 @@ extension VolumeButtonsEngine {
         run { state in
             let wasLive = state.liveness.isSessionLive
             state.liveness.isSessionLive = true
+            state.lastObserved = volume
             state.once.clear(.activationFailure)
             // The route read now is the one in force: a route change with no notification while reads were stale
             // is seen here, and so is a later one whose notification came with a take-over (the route noted from
