@@ -108,13 +108,20 @@ struct RestoreBook {
     /// `unprovenSince`: when the volume view was installed, while no set through it has been confirmed
     /// (``VolumeViewReadiness``). Until then every set may be lost — and the machine takes its sets as landed when
     /// observations stop (an interruption, the background) — so a record saved before the view (a crashed run's,
-    /// which a recovery puts back) stays as it is: the user's volume, and where the volume was left.
+    /// which a recovery puts back) keeps where the volume was left, and takes only the user's own volume as it
+    /// changes.
     mutating func sync(
         _ output: AudioOutput, with steps: VolumeStepMachine, unprovenSince: Instant? = nil, at now: Instant,
         bootTime: Instant?
     ) -> Bool {
         let existing = records[output]
-        if let unprovenSince, let existing, existing.savedAtUptime < unprovenSince { return false }
+        if let unprovenSince, var kept = existing, kept.savedAtUptime < unprovenSince {
+            // Where the volume was left stays; the user's own change since is theirs whoever's set lands.
+            guard VolumeGrid.isApart(kept.userVolume, steps.userVolume) else { return false }
+            kept.userVolume = steps.userVolume
+            records[output] = kept
+            return true
+        }
         let sets = lowestSet
         lowestSet = nil
         guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
