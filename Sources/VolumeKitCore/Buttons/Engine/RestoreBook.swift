@@ -116,9 +116,16 @@ struct RestoreBook {
     ) -> Bool {
         let existing = records[output]
         if let unprovenSince, var kept = existing, kept.savedAtUptime < unprovenSince {
-            // Where the volume was left stays; the user's own change since is theirs whoever's set lands.
-            guard VolumeGrid.isApart(kept.userVolume, steps.userVolume) else { return false }
+            // Where the volume was left stays; the user's own change since is theirs whoever's set lands. A set
+            // toward the user's volume through the unproven view may have landed, though: the held value is then
+            // one a set of VolumeKit's may or may not have left (``PendingRestore/heldSetUnconfirmed``), and a
+            // later recovery from exactly there says so.
+            let unconfirmed: Bool? =
+                VolumeGrid.isApart(kept.heldVolume, steps.userVolume) ? true : kept.heldSetUnconfirmed
+            guard VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
+            else { return false }
             kept.userVolume = steps.userVolume
+            kept.heldSetUnconfirmed = unconfirmed
             records[output] = kept
             return true
         }
@@ -130,7 +137,7 @@ struct RestoreBook {
             return true
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
-        let walked = Self.walked(steps, held: held)
+        let walked = Self.walked(steps, held: held, viewProven: unprovenSince == nil)
         let keepsLeft = steps.phase != .running
         // While a burst's nudge below the anchor is the last set, the anchor exactly is not where VolumeKit left
         // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
@@ -166,11 +173,14 @@ struct RestoreBook {
     /// away from the user's volume: presses faster than VolumeKit's resets (refused during a down press, headroom
     /// used up) walk it away, even to a rail — the user's volume is unchanged, and a crash there must still give
     /// it back. One press away is every press until its reset lands: not worth two writes a press
-    /// (``RecoveryRule``'s stated limit). Where VolumeKit once left the route before no longer applies once it
-    /// holds the route again: a press to that value after a crash would be taken for VolumeKit's.
-    private static func walked(_ steps: VolumeStepMachine, held: Float) -> Float? {
-        steps.phase == .running
-            && abs(steps.believedVolume - held) > VolumeStepMachine.step + VolumeStepMachine.stepTolerance
+    /// (``RecoveryRule``'s stated limit) — unless the volume view has not proven it takes sets (`viewProven`): a reset
+    /// may then be lost, not only late, for as long as the view takes (up to 1 s), so the volume last seen one press
+    /// away is kept too. Where VolumeKit once left the route before no longer applies once it holds the route again:
+    /// a press to that value after a crash would be taken for VolumeKit's.
+    private static func walked(_ steps: VolumeStepMachine, held: Float, viewProven: Bool) -> Float? {
+        let away =
+            viewProven ? VolumeStepMachine.step + VolumeStepMachine.stepTolerance : VolumeStepMachine.readTolerance
+        return steps.phase == .running && abs(steps.believedVolume - held) > away
             && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
             ? steps.believedVolume : nil
     }
