@@ -91,13 +91,15 @@ struct RestoreBook {
     /// again once it is current (per-route volumes). Returns whether the records changed.
     mutating func leave(_ output: AudioOutput, steps: VolumeStepMachine) -> Bool {
         guard owner == .thisRun, var record = records[output] else { return false }
-        let leftAway = steps.holdsVolumeAwayFromUser || steps.maySetAwayFromUser
+        let lost = steps.mayHaveLeftAwayFromUser
+        let leftAway = steps.holdsVolumeAwayFromUser || steps.maySetAwayFromUser || lost != nil
         guard leftAway else {
             records[output] = nil
             return true
         }
-        // A reset in flight lands on the new route: this one stays where it was last seen.
-        record.leftVolume = steps.believedVolume
+        // A reset in flight lands on the new route: this one stays where it was last seen — or, a set through a view
+        // not proven yet having maybe been lost, where it was before that set.
+        record.leftVolume = lost ?? steps.believedVolume
         record.lowestVolume = Self.lowest(
             held: record.heldVolume, left: record.leftVolume, existing: record, sets: lowestSet)
         records[output] = record
@@ -131,13 +133,16 @@ struct RestoreBook {
         }
         let sets = lowestSet
         lowestSet = nil
-        guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
+        // A set taken as landed through a view not proven to take sets may have been lost: where it left the volume
+        // then is kept as where VolumeKit left the route.
+        let lost = steps.mayHaveLeftAwayFromUser
+        guard steps.phase == .running || steps.holdsVolumeAwayFromUser || lost != nil else {
             guard existing != nil else { return false }
             records[output] = nil
             return true
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
-        let walked = Self.walked(steps, held: held, viewProven: unprovenSince == nil)
+        let walked = lost ?? Self.walked(steps, held: held, viewProven: unprovenSince == nil)
         let keepsLeft = steps.phase != .running
         // While a burst's nudge below the anchor is the last set, the anchor exactly is not where VolumeKit left
         // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one

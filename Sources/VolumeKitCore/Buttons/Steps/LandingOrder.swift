@@ -12,7 +12,7 @@ import Foundation
 ///   value issued after it explains the landing as well (the earlier set was refused, seed 000, or dropped,
 ///   decompiled iOS 18.2);
 /// - a set issued before the one taken as landed when observations stopped
-///   (``VolumeStepMachine/assumeSetsLanded(at:)``) lands first, and the later one over it: that landing is
+///   (``VolumeStepMachine/assumeSetsLanded(at:mayBeLost:)``) lands first, and the later one over it: that landing is
 ///   *superseded*, unless a down press still held would have refused the later set (seed 000).
 struct LandingOrder: Sendable, Equatable {
     typealias Echo = EchoLedger.Entry
@@ -47,7 +47,7 @@ struct LandingOrder: Sendable, Equatable {
     private var spare: Echo?
     /// The press a landing out of order may be.
     private var suspect: Suspect?
-    /// The order of the set ``VolumeStepMachine/assumeSetsLanded(at:)`` took as landed, until a read or its own
+    /// The order of the set ``VolumeStepMachine/assumeSetsLanded(at:mayBeLost:)`` took as landed, until a read or its own
     /// echo: sets issued before it land before it.
     private var assumedOrder: Int?
 
