@@ -39,7 +39,6 @@ extension VolumeButtonsEngine {
                 !VolumeGrid.isOnePress(from: previous, to: value)
             {
                 state.view.confirm()
-                state.steps.forgetLostSets(of: value)
             }
             let learned =
                 expected && pressed ? [] : self.noted(state.calibration.observed(value, at: now), &state)

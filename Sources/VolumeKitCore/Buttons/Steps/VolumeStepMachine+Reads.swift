@@ -24,14 +24,6 @@ extension VolumeStepMachine {
         return doneIfRestored()
     }
 
-    /// The volume view was just proven to take sets by a landing of `value` (``VolumeButtonsEngine``): the sets of
-    /// that value still expected were made before it, through a view not ready yet, and were lost — sets land in the
-    /// order they are made — so no landing of theirs is to come. Left expected, they would take a press onto that
-    /// value (at a rail, where the private notification reports it) for a late landing.
-    public mutating func forgetLostSets(of value: Float) {
-        echoes.removeAll { VolumeGrid.isSame($0.value, value) }
-    }
-
     /// Reads are live again while running (another component had taken the session over, so observations
     /// stopped): `volume` is the system volume now. A change since is the user's (the system HUD showed it).
     public mutating func resync(volume: Float, at time: Instant) -> Actions {
