@@ -66,8 +66,11 @@ enum VolumeGrid {
 
     /// Whether one press can move the volume from `old` to `new`: a step (exactly, or with rounded reads and a nudge
     /// left in it, within ``residueTolerance``), or to the next point of the 1/16 grid (presses snapped to it). A
-    /// change of several steps, or a nudge's fraction of one off the grid, is no press.
+    /// change of several steps, or from the grid to a value off it (a nudge), is no press.
     static func isOnePress(from old: Float, to new: Float) -> Bool {
+        // From a point of the grid a press lands on the grid (a step, or snapped; reads rounded to 1e-4 stay within
+        // ``gridTolerance``): a nudge's fraction off it is no press.
+        if isOnGrid(old), !isOnGrid(new) { return false }
         let magnitude = abs(new - old)
         return abs(magnitude - step) <= residueTolerance || (magnitude <= step + residueTolerance && isOnGrid(new))
     }
