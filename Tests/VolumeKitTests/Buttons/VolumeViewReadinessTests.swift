@@ -57,4 +57,27 @@ struct VolumeViewReadinessTests {
         #expect(engine.isCapturing)
         #expect(readyAt.current.map { abs($0 - VolumeViewReadiness.slowest) < 0.011 } == true)
     }
+
+    @Test("The first set through the view lands four steps from the volume: no press, so a press at the rail after it is one")
+    func provingLandingKeepsNoSpare() throws {
+        // Sweep session systemNotification 3947 31256293: five down presses from 1 before the view takes sets (their
+        // resets lost), an up press to 12/16, and the anchor's set of 1 lands — the view's proof, four steps from
+        // what the machine believed. One press moves one step, so no press can have taken that set's echo: keeping a
+        // spare of it took the next up press at the rail (the notification's value 1 again) for the set's landing.
+        let script = """
+            volume 1.0
+            start buttons &
+            wait 0.4
+            press down x5 every 0.051329223042925434
+            wait 0.1
+            press up x6 every 0.19048021103360557
+            wait 1
+            stop
+            """
+        let runner = ScenarioRunner(
+            scenario: try Scenario(parsing: script), strategy: .systemNotification, behaviour: .sample(3947))
+        runner.run()
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.violations.isEmpty, "\(verdict.violations)")
+    }
 }
