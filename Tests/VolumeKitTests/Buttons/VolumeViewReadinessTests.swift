@@ -18,7 +18,9 @@ struct VolumeViewReadinessTests {
         return (device, engine, readyAt)
     }
 
-    @Test("From 0 the anchor's set is made from the host's timer, lost until the view is ready, and its landing proves it")
+    @Test(
+        "From 0 the anchor's set is made from the host's timer, lost until the view is ready, and its landing proves it"
+    )
     func provenByTheAnchorsLanding() throws {
         let (device, engine, readyAt) = try Self.start(volume: 0, ready: 0.5)
         device.advance(by: 0.45)
@@ -58,7 +60,9 @@ struct VolumeViewReadinessTests {
         #expect(readyAt.current.map { abs($0 - VolumeViewReadiness.slowest) < 0.011 } == true)
     }
 
-    @Test("The first set through the view lands four steps from the volume: no press, so a press at the rail after it is one")
+    @Test(
+        "The first set through the view lands four steps from the volume: no press, so a press at the rail after it is one"
+    )
     func provingLandingKeepsNoSpare() throws {
         // Sweep session systemNotification 3947 31256293: five down presses from 1 before the view takes sets (their
         // resets lost), an up press to 12/16, and the anchor's set of 1 lands — the view's proof, four steps from

@@ -18,7 +18,8 @@ extension VolumeButtonsEngine {
                 state.liveness.isSessionLive = false
                 state.retry.index = 0
                 return self.pause(&state, at: now)
-                    + self.translate(state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                    + self.translate(
+                        state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
             }
             scheduleActivationRetry()
         case .willEnterForeground:
@@ -53,7 +54,8 @@ extension VolumeButtonsEngine {
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
                 state.liveness.isSessionLive = false
-                return self.translate(state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                return self.translate(
+                    state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
             }
         }
     }
