@@ -8,7 +8,7 @@ extension VolumeStepMachine {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     /// `mayBeLost`: the sets went through a volume view not proven to take sets yet — one may never land, so until the
-    /// volume is read again, a read of the value before it is still the set not landed (``unconfirmedUntil``).
+    /// volume is read again, a read of the value before it is still the set not landed (`unconfirmedUntil`).
     public mutating func assumeSetsLanded(at time: Instant, mayBeLost: Bool = false) -> Actions {
         unconfirmedUntil = mayBeLost ? .infinity : nil
         if let target = retrier.wanted {

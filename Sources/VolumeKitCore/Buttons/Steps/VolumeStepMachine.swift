@@ -169,7 +169,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     var unconfirmedUntil: Instant?
 
     /// Where a set taken as landed through a volume view not proven to take sets may have left the volume instead
-    /// (``unconfirmedFrom``), when that is away from the user's volume: a set there may have been lost.
+    /// (`unconfirmedFrom`), when that is away from the user's volume: a set there may have been lost.
     public var mayHaveLeftAwayFromUser: Float? {
         guard unconfirmedUntil != nil, let from = unconfirmedFrom, VolumeGrid.isApart(from, userVolume) else {
             return nil
