@@ -95,7 +95,8 @@ public final class VolumeButtons {
     /// Whether capture is running.
     public var isStarted: Bool { engine.isStarted }
 
-    /// Whether presses are being captured right now (started, app active, volume view ready).
+    /// Whether presses are being captured right now: started, the app active, and the volume view proven ready — a
+    /// set through it seen back, or (nothing to set) 1 s after it was installed (``/VolumeKitCore/VolumeViewReadiness``).
     public var isCapturing: Bool { engine.isCapturing }
 
     /// Starts capture; throws ``/VolumeKitCore/VolumeButtonsError`` when the strategy cannot run here.

@@ -3,6 +3,7 @@ import AVFoundation
 import MediaPlayer
 import os
 import UIKit
+import VolumeKitCore
 
 /// The one place VolumeKit keeps its `MPVolumeView`s, shared by every feature (button capture, the HUD,
 /// recovery): while anyone asks for one, an off-screen view sits in a window of **every** foreground scene
@@ -37,9 +38,10 @@ final class VolumeViewHost {
 
     /// The alpha VolumeKit gives its views: invisible to people, visible to MediaPlayer.
     static let alpha: CGFloat = 0.01
-    /// How long after a view reaches a window it is treated as ready (the HUD controller's update is
-    /// coalesced through the main queue; JPSVolumeButtonHandler waits up to 1 s).
-    static let readyDelay: TimeInterval = 0.15
+    /// How long after a view reaches a window it is treated as ready: ``VolumeViewReadiness/hostDelay``, the
+    /// timer the simulated device uses too (the true readiness is 0.05–1 s; sets that are lost meanwhile are
+    /// retried by the step machine).
+    static let readyDelay: TimeInterval = VolumeViewReadiness.hostDelay
     /// How long a request may wait for a window before it is logged.
     static let diagnosticDelay: TimeInterval = 10
 

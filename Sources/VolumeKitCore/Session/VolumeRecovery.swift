@@ -83,10 +83,14 @@ public enum VolumeRecovery {
                 // (The engine's teardown has armed the watch for records left waiting.)
                 engine.stop(onStopped: {
                     let kept = PendingRestores.load(from: clients.keyValueStore)[output] != nil
+                    // Left in the background before any set was seen to land (a volume view slow to take sets), the
+                    // restore is not known to have landed: the record waits for the next run too.
                     let error: VolumeButtonsError =
                         clients.audioSession.currentOutput() != output
                         ? .recoveryIncomplete("the audio route changed before it could be")
-                        : .audioSession("a call or another app holds it")
+                        : clients.lifecycle.state() == .background
+                            ? .recoveryIncomplete("the app went to the background before the restore was seen to land")
+                            : .audioSession("a call or another app holds it")
                     finish(kept ? .failed(error) : .handled)
                 })
             })

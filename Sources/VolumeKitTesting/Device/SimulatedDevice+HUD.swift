@@ -24,7 +24,9 @@ extension SimulatedDevice {
         return hasVisibleReadyView
     }
 
-    /// Adds a volume view; it becomes ready ``DeviceBehaviour/volumeViewReadyDelay`` later.
+    /// Adds a volume view; it becomes ready ``DeviceBehaviour/volumeViewReadyDelay`` later (it takes sets and
+    /// hides the HUD from then), but — as on iOS, which gives no readiness signal — `onReady` runs on the host's
+    /// own timer, ``VolumeViewReadiness/hostDelay`` after the view is added, earlier or later than that.
     func appInstallVolumeView(alpha: Float, hidden: Bool, inActiveSceneWindow: Bool, onReady: (@Sendable () -> Void)?)
         -> Int?
     {
@@ -33,8 +35,10 @@ extension SimulatedDevice {
         app?.volumeViews[id] = VolumeView(
             ready: false, alpha: alpha, hidden: hidden, inActiveSceneWindow: inActiveSceneWindow)
         inApp(after: behaviour.volumeViewReadyDelay) { [unowned self] in
-            guard self.app?.volumeViews[id] != nil else { return }
             self.app?.volumeViews[id]?.ready = true
+        }
+        inApp(after: VolumeViewReadiness.hostDelay) { [unowned self] in
+            guard self.app?.volumeViews[id] != nil else { return }
             onReady?()
         }
         return id

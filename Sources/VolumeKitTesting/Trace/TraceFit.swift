@@ -124,7 +124,7 @@ public enum TraceFit {
         estimates.append(route.order)
         let latencies = latencies(route, roundTrip: sets.latency)
         estimates += [latencies.gap, latencies.kvo, latencies.slider]
-        estimates.append(observations.viewReadyDelay())
+        estimates.append(observations.viewReadyDelay(sets))
         estimates += observations.holdRhythm(moves)
         estimates += refusal(observations, sets, moves: moves, kvo: latencies.kvoBounds)
         estimates.append(observations.tapLength())

@@ -73,11 +73,54 @@ extension TraceObservations {
         return RouteFit(order: order, beforeKVO: before, afterKVO: after, unnotified: unnotified)
     }
 
-    func viewReadyDelay() -> RuleEstimate {
-        let delays = installs.compactMap { view, time in readies[view].map { $0 - time } }
-        return .seconds(
-            "volumeViewReadyDelay", delays,
-            how: delays.isEmpty ? "no volume view became ready" : "each volume view's install to its readiness")
+    /// When each volume view became ready, from the sets made through it (`matched`: each set with the KVO of its
+    /// value, ``matchSets()``). iOS gives no readiness signal — the host's `viewReady` record is its own timer,
+    /// ``/VolumeKitCore/VolumeViewReadiness/hostDelay`` — but a set made before the view is ready is lost and one
+    /// made after lands. A view's readiness lies after the last set through it that did not land though it would
+    /// have moved the volume, and no later than the first that landed; the views' bounds are intersected (one phone, one
+    /// rule), their hull taken if jitter leaves none. A view whose first set landed shows only an upper bound, and
+    /// the fit says so rather than guess.
+    func viewReadyDelay(_ matched: SetFit) -> RuleEstimate {
+        guard matched.delays.count == sets.count else {
+            return .notObserved("volumeViewReadyDelay", "no set made through a volume view landed")
+        }
+        var bounds = [ClosedRange<Double>]()
+        var upper: Double?
+        for (view, installed) in installs.sorted(by: { $0.key < $1.key }) {
+            let mine = sets.indices.filter { setViews[$0] == view && sets[$0].time >= installed }
+            guard let landed = mine.first(where: { matched.delays[$0] != nil }) else { continue }
+            let by = sets[landed].time - installed
+            if let lost = mine.last(where: { $0 < landed && wouldMove(sets[$0]) }) {
+                bounds.append((sets[lost].time - installed)...by)
+            } else {
+                upper = min(upper ?? by, by)
+            }
+        }
+        guard !bounds.isEmpty else {
+            let why =
+                upper.map {
+                    String(
+                        format: "every view's first set landed: ready within %.1f ms, with no sooner bound", $0 * 1000)
+                } ?? "no set made through a volume view landed"
+            return .notObserved("volumeViewReadyDelay", why)
+        }
+        let lower = bounds.map(\.lowerBound).max()!
+        let upperBound = bounds.map(\.upperBound).min()!
+        let range =
+            lower <= upperBound
+            ? lower...upperBound : bounds.map(\.lowerBound).min()!...bounds.map(\.upperBound).max()!
+        return .bound(
+            "volumeViewReadyDelay", range, samples: bounds.count,
+            how: "after each view's last set that did not land, by its first set that did")
+    }
+
+    /// Whether `set` would have moved the volume: its value differs from the last the app saw before it, observed or
+    /// read (right after a start, only read).
+    private func wouldMove(_ set: Sample) -> Bool {
+        let observed = stream.last { $0.time < set.time }
+        let read = volumeReads.last { $0.time <= set.time }
+        guard let known = [observed, read].compactMap({ $0 }).max(by: { $0.time < $1.time }) else { return false }
+        return abs(known.value - set.value) > VolumeStepMachine.readTolerance
     }
 
     /// The sound probe's completion delays in two groups — skipped sounds (switch on silent) complete almost

@@ -39,6 +39,10 @@ struct TraceObservations {
     var snapshots: [Snapshot] = []
     var installs: [Int: Double] = [:]
     var readies: [Int: Double] = [:]
+    /// The volume view each of ``sets`` was made through.
+    var setViews: [Int?] = []
+    /// The app's reads of the volume (`outputVolume` read, not observed): what the volume was before any KVO.
+    var volumeReads: [Sample] = []
     var gestures: [(time: Double, gesture: TraceGesture?)] = []
     var captures: [(time: Double, event: CaptureEvent)] = []
     var playStarts: [Int: Double] = [:]
@@ -89,8 +93,9 @@ struct TraceObservations {
                     stream.append(sample)
                     streamOrder.append(order)
                 }
-            case .setVolume(let value, _):
+            case .setVolume(let value, let view):
                 sets.append(Sample(time: time, value: value))
+                setViews.append(view)
             case .subscribed(channel, _):
                 subscribers += 1
                 snapshot(time)
@@ -121,6 +126,8 @@ struct TraceObservations {
                     }
                 }
                 snapshot(time)
+            case .read(.outputVolume(let value)):
+                volumeReads.append(Sample(time: time, value: value))
             case .read(.route(let route)):
                 if let lastRead, lastRead.route != route { routeReads.append((time, route, lastRead.time)) }
                 lastRead = (time, route)

@@ -159,7 +159,8 @@ struct VolumeDriveEngineTests {
     func pressesDriveSpeaker() async throws {
         let s = setup(level: 8)
         try s.drive.start()
-        await pass(0.5, on: s.device)
+        // At half volume capture makes no set: it claims the view VolumeViewReadiness.slowest after installing it.
+        await pass(VolumeViewReadiness.slowest, on: s.device)
         #expect(await eventually(s.device) { s.drive.targetLevel != nil })
         #expect(s.drive.isCapturing)
         // Connecting is no change: the HUD does not pop up.
@@ -328,7 +329,7 @@ struct VolumeDriveEngineTests {
         let s = setup(level: 8)
         s.speaker.closeGate()
         try s.drive.start()
-        await pass(0.5, on: s.device)
+        await pass(VolumeViewReadiness.slowest, on: s.device)
         #expect(s.drive.isCapturing)
         #expect(s.drive.targetLevel == nil)
         s.device.press(.up)

@@ -43,7 +43,8 @@ struct VolumeDriveRestartTests {
     private func expectWorkingRun(_ s: Setup) async {
         #expect(s.drive.isRunning)
         #expect(await eventually(s.device) { s.drive.targetLevel != nil })
-        await pass(0.5, on: s.device)
+        // At half volume capture makes no set: it claims the view VolumeViewReadiness.slowest after installing it.
+        await pass(VolumeViewReadiness.slowest, on: s.device)
         #expect(s.drive.isCapturing)
         s.device.press(.up)
         await pass(0.3, on: s.device)

@@ -86,7 +86,8 @@ struct VolumeHUDEngineTests {
         hud.start()
         let app = CaptureApp(clients: device.clients, hud: hud)
         try app.start()
-        device.advance(by: 0.5)
+        // At half volume capture makes no set: it claims the view VolumeViewReadiness.slowest after installing it.
+        device.advance(by: VolumeViewReadiness.slowest)
         #expect(app.engine.isCapturing)
         for _ in 0..<5 {
             device.press(.up)
@@ -254,7 +255,7 @@ struct VolumeHUDEngineTests {
         hud.start()
         let app = CaptureApp(clients: device.clients)
         try app.start()
-        device.advance(by: 0.5)
+        device.advance(by: VolumeViewReadiness.slowest)
         hud.stop()
         #expect(device.isSessionActive)
         #expect(app.engine.isCapturing)

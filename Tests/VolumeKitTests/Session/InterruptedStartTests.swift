@@ -44,12 +44,14 @@ struct StartDuringRecoveryTests {
         PendingRestores([.speaker: PendingRestore(userVolume: 0, heldVolume: 0.125, savedAtUptime: 0)]).save(
             to: device.clients.keyValueStore)
         device.advance(by: 0.1)
-        // The recovery's volume view is ready at 1.1 s; capture starts before that, its view ready at 1.6 s.
+        // The recovery's volume view is ready at 1.1 s; capture starts before that, its view ready at 1.6 s. The
+        // host tells each view ready after VolumeViewReadiness.hostDelay: the recovery's sets are lost until 1.1 s,
+        // and the one it makes again at 1.25 s gives the user's 0 back.
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
         device.advance(by: 0.5)
         let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
-        device.advance(by: 0.6)
+        device.advance(by: 0.8)
         #expect(device.volume == 0, "the recovery gave the user's 0 back")
         // Before capture is ready the presses are the system's: the user moves to 0.125 themselves.
         device.press(.up)

@@ -62,13 +62,41 @@ struct LaunchRecoveryRaceTests {
         let left = device.volume
         device.launch()
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
-        device.advance(by: 0.5)
-        device.background()
-        device.advance(by: behaviour.volumeViewReadyDelay - 0.5 + 0.05)
+        // The host tells the recovery's view ready after 0.15 s; its sets are lost until the view is (0.70 s), and
+        // the one made again at 0.75 s lands 0.11 s later (the slider): the press comes while it is on its way.
+        device.advance(by: 0.8)
         device.press(.down)
         device.advance(by: 1.5)
         #expect(left > 0.12 + VolumeStepMachine.residueTolerance && left < 0.125)
         #expect(device.volume == 0.0625)
+    }
+
+    @Test("A recovery whose restore no set has been seen to land keeps the record when the app leaves, and says so")
+    func recoveryLeftBeforeItsViewTookASet() throws {
+        // The same crash; the app goes to the background before the recovery's view is ready (0.70 s): its restore,
+        // taken as landed while the app is away, is not known to have landed.
+        let behaviour = DeviceBehaviour.sample(12073)
+        let device = SimulatedDevice(.init(volume: 0.12, behaviour: behaviour))
+        try Self.crashedRun(device) { device in
+            device.press(.down)
+            device.advance(by: 0.25)
+        }
+        device.launch()
+        let outcome = Locked<VolumeRecovery.Outcome?>(nil)
+        VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
+        device.advance(by: 0.5)
+        device.background()
+        device.advance(by: 1)
+        guard case .failed(.recoveryIncomplete(let why)) = outcome.current else {
+            Issue.record("outcome \(String(describing: outcome.current))")
+            return
+        }
+        #expect(why.contains("background"))
+        #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker]?.userVolume == 0.12)
+        // The next launch gives the user's 0.12 back.
+        device.foreground()
+        recover(device, settle: 2)
+        #expect(abs(device.volume - 0.12) < 1e-6)
     }
 
     @Test("A press seen by a launch recovery that never started moves the volume for good: no later recovery undoes it")
@@ -176,10 +204,13 @@ struct LaunchRecoveryRaceTests {
         device.launch()
         let outcome = Locked<VolumeRecovery.Outcome?>(nil)
         VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
-        // A call comes in before the recovery's view is ready, and lasts past it.
+        // A call comes in before the recovery's view is ready, and lasts past it. The host told the view ready
+        // earlier (VolumeViewReadiness.hostDelay): the recovery's restore, made through a view no set has proven
+        // yet, may be lost, so the call does not take it as landed — the record stays, and the recovery reports its
+        // failure at its watchdog (5 s).
         device.advance(by: viewReadyDelay / 2)
         device.phoneCall(began: true)
-        device.advance(by: viewReadyDelay + 1)
+        device.advance(by: 5.5)
         #expect(PendingRestores.load(from: device.clients.keyValueStore).byRoute[.speaker] != nil)
         if case .failed = outcome.current {} else { Issue.record("outcome \(String(describing: outcome.current))") }
         // (Once the call ends and the app is active, the waiting recovery may already give it back: ov-12041.)

@@ -15,7 +15,8 @@ struct UserVolumeRulesTests {
         let device = SimulatedDevice(.init(volume: 0))
         let engine = VolumeButtonsEngine(configuration: .fixedHeadroom, clients: device.clients, onEvent: { _ in })
         try engine.start()
-        device.advance(by: 0.105)  // the view is ready, the anchor set issued but not landed
+        // The host tells the view ready (VolumeViewReadiness.hostDelay): the anchor set issued but not landed.
+        device.advance(by: VolumeViewReadiness.hostDelay + 0.005)
         #expect(device.volume == 0)
         var saved = PendingRestore(
             userVolume: 0, heldVolume: 0.125, savedAtUptime: records(device)[.speaker]?.savedAtUptime ?? -1,

@@ -81,8 +81,10 @@ struct FieldCheckFitTests {
     }
 
     /// The rules a fit may leave undetermined although the sample has a value: the refusal variant and the cache's
-    /// delay show only when a set of VolumeKit's meets them (docs/trace.md, "Tolerances").
-    static let mayBeUndetermined: Set<String> = ["downPressRefusal", "volumeCacheDelay"]
+    /// delay show only when a set of VolumeKit's meets them (docs/trace.md, "Tolerances"), the volume view's
+    /// readiness only when a set made through it was lost first (a view slower than the host's timer, with a set to
+    /// make).
+    static let mayBeUndetermined: Set<String> = ["downPressRefusal", "volumeCacheDelay", "volumeViewReadyDelay"]
 
     /// The widest tolerance a rule's estimate may claim in a simulated trace (no delivery jitter;
     /// docs/trace.md, "Tolerances"): 2 ms for a time measured directly. A rule the trace only bounds

@@ -16,7 +16,6 @@ struct TraceFitTests {
             "roundTrip": configuration.sliderLatency + configuration.kvoLatency,
             "kvoLatency": configuration.kvoLatency,
             "sliderLatency": configuration.sliderLatency,
-            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
             "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
             "repeatInterval": SimulatedDevice.repeatInterval,
             "routeNotificationGap": 0,
@@ -35,6 +34,28 @@ struct TraceFitTests {
         #expect(
             report["stepQuantization"]?.how.contains("presses move 0.06250") == true, sourceLocation: sourceLocation)
         #expect(report["routeNotification"]?.value == .variant("beforeKVO"), sourceLocation: sourceLocation)
+        expectReadiness(report, configuration, sourceLocation: sourceLocation)
+    }
+
+    /// The volume view's readiness shows only where a set made through the view was lost before one came back
+    /// (``VolumeViewReadiness``): then its bounds hold the true value (`slack`: delivery jitter); otherwise the fit
+    /// says it was not observed, and why.
+    static func expectReadiness(
+        _ report: TraceFitReport, _ configuration: SimulatedDevice.Configuration, slack: Double = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let ready = report["volumeViewReadyDelay"] else {
+            Issue.record("volumeViewReadyDelay missing from the report", sourceLocation: sourceLocation)
+            return
+        }
+        if let bounds = ready.bounds {
+            #expect(
+                bounds.lowerBound - slack - 1e-9 <= configuration.volumeViewReadyDelay
+                    && configuration.volumeViewReadyDelay <= bounds.upperBound + slack + 1e-9,
+                "volumeViewReadyDelay: \(ready)", sourceLocation: sourceLocation)
+        } else {
+            #expect(report.reason(ready)?.isEmpty == false, sourceLocation: sourceLocation)
+        }
     }
 
     @Test("A fit of a simulated run recovers the simulator's constants within the stated tolerances")
@@ -75,7 +96,6 @@ struct TraceFitTests {
         let report = TraceFit.fit(try Trace(jsonLines: Data(trace.jsonLines.utf8)))
         let truth: [String: Double] = [
             "roundTrip": configuration.sliderLatency + configuration.kvoLatency,
-            "volumeViewReadyDelay": configuration.volumeViewReadyDelay,
             "firstRepeatDelay": SimulatedDevice.firstRepeatDelay,
             "repeatInterval": SimulatedDevice.repeatInterval,
         ]
@@ -89,6 +109,7 @@ struct TraceFitTests {
         }
         // The later KVO makes the route's sum (the KVO delay, no gap) larger by at most the jitter: the KVO delay's
         // bounds still hold it.
+        Self.expectReadiness(report, configuration, slack: 0.004)
         let kvo = try #require(report["kvoLatency"]?.bounds)
         #expect(kvo.lowerBound <= configuration.kvoLatency + 1e-9 && kvo.upperBound >= configuration.kvoLatency)
         #expect(kvo.upperBound <= configuration.kvoLatency + 0.004 + 0.001 + 1e-9)
@@ -120,10 +141,29 @@ struct TraceFitTests {
         #expect(report.jsonLines.contains { $0.contains("\"rule\":\"firstRepeatDelay\",\"observed\":false") })
     }
 
+    @Test("A view slower than the host's timer shows its readiness between its last lost set and its first kept one")
+    func readinessFromTheFirstConfirmedSet() throws {
+        // From volume 0 capture sets the volume at once (its headroom): the sets made before the view is ready are
+        // lost and made again every 0.2 s until one comes back.
+        let slow = try TraceRecording.standardSession(.init(volume: 0, volumeViewReadyDelay: 0.5))
+        let report = TraceFit.fit(slow.recorder.trace)
+        let ready = try #require(report["volumeViewReadyDelay"])
+        let bounds = try #require(ready.bounds)
+        #expect(bounds.contains(0.5) && bounds.upperBound - bounds.lowerBound <= 0.2 + 1e-9, "\(ready)")
+        #expect(report.verdict(ready) == .inside)
+        // A view ready before the host's timer takes the first set: the trace bounds it from above only, and the
+        // fit says so rather than guess.
+        let quick = try TraceRecording.standardSession(.init(volume: 0, volumeViewReadyDelay: 0.1))
+        let unseen = try #require(TraceFit.fit(quick.recorder.trace)["volumeViewReadyDelay"])
+        #expect(!unseen.isObserved)
+        #expect(unseen.how.contains("ready within 150.0 ms"), "\(unseen.how)")
+    }
+
     @Test("A fit of a trace whose rules lie outside the envelope says so")
     func outsideTheEnvelope() throws {
-        // A view that takes 1.5 s to become ready is outside the envelope's 0.05–1 s.
-        let run = try TraceRecording.standardSession(.init(volumeViewReadyDelay: 1.4))
+        // A view that takes 1.4 s to become ready is outside the envelope's 0.05–1 s (from volume 0, capture's first
+        // sets show it).
+        let run = try TraceRecording.standardSession(.init(volume: 0, volumeViewReadyDelay: 1.4))
         let report = TraceFit.fit(run.recorder.trace)
         let ready = try #require(report["volumeViewReadyDelay"])
         #expect(abs((ready.value?.number ?? 0) - 1.4) <= ready.tolerance!)

@@ -91,13 +91,15 @@ struct RestoreBook {
     /// again once it is current (per-route volumes). Returns whether the records changed.
     mutating func leave(_ output: AudioOutput, steps: VolumeStepMachine) -> Bool {
         guard owner == .thisRun, var record = records[output] else { return false }
-        let leftAway = steps.holdsVolumeAwayFromUser || steps.maySetAwayFromUser
+        let lost = steps.mayHaveLeftAwayFromUser
+        let leftAway = steps.holdsVolumeAwayFromUser || steps.maySetAwayFromUser || lost != nil
         guard leftAway else {
             records[output] = nil
             return true
         }
-        // A reset in flight lands on the new route: this one stays where it was last seen.
-        record.leftVolume = steps.believedVolume
+        // A reset in flight lands on the new route: this one stays where it was last seen — or, a set through a view
+        // not proven yet having maybe been lost, where it was before that set.
+        record.leftVolume = lost ?? steps.believedVolume
         record.lowestVolume = Self.lowest(
             held: record.heldVolume, left: record.leftVolume, existing: record, sets: lowestSet)
         records[output] = record
@@ -105,19 +107,42 @@ struct RestoreBook {
     }
 
     /// Brings `output`'s record in step with `steps` (crash and kill safety); returns whether it changed.
-    mutating func sync(_ output: AudioOutput, with steps: VolumeStepMachine, at now: Instant, bootTime: Instant?)
-        -> Bool
-    {
+    /// `unprovenSince`: when the volume view was installed, while no set through it has been confirmed
+    /// (``VolumeViewReadiness``). Until then every set may be lost — and the machine takes its sets as landed when
+    /// observations stop (an interruption, the background) — so a record saved before the view (a crashed run's,
+    /// which a recovery puts back) keeps where the volume was left, and takes only the user's own volume as it
+    /// changes.
+    mutating func sync(
+        _ output: AudioOutput, with steps: VolumeStepMachine, unprovenSince: Instant? = nil, at now: Instant,
+        bootTime: Instant?
+    ) -> Bool {
         let existing = records[output]
+        if let unprovenSince, var kept = existing, kept.savedAtUptime < unprovenSince {
+            // Where the volume was left stays; the user's own change since is theirs whoever's set lands. A set
+            // toward the user's volume through the unproven view may have landed, though: the held value is then
+            // one a set of VolumeKit's may or may not have left (``PendingRestore/heldSetUnconfirmed``), and a
+            // later recovery from exactly there says so.
+            let unconfirmed: Bool? =
+                VolumeGrid.isApart(kept.heldVolume, steps.userVolume) ? true : kept.heldSetUnconfirmed
+            guard VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
+            else { return false }
+            kept.userVolume = steps.userVolume
+            kept.heldSetUnconfirmed = unconfirmed
+            records[output] = kept
+            return true
+        }
         let sets = lowestSet
         lowestSet = nil
-        guard steps.phase == .running || steps.holdsVolumeAwayFromUser else {
+        // A set taken as landed through a view not proven to take sets may have been lost: where it left the volume
+        // then is kept as where VolumeKit left the route.
+        let lost = steps.mayHaveLeftAwayFromUser
+        guard steps.phase == .running || steps.holdsVolumeAwayFromUser || lost != nil else {
             guard existing != nil else { return false }
             records[output] = nil
             return true
         }
         let held = steps.phase == .running ? steps.anchor : (existing?.heldVolume ?? steps.believedVolume)
-        let walked = Self.walked(steps, held: held)
+        let walked = lost ?? Self.walked(steps, held: held, viewProven: unprovenSince == nil)
         let keepsLeft = steps.phase != .running
         // While a burst's nudge below the anchor is the last set, the anchor exactly is not where VolumeKit left
         // the route: a press snapped onto it after a crash is the user's (one write when a burst starts, one
@@ -153,11 +178,14 @@ struct RestoreBook {
     /// away from the user's volume: presses faster than VolumeKit's resets (refused during a down press, headroom
     /// used up) walk it away, even to a rail — the user's volume is unchanged, and a crash there must still give
     /// it back. One press away is every press until its reset lands: not worth two writes a press
-    /// (``RecoveryRule``'s stated limit). Where VolumeKit once left the route before no longer applies once it
-    /// holds the route again: a press to that value after a crash would be taken for VolumeKit's.
-    private static func walked(_ steps: VolumeStepMachine, held: Float) -> Float? {
-        steps.phase == .running
-            && abs(steps.believedVolume - held) > VolumeStepMachine.step + VolumeStepMachine.stepTolerance
+    /// (``RecoveryRule``'s stated limit) — unless the volume view has not proven it takes sets (`viewProven`): a reset
+    /// may then be lost, not only late, for as long as the view takes (up to 1 s), so the volume last seen one press
+    /// away is kept too. Where VolumeKit once left the route before no longer applies once it holds the route again:
+    /// a press to that value after a crash would be taken for VolumeKit's.
+    private static func walked(_ steps: VolumeStepMachine, held: Float, viewProven: Bool) -> Float? {
+        let away =
+            viewProven ? VolumeStepMachine.step + VolumeStepMachine.stepTolerance : VolumeStepMachine.readTolerance
+        return steps.phase == .running && abs(steps.believedVolume - held) > away
             && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
             ? steps.believedVolume : nil
     }

@@ -6,7 +6,10 @@ extension VolumeButtonsEngine {
         let now = clients.clock.now()
         if followRoute(observed: value) {
             // The observation that showed the new route may be a set of ours landing there: its echo goes.
-            run { state in self.translate(state.steps.observeAfterRouteChange(value, at: now), &state, at: now) }
+            run { state in
+                state.lastObserved = value
+                return self.translate(state.steps.observeAfterRouteChange(value, at: now), &state, at: now)
+            }
             return
         }
         var exhausted = false
@@ -26,6 +29,17 @@ extension VolumeButtonsEngine {
             // A press that landed on the value of a set still expected (the step machine told them apart) is no
             // round trip; a set that comes back after its echo expired is one — a slow phone's news.
             let pressed = actions.contains { if case .steps = $0 { true } else { false } }
+            // A set of ours came back: the volume view takes sets — the first confirmed set proves it ready. Only a
+            // set that moved the volume, to a value no press gives from the last one seen: a press landing on a set's
+            // value (at the anchor from a step below it), or a new route's own volume equal to the set made for it,
+            // proves nothing.
+            let previous = state.lastObserved
+            state.lastObserved = value
+            if expected && !pressed, let previous, VolumeGrid.isApart(previous, value),
+                !VolumeGrid.isOnePress(from: previous, to: value)
+            {
+                state.view.confirm()
+            }
             let learned =
                 expected && pressed ? [] : self.noted(state.calibration.observed(value, at: now), &state)
             let work = learned + judged + self.translate(actions, &state, at: now)
@@ -119,6 +133,7 @@ extension VolumeButtonsEngine {
         var exhausted = false
         run(timerFired: true) { state in
             let learned = self.noted(state.calibration.quiet(at: now), &state)
+            if let volume { state.lastObserved = volume }
             let steps = state.steps.tick(at: now, volume: volume)
             // The anchor set again while the volume sits at 0 or 1 (refused during a held down press, seed 000, or
             // dropped): presses there are not observed until it lands — the headroom is not there.

@@ -18,7 +18,13 @@ extension VolumeButtonsEngine {
         run { state in
             if case .restoringWhenReady(let stopped) = state.lifecycle, let route {
                 state.lifecycle = .stopping(stopped)
-                state.view = .ready(state.view.handle)
+                // The restore goes through a view only told ready: not taken as landed until a set is seen back.
+                if case .installing(let handle, let since) = state.view {
+                    state.view = .told(
+                        handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
+                } else {
+                    state.view = .ready(state.view.handle)
+                }
                 state.book.records = records
                 state.routes.route = route
                 var work = [Work]()
@@ -29,15 +35,38 @@ extension VolumeButtonsEngine {
                 return work
                     + translate(state.steps.restore(volume: volume, userVolume: recovered, at: now), &state, at: now)
             }
-            guard case .started(let onReady) = state.lifecycle else { return [] }
-            state.view = .ready(state.view.handle)
-            state.book.records = records
-            var work = [Work]()
-            if let onReady {
-                state.lifecycle = .started(onReady: nil)
-                work.append(.ready(onReady))
+            guard case .started = state.lifecycle else { return [] }
+            // Told ready by the host's timer: capture holding the volume claims it once a set proves the view
+            // (``proveView(_:work:at:)``); the app's `onReady` runs then.
+            if case .installing(let handle, let since) = state.view, configuration.mode == .capture {
+                // Counted from the view's arrival in a window (told ready `hostDelay` later), not from the request:
+                // with no foreground window yet (a launch into the background) the host places it later.
+                state.view = .told(
+                    handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
+            } else {
+                state.view = .ready(state.view.handle)
             }
-            return work + self.startSteps(&state, volume: volume, at: now)
+            state.book.records = records
+            state.lastObserved = volume
+            return self.startSteps(&state, volume: volume, at: now)
+        }
+    }
+
+    /// After every input: a view told ready is proven once a set made through it comes back
+    /// (``VolumeViewState/confirm()``, from the observation that is its echo) or at ``VolumeViewState/provenAt``
+    /// (no set was needed — the volume already sat at the anchor — or none came back); the
+    /// run's `onReady` runs once the view is proven (a recovery run's as soon as it is told ready).
+    func proveView(_ state: inout State, work: inout [Work], at now: Instant) {
+        if work.contains(where: \.isSet) { state.view.setMade() }
+        if case .told(let handle, _, _) = state.view, let due = state.view.provenAt, now >= due {
+            state.view = .ready(handle)
+        }
+        // A recovery run claims nothing: it gives the volume back from the host's timer on (its `onReady` stops it),
+        // and a set of it lost meanwhile is made again.
+        let ready = state.view.isProven || (isRecoveryRun && state.view.isReady)
+        if ready, case .started(let onReady?) = state.lifecycle {
+            state.lifecycle = .started(onReady: nil)
+            work.append(.ready(onReady))
         }
     }
 

@@ -74,6 +74,7 @@ extension VolumeButtonsEngine {
         var work = [Work]()
         if state.book.leave(state.routes.route, steps: state.steps) { work.append(.save(state.book.records)) }
         state.routes.route = route
+        state.lastObserved = volume
         // Sets made for the new route from here on are its own (the same `now` as theirs, on a live clock too): the
         // calibration is told the route where the engine's route changes, here and at start.
         state.calibration.setRoute(route.route, at: now)

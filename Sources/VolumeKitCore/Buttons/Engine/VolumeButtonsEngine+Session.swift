@@ -18,7 +18,8 @@ extension VolumeButtonsEngine {
                 state.liveness.isSessionLive = false
                 state.retry.index = 0
                 return self.pause(&state, at: now)
-                    + self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
+                    + self.translate(
+                        state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
             }
             scheduleActivationRetry()
         case .willEnterForeground:
@@ -53,7 +54,8 @@ extension VolumeButtonsEngine {
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
                 state.liveness.isSessionLive = false
-                return self.translate(state.steps.assumeSetsLanded(at: now), &state, at: now)
+                return self.translate(
+                    state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
             }
         }
     }
@@ -105,6 +107,7 @@ extension VolumeButtonsEngine {
         run { state in
             let wasLive = state.liveness.isSessionLive
             state.liveness.isSessionLive = true
+            state.lastObserved = volume
             state.once.clear(.activationFailure)
             // The route read now is the one in force: a route change with no notification while reads were stale
             // is seen here, and so is a later one whose notification came with a take-over (the route noted from

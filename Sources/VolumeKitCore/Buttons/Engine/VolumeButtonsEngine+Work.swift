@@ -26,6 +26,10 @@ extension VolumeButtonsEngine {
         var isSave: Bool {
             if case .save = self { true } else { false }
         }
+
+        var isSet: Bool {
+            if case .setVolume = self { true } else { false }
+        }
     }
 
     /// The step machine's actions as work: presses through the classifier, sets noted for the crash records.
@@ -84,12 +88,15 @@ extension VolumeButtonsEngine {
         let fire: @Sendable () -> Void = { [weak self] in self?.tick() }
         let work = shell.perform(timerFired: timerFired, fire: fire) { state, now in
             var work = body(&state)
+            proveView(&state, work: &work, at: now)
             adaptHeadroom(&state)
             adaptWindows(&state)
             let synced =
                 configuration.mode == .capture && configuration.strategy != .captureEvents && state.view.isReady
                 && state.book.isThisRuns
-                && state.book.sync(state.routes.route, with: state.steps, at: now, bootTime: clients.device.bootTime)
+                && state.book.sync(
+                    state.routes.route, with: state.steps, unprovenSince: unprovenSince(state), at: now,
+                    bootTime: clients.device.bootTime)
             // One write of the final records, whatever changed them during this input.
             if synced || work.contains(where: \.isSave) {
                 work.removeAll(where: \.isSave)
@@ -165,6 +172,15 @@ extension VolumeButtonsEngine {
         let calibration = shell.withState { $0.calibration }
         guard !calibration.estimates.isEmpty || calibration.quantization != nil else { return }
         CalibrationStore.save(calibration, for: clients.device, to: clients.keyValueStore)
+    }
+
+    /// When the volume view was installed, while no set through it is confirmed and the volume has not been seen at
+    /// the user's own since (``RestoreBook/sync(_:with:unprovenSince:at:bootTime:)`` keeps an earlier run's record
+    /// until then): seen there, whoever put it there, the record has done its work.
+    func unprovenSince(_ state: State) -> Instant? {
+        guard let since = state.view.unprovenSince else { return nil }
+        let seenAtUsers = state.lastObserved.map { VolumeGrid.isSame($0, state.steps.userVolume) } ?? false
+        return seenAtUsers ? nil : since
     }
 
     /// The headroom this phone needs (``HeadroomPolicy``, from the measured round trip), asked of the step machine

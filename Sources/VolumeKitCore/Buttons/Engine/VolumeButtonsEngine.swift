@@ -55,6 +55,8 @@ public final class VolumeButtonsEngine: Sendable {
         var lastCaptureEvent: Instant?
         /// The wait for a recovery run to end, with the volume view ready.
         var recoveryWait: CancellationHandle?
+        /// The volume last observed (or read when the view was told ready): what a press would have moved from.
+        var lastObserved: Float?
         /// What this phone has shown of its rules so far (``CalibrationMachine``).
         var calibration = CalibrationMachine()
         /// When the current capture event's press began.
@@ -121,7 +123,9 @@ public final class VolumeButtonsEngine: Sendable {
         shell = EngineShell(
             State(steps: Self.steps(for: configuration), classifier: PressClassifier(timing: configuration.timing)),
             clock: clients.clock
-        ) { state in [state.steps.nextDeadline, state.classifier.nextDeadline].compactMap { $0 }.min() }
+        ) { state in
+            [state.steps.nextDeadline, state.classifier.nextDeadline, state.view.provenAt].compactMap { $0 }.min()
+        }
     }
 
     /// The step machine's configured retry (``steps(for:)`` sets none of its own): what ``RetryWindow`` shortens
@@ -142,10 +146,10 @@ public final class VolumeButtonsEngine: Sendable {
     public var isStarted: Bool { shell.withState { $0.isStarted } }
 
     /// Whether presses are being captured: started, the app active, and — for the strategies that hold the
-    /// volume — the volume view ready and the volume confirmed at its anchor.
+    /// volume — the volume view proven ready (``VolumeViewReadiness``) and the volume confirmed at its anchor.
     public var isCapturing: Bool {
         shell.withState { state in
-            guard state.isStarted, state.view.isReady, state.liveness.isAppActive, !state.liveness.isInterrupted
+            guard state.isStarted, state.view.isProven, state.liveness.isAppActive, !state.liveness.isInterrupted
             else { return false }
             if configuration.strategy == .captureEvents { return true }
             return state.steps.phase == .running && !state.steps.isSettling
@@ -255,7 +259,8 @@ public final class VolumeButtonsEngine: Sendable {
         holdReporter.started()
         if needsVolumeView {
             let view = clients.systemVolume.installVolumeView { [weak self] in self?.volumeViewReady() }
-            shell.withState { $0.view = .installing(view) }
+            let now = clients.clock.now()
+            shell.withState { $0.view = .installing(view, since: now) }
         } else {
             volumeViewReady()
         }

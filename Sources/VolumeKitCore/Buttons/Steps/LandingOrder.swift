@@ -5,14 +5,15 @@ import Foundation
 /// The rule: one slider carries every set, so sets land in the order issued (`shared/facts/envelope.md`:
 /// `sliderLatency`, `kvoLatency`). From it:
 /// - a press landing exactly on the value of a set of ours still on its way cannot be told from that set's landing
-///   (a slider may take 5 ms or 150 ms): an observation whole steps from what the machine believed keeps a *spare*
-///   of the echo it took, for the set's own landing later;
+///   (a slider may take 5 ms or 150 ms): an observation one step from what the machine believed keeps a *spare* of
+///   the echo it took, for the set's own landing later (one press moves one step: a landing several steps away,
+///   such as the first set through a volume view whose earlier resets were lost, is no press);
 /// - a landing seen while a set issued before it has not been seen to land is a *suspect* press (taps faster than
 ///   the slider's round trip): the earlier set's landing, seen later, proves it a press — unless a set of the same
 ///   value issued after it explains the landing as well (the earlier set was refused, seed 000, or dropped,
 ///   decompiled iOS 18.2);
 /// - a set issued before the one taken as landed when observations stopped
-///   (``VolumeStepMachine/assumeSetsLanded(at:)``) lands first, and the later one over it: that landing is
+///   (``VolumeStepMachine/assumeSetsLanded(at:mayBeLost:)``) lands first, and the later one over it: that landing is
 ///   *superseded*, unless a down press still held would have refused the later set (seed 000).
 struct LandingOrder: Sendable, Equatable {
     typealias Echo = EchoLedger.Entry
@@ -47,7 +48,7 @@ struct LandingOrder: Sendable, Equatable {
     private var spare: Echo?
     /// The press a landing out of order may be.
     private var suspect: Suspect?
-    /// The order of the set ``VolumeStepMachine/assumeSetsLanded(at:)`` took as landed, until a read or its own
+    /// The order of the set ``VolumeStepMachine/assumeSetsLanded(at:mayBeLost:)`` took as landed, until a read or its own
     /// echo: sets issued before it land before it.
     private var assumedOrder: Int?
 
@@ -137,8 +138,8 @@ struct LandingOrder: Sendable, Equatable {
         return nil
     }
 
-    /// The set of `match` landed on `value`, over `believed`: keeps a spare of its echo when the landing was whole
-    /// steps from `believed` (a press may have taken it), says whether a set taken as landed, issued after it and
+    /// The set of `match` landed on `value`, over `believed`: keeps a spare of its echo when the landing was one step
+    /// from `believed` (a press may have taken it), says whether a set taken as landed, issued after it and
     /// still in `echoes`, lands over it (`pressOver`: no down press held could have refused that set), and takes its
     /// echo out of `echoes`. (Changed in place: passed as a value, the ledger of echoes would be copied whole.)
     mutating func landed(
@@ -149,7 +150,7 @@ struct LandingOrder: Sendable, Equatable {
         if let held = spare, landing.order > held.order { spare = nil }
         let fromBelieved = value - believed
         let steps = VolumeGrid.steps(in: fromBelieved)
-        if match.spareOrder == nil, steps != 0,
+        if match.spareOrder == nil, abs(steps) == 1,
             abs(fromBelieved - steps * VolumeGrid.step) <= VolumeGrid.readTolerance,
             !landing.beforeRouteChange
         {

@@ -49,7 +49,9 @@ enum UserVolumeInference {
         // (`RecoveryRule.pressedFromNudge`); farther above, the volume was VolumeKit's (a crashed run's anchor nudge
         // the recovery does not know), and the press is as it is.
         if near(user), start - user <= VolumeGrid.nudgeAbove { return VolumeGrid.clamp(user + steps * VolumeGrid.step) }
-        if near(anchor) { return VolumeGrid.clamp(anchor + steps * VolumeGrid.step) }
+        // A headroom anchor apart from the user's volume. One that is the user's volume (a recovery run's, or capture
+        // away from the rails) was judged just above: farther above it is a crashed run's nudge.
+        if VolumeGrid.isApart(anchor, user), near(anchor) { return VolumeGrid.clamp(anchor + steps * VolumeGrid.step) }
         return value
     }
 

@@ -64,6 +64,17 @@ enum VolumeGrid {
         abs(abs(new - old) - step) <= residueTolerance || isOnGrid(new)
     }
 
+    /// Whether one press can move the volume from `old` to `new`: a step (exactly, or with rounded reads and a nudge
+    /// left in it, within ``residueTolerance``), or to the next point of the 1/16 grid (presses snapped to it). A
+    /// change of several steps, or from the grid to a value off it (a nudge), is no press.
+    static func isOnePress(from old: Float, to new: Float) -> Bool {
+        // From a point of the grid a press lands on the grid (a step, or snapped; reads rounded to 1e-4 stay within
+        // ``gridTolerance``): a nudge's fraction off it is no press.
+        if isOnGrid(old), !isOnGrid(new) { return false }
+        let magnitude = abs(new - old)
+        return abs(magnitude - step) <= residueTolerance || (magnitude <= step + residueTolerance && isOnGrid(new))
+    }
+
     /// The presses a change from `old` to `new` can be: up to a step (plus ``stepTolerance``) in one direction is
     /// one press, wherever it snapped to (the grid, a rail, from a nudged value); about k steps is k presses;
     /// anything else none. No change is a press only at a rail where presses are reported (`atRails`).

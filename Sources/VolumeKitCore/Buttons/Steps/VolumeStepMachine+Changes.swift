@@ -11,7 +11,7 @@ extension VolumeStepMachine {
         believedVolume = value
         let fromRead = believedFromRead
         believedFromRead = false
-        // Sets taken as landed (``assumeSetsLanded(at:)``) left the real volume `residue` off what the machine
+        // Sets taken as landed (``assumeSetsLanded(at:mayBeLost:)``) left the real volume `residue` off what the machine
         // believed; an observation is the real volume again.
         let leftover = residue
         residue = 0

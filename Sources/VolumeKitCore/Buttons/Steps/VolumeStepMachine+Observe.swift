@@ -73,7 +73,7 @@ extension VolumeStepMachine {
         // One set of this value landed (its echo is taken out by `landed` below); sets of other values may still
         // land (or were dropped: they expire).
         let landedBeforeRouteChange = landing.beforeRouteChange
-        // A set issued before the one taken as landed (``assumeSetsLanded(at:)``), whose echo is still on its
+        // A set issued before the one taken as landed (``assumeSetsLanded(at:mayBeLost:)``), whose echo is still on its
         // way, landed first: the later one lands over it — the user's volume given back beside a nudge, which
         // no slider cache drops — unless a down press still held refuses it (seed 000). The machine keeps
         // believing the later set's value. A down press still held refuses a set at or above the value before it

@@ -7,7 +7,10 @@ extension VolumeStepMachine {
     /// Observations stop for a while (the app is suspended in the background, or an interruption holds the
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
-    public mutating func assumeSetsLanded(at time: Instant) -> Actions {
+    /// `mayBeLost`: the sets went through a volume view not proven to take sets yet — one may never land, so until the
+    /// volume is read again, a read of the value before it is still the set not landed (`unconfirmedUntil`).
+    public mutating func assumeSetsLanded(at time: Instant, mayBeLost: Bool = false) -> Actions {
+        unconfirmedUntil = mayBeLost ? .infinity : nil
         if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             residue = UserVolumeInference.residue(believed: believedVolume, target: target, anchor: anchor)
@@ -47,7 +50,10 @@ extension VolumeStepMachine {
     /// before a set taken as landed is the user's too: a press after it landed may come back to it.
     mutating func readBack(_ volume: Float, at time: Instant) -> Actions {
         var actions = Actions()
-        let setInFlight = recent.lastSetTime.map { time - $0 < Self.landingWindow } ?? false
+        let setInFlight =
+            (recent.lastSetTime.map { time - $0 < Self.landingWindow } ?? false)
+            || (unconfirmedUntil.map { time <= $0 } ?? false)
+        unconfirmedUntil = nil
         // The value last seen is no change made while observations stopped (every step to it was judged as it
         // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =

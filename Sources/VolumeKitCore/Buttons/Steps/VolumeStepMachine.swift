@@ -76,7 +76,7 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// How far a change may be from whole steps and still be the user's presses when not capturing: two
     /// rounded reads (``readTolerance`` each) and float noise, no more — a Control Center drag's intermediate
     /// values may come about a step apart (0.062 of 0.0625) and are the user's values as they are. VolumeKit's
-    /// own nudges left in the volume are taken out separately (``assumeSetsLanded(at:)``'s residue).
+    /// own nudges left in the volume are taken out separately (``assumeSetsLanded(at:mayBeLost:)``'s residue).
     public static let pressTolerance: Float = VolumeGrid.pressTolerance
     /// How far a value read after observations stopped may be from whole steps of the user's volume and still
     /// be their presses: VolumeKit's nudges around a burst (1/4096 each) may be left in it.
@@ -161,9 +161,21 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The system volume's offset from the target of a set that was not confirmed when observations stopped
     /// (a restore refused during a held down press leaves the volume a nudge off).
     var residue: Float = 0
-    /// The volume before a set that was taken as landed (``assumeSetsLanded(at:)``): a read of it within
+    /// The volume before a set that was taken as landed (``assumeSetsLanded(at:mayBeLost:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     var unconfirmedFrom: Float?
+    /// Until when a read of ``unconfirmedFrom`` is the set not landed, not the user's choice: past the landing window
+    /// too when the set may have been lost, not only late (made through a volume view not proven to take sets).
+    var unconfirmedUntil: Instant?
+
+    /// Where a set taken as landed through a volume view not proven to take sets may have left the volume instead
+    /// (`unconfirmedFrom`), when that is away from the user's volume: a set there may have been lost.
+    public var mayHaveLeftAwayFromUser: Float? {
+        guard unconfirmedUntil != nil, let from = unconfirmedFrom, VolumeGrid.isApart(from, userVolume) else {
+            return nil
+        }
+        return from
+    }
 
     /// Creates an idle machine.
     public init(configuration: Configuration = Configuration()) {
