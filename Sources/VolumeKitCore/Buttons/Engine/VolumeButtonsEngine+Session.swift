@@ -19,7 +19,7 @@ extension VolumeButtonsEngine {
                 state.retry.index = 0
                 return self.pause(&state, at: now)
                     + self.translate(
-                        state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                        state.steps.assumeSetsLanded(at: now, mayBeLost: state.view.mayHaveLost(setAt: state.steps.lastSetTime)), &state, at: now)
             }
             scheduleActivationRetry()
         case .willEnterForeground:
@@ -55,7 +55,7 @@ extension VolumeButtonsEngine {
             run { state in
                 state.liveness.isSessionLive = false
                 return self.translate(
-                    state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                    state.steps.assumeSetsLanded(at: now, mayBeLost: state.view.mayHaveLost(setAt: state.steps.lastSetTime)), &state, at: now)
             }
         }
     }
