@@ -81,6 +81,14 @@ struct VolumeViewReadinessTests {
         let runner = ScenarioRunner(
             scenario: try Scenario(parsing: script), strategy: .systemNotification, behaviour: .sample(3947))
         runner.run()
+        // The case the rule is for: resets lost before the view took sets, then its first set landing at 1 — four
+        // steps from the 12/16 the up press left.
+        let lost = runner.device.log.filter { if case .setIgnored = $0 { true } else { false } }.count
+        #expect(lost >= 5, "the presses' resets were lost (\(lost))")
+        let landings = runner.device.log.compactMap { entry -> Float? in
+            if case .programmaticSet(_, let value) = entry { value } else { nil }
+        }
+        #expect(landings.first == 1, "the first set through the view lands at 1: \(landings.prefix(3))")
         let verdict = try #require(runner.verdict)
         #expect(verdict.violations.isEmpty, "\(verdict.violations)")
     }

@@ -22,7 +22,6 @@ enum KnownSessionViolations {
         "outputVolume 2378 18831383": "speaker: volume 0.0375, user's 0.1",
         "outputVolume 2983 23622378": "headphones: volume 0.6598145, user's 0.6625",
         "outputVolume 3522 27890718": "speaker: volume 0.0625, user's 0.25",
-        "outputVolume 3619 28658862": "headphones: volume 0.5, user's 0.625",
         "outputVolume 3985 31557216": "speaker: volume 0.80853516, user's 0.81",
         "outputVolume 4092 32404548": "external: volume 0.4537793, user's 0.455",
         "systemNotification 1445 11442955": "speaker: volume 0.6875, user's 0.5",
@@ -37,41 +36,39 @@ enum KnownSessionViolations {
     /// What each known violation is, as far as it was analysed: the first line of its script's header.
     static let notes: [String: String] = [
         "outputVolume 1445 11442955":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "outputVolume 1804 14285877":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "outputVolume 2171 17192150":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "outputVolume 2378 18831383":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "outputVolume 2983 23622378":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "outputVolume 3522 27890718":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
-        "outputVolume 3619 28658862":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "outputVolume 3985 31557216":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "outputVolume 4092 32404548":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "systemNotification 275 2177726":
-            "A press made while VolumeKit said it was capturing was not reported, in a run whose first sets went through a volume view not ready yet (issue 25's readiness); not analysed further.",
+            "A missed press (README, \"Known violations\"): a press at a rail right after a hold begun before capture, in a run whose first sets went through a volume view not ready yet (issue 25's readiness); not analysed further.",
         "systemNotification 1445 11442955":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "systemNotification 2044 16186437":
-            "A press made while VolumeKit said it was capturing was not reported, in a run whose first sets went through a volume view not ready yet (issue 25's readiness); not analysed further.",
+            "A missed press (README, \"Known violations\"): a press at a rail right after a hold begun before capture, in a run whose first sets went through a volume view not ready yet (issue 25's readiness); not analysed further.",
         "systemNotification 2171 17192150":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "systemNotification 2378 18831383":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "systemNotification 2843 22513718":
-            "A route left whole steps off the user's volume after a run whose sets went through a volume view not yet proven to take them, a set taken as landed or a press made before the view took sets (issue 25's readiness); not analysed further.",
+            "Whole steps off (README, \"Known violations\"): sets went through a volume view not proven to take them yet — presses before the view took sets reported with their resets lost, or a restore that landed unseen and presses that came back to the value before it, read as the restore lost (issue 25's readiness).",
         "systemNotification 2983 23622378":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "systemNotification 3985 31557216":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
         "systemNotification 4092 32404548":
-            "VolumeKit's own nudges (a few 1/4096) left in a route's volume after a run whose sets went through a volume view not yet proven to take them (issue 25's readiness); not analysed further.",
+            "A few 1/4096 nudges off (README, \"Known violations\"): a crashed run's anchor nudges stay in the volume while the launch recovery's restore is lost through a volume view not ready yet, and presses carry them on (issue 25's readiness).",
     ]
 
     /// The key of a session: "outputVolume 241 1908479".

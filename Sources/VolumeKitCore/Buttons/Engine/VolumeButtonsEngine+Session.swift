@@ -17,9 +17,7 @@ extension VolumeButtonsEngine {
                 state.liveness.isInterrupted = true
                 state.liveness.isSessionLive = false
                 state.retry.index = 0
-                return self.pause(&state, at: now)
-                    + self.translate(
-                        state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                return self.pause(&state, at: now) + self.assumeSetsLanded(&state, at: now)
             }
             scheduleActivationRetry()
         case .willEnterForeground:
@@ -54,10 +52,16 @@ extension VolumeButtonsEngine {
             // A suspended app's session is deactivated; reads are stale until it is re-activated (seed 002).
             run { state in
                 state.liveness.isSessionLive = false
-                return self.translate(
-                    state.steps.assumeSetsLanded(at: now, mayBeLost: !state.view.isProven), &state, at: now)
+                return self.assumeSetsLanded(&state, at: now)
             }
         }
+    }
+
+    /// Observations stop (an interruption, the background): the sets made are taken as landed — or as maybe lost, when
+    /// made through a volume view that may not have been ready yet (``VolumeViewState/mayHaveLost(setAt:)``).
+    func assumeSetsLanded(_ state: inout State, at now: Instant) -> [Work] {
+        let mayBeLost = state.view.mayHaveLost(setAt: state.steps.lastSetTime)
+        return translate(state.steps.assumeSetsLanded(at: now, mayBeLost: mayBeLost), &state, at: now)
     }
 
     /// Capture pauses: a held button is released and the user's volume put back.

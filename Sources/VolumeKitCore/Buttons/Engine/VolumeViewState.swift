@@ -50,6 +50,14 @@ enum VolumeViewState {
         }
     }
 
+    /// Whether a set made through the view at `time` may have been lost, not only late: the view not proven yet, and
+    /// the set made before ``VolumeViewReadiness/slowest`` after it was installed — by then every phone of the
+    /// envelope has it ready (0.05–1 s, `shared/facts/envelope.md`), so a set made later lands.
+    func mayHaveLost(setAt time: Instant?) -> Bool {
+        guard let since = unprovenSince, let time else { return false }
+        return time < since + VolumeViewReadiness.slowest
+    }
+
     /// The installed view, to remove on teardown.
     var handle: CancellationHandle? {
         switch self {

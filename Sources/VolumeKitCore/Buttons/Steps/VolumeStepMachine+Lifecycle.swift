@@ -37,6 +37,7 @@ extension VolumeStepMachine {
         landings.reset()
         unexplainedRead = nil
         unconfirmedFrom = nil
+        setMayBeLost = false
         believedFromRead = true
         // A route change seen before (while idle, against a stale believed volume) is in the fresh read: its KVO,
         // if one comes, changes nothing — a press landing on that value is a press.

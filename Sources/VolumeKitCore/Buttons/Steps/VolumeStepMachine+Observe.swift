@@ -19,6 +19,7 @@ extension VolumeStepMachine {
         guard phase != .idle || !echoes.isEmpty else { return }
         // Observations are live again: the real volume is seen from here on.
         unconfirmedFrom = nil
+        setMayBeLost = false
         // The anchor seen: it landed (or a press ended there, which the machine reads as its landing alike).
         if VolumeGrid.isSame(value, anchor) { downPress.anchorSeen() }
         if isRouteObservation(value, at: time) { return }

@@ -8,9 +8,9 @@ extension VolumeStepMachine {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     /// `mayBeLost`: the sets went through a volume view not proven to take sets yet — one may never land, so until the
-    /// volume is read again, a read of the value before it is still the set not landed (`unconfirmedUntil`).
+    /// volume is read again, a read of the value before it is still the set not landed (`setMayBeLost`).
     public mutating func assumeSetsLanded(at time: Instant, mayBeLost: Bool = false) -> Actions {
-        unconfirmedUntil = mayBeLost ? .infinity : nil
+        setMayBeLost = mayBeLost
         if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             residue = UserVolumeInference.residue(believed: believedVolume, target: target, anchor: anchor)
@@ -52,8 +52,8 @@ extension VolumeStepMachine {
         var actions = Actions()
         let setInFlight =
             (recent.lastSetTime.map { time - $0 < Self.landingWindow } ?? false)
-            || (unconfirmedUntil.map { time <= $0 } ?? false)
-        unconfirmedUntil = nil
+            || setMayBeLost
+        setMayBeLost = false
         // The value last seen is no change made while observations stopped (every step to it was judged as it
         // came: presses reported are not the user's volume); a set of ours may also have landed meanwhile.
         let ours =

@@ -24,6 +24,9 @@ extension VolumeStepMachine {
         echoes.markBeforeRouteChange()
         landings.routeChanged()
         unexplainedRead = nil
+        // The value before a set taken as landed was the old route's (its record has used it on leaving).
+        unconfirmedFrom = nil
+        setMayBeLost = false
         let user = userVolume ?? volume
         self.userVolume = user
         switch phase {

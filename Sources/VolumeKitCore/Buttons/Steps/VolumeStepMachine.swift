@@ -164,14 +164,18 @@ public struct VolumeStepMachine: Sendable, Equatable {
     /// The volume before a set that was taken as landed (``assumeSetsLanded(at:mayBeLost:)``): a read of it within
     /// ``landingWindow`` of that set is the set not landed yet, not the user's choice.
     var unconfirmedFrom: Float?
-    /// Until when a read of ``unconfirmedFrom`` is the set not landed, not the user's choice: past the landing window
-    /// too when the set may have been lost, not only late (made through a volume view not proven to take sets).
-    var unconfirmedUntil: Instant?
+    /// Whether the set taken as landed may have been lost, not only late (made through a volume view not proven to
+    /// take sets, before every phone of the envelope has it ready): a read of ``unconfirmedFrom`` is then the set
+    /// not landed past the landing window too — until the next read or observation, or a route change.
+    var setMayBeLost = false
+
+    /// When the last set was issued (`nil` before any).
+    var lastSetTime: Instant? { recent.lastSetTime }
 
     /// Where a set taken as landed through a volume view not proven to take sets may have left the volume instead
-    /// (`unconfirmedFrom`), when that is away from the user's volume: a set there may have been lost.
-    public var mayHaveLeftAwayFromUser: Float? {
-        guard unconfirmedUntil != nil, let from = unconfirmedFrom, VolumeGrid.isApart(from, userVolume) else {
+    /// (``unconfirmedFrom``), when that is away from the user's volume: a set there may have been lost.
+    var mayHaveLeftAwayFromUser: Float? {
+        guard setMayBeLost, let from = unconfirmedFrom, VolumeGrid.isApart(from, userVolume) else {
             return nil
         }
         return from

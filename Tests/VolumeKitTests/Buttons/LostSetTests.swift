@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import VolumeKitCore
+
+/// A set made through a volume view not proven to take sets may be lost, not only late (``VolumeViewReadiness``):
+/// when observations stop, the machine takes it as landed but keeps where the volume was before it, until the next
+/// read, observation or route change.
+@Suite("Sets through a volume view not proven yet may be lost")
+struct LostSetTests {
+    /// Capture from 1/16 (the anchor 2/16 set through a view not ready: lost), a down press to 0 reported and its
+    /// reset lost too; the app leaves (the user's 1/16 set back, through the same view) and is suspended, the sets
+    /// taken as landed, `mayBeLost` as given.
+    static func pressThenStop(mayBeLost: Bool) -> VolumeStepMachine {
+        var machine = VolumeStepMachine()
+        _ = machine.start(volume: 0.0625, at: 0)
+        let press = machine.observe(0, at: 0.3)
+        #expect(press.contains(.steps(.down, count: 1)))
+        _ = machine.suspend(at: 0.4)
+        _ = machine.assumeSetsLanded(at: 0.5, mayBeLost: mayBeLost)
+        return machine
+    }
+
+    @Test("Read back long after at the value before the lost reset: the reset did not land, the user's volume stands")
+    func readBackOfTheValueBefore() {
+        var machine = Self.pressThenStop(mayBeLost: true)
+        #expect(machine.mayHaveLeftAwayFromUser == 0, "the record keeps 0 as where VolumeKit may have left the route")
+        let actions = machine.refresh(volume: 0, at: 3)
+        #expect(!actions.contains { if case .userVolumeChanged = $0 { true } else { false } })
+        #expect(machine.userVolume == 0.0625, "the press was captured: the user's 1/16 stands, to be set again")
+        #expect(machine.mayHaveLeftAwayFromUser == nil, "a read ends it")
+
+        // A set that can only have been late (a proven view): the same read, past the landing window, is the user's.
+        var proven = Self.pressThenStop(mayBeLost: false)
+        #expect(proven.mayHaveLeftAwayFromUser == nil)
+        _ = proven.refresh(volume: 0, at: 3)
+        #expect(proven.userVolume == 0)
+    }
+
+    @Test("An observation or a route change ends it: the value before the set no longer says where the volume is")
+    func observationAndRouteChangeEndIt() {
+        var observed = Self.pressThenStop(mayBeLost: true)
+        _ = observed.observe(0.125, at: 1)
+        #expect(observed.mayHaveLeftAwayFromUser == nil)
+        #expect(!observed.setMayBeLost)
+
+        var moved = Self.pressThenStop(mayBeLost: true)
+        _ = moved.routeChanged(volume: 0.5, at: 1)
+        #expect(moved.mayHaveLeftAwayFromUser == nil, "the old route's value says nothing of the new route")
+        #expect(!moved.setMayBeLost)
+    }
+
+    @Test("Only sets made before every phone of the envelope has the view ready may be lost")
+    func lostOnlyBeforeTheSlowestReadiness() {
+        let view = VolumeViewState.told(CancellationHandle.none, since: 10, setMade: true)
+        #expect(view.mayHaveLost(setAt: 10.2))
+        #expect(view.mayHaveLost(setAt: 10 + VolumeViewReadiness.slowest - 0.01))
+        #expect(!view.mayHaveLost(setAt: 10 + VolumeViewReadiness.slowest + 0.01), "the view was ready by then")
+        #expect(!view.mayHaveLost(setAt: nil))
+        #expect(!VolumeViewState.ready(CancellationHandle.none).mayHaveLost(setAt: 10.2), "a proven view loses no set")
+    }
+}
