@@ -59,4 +59,22 @@ struct LostSetTests {
         #expect(!view.mayHaveLost(setAt: nil))
         #expect(!VolumeViewState.ready(CancellationHandle.none).mayHaveLost(setAt: 10.2), "a proven view loses no set")
     }
+
+    @Test("A crashed run's record kept through an unproven view takes the volume this run sees as where it was left")
+    func keptRecordTakesTheVolumeSeen() throws {
+        // Session outputVolume 3985 31557216: a crashed run left the speaker at 0.5585 (the user's 0.56 with its
+        // nudges); presses in the background carried them on to 0.8085. Back in front the recovery reads the user's
+        // 0.81 (whole steps from theirs), and its restore through a view not ready yet is lost; the app crashes again.
+        var book = RestoreBook()
+        let speaker = AudioOutput(route: .speaker)
+        book.records[speaker] = PendingRestore(
+            userVolume: 0.56, heldVolume: 0.56, savedAtUptime: 1, leftVolume: 0.55853516)
+        var steps = VolumeStepMachine()
+        _ = steps.startSuspended(volume: 0.80853516, userVolume: 0.81, at: 10)
+        _ = book.sync(speaker, with: steps, unprovenSince: 9.9, at: 10, bootTime: nil)
+        let record = try #require(book.records[speaker])
+        #expect(record.userVolume == 0.81)
+        // The next launch finds the volume where this run saw it: VolumeKit's, and the user's 0.81 is given back.
+        #expect(RecoveryRule.decide(record, currentVolume: 0.80853516, uptime: 11) == .restore(0.81))
+    }
 }

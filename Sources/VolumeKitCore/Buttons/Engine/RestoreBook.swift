@@ -124,10 +124,19 @@ struct RestoreBook {
             // later recovery from exactly there says so.
             let unconfirmed: Bool? =
                 VolumeGrid.isApart(kept.heldVolume, steps.userVolume) ? true : kept.heldSetUnconfirmed
-            guard VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
+            // Where this run sees the volume, away from the user's, is where VolumeKit left it now (a crashed run's
+            // nudges that presses carried on, a set of this run's not seen back): the record's left value, so that a
+            // later recovery from exactly there gives the user's volume back — the value left before no longer is.
+            let left =
+                steps.mayHaveLeftAwayFromUser
+                ?? (VolumeGrid.isApart(steps.believedVolume, steps.userVolume) ? steps.believedVolume : kept.leftVolume)
+            guard
+                VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
+                    || kept.leftVolume != left
             else { return false }
             kept.userVolume = steps.userVolume
             kept.heldSetUnconfirmed = unconfirmed
+            kept.leftVolume = left
             records[output] = kept
             return true
         }
