@@ -19,12 +19,7 @@ extension VolumeButtonsEngine {
             if case .restoringWhenReady(let stopped) = state.lifecycle, let route {
                 state.lifecycle = .stopping(stopped)
                 // The restore goes through a view only told ready: not taken as landed until a set is seen back.
-                if case .installing(let handle, let since) = state.view {
-                    state.view = .told(
-                        handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
-                } else {
-                    state.view = .ready(state.view.handle)
-                }
+                state.view.told(at: now, proving: true)
                 state.book.records = records
                 state.routes.route = route
                 var work = [Work]()
@@ -38,14 +33,7 @@ extension VolumeButtonsEngine {
             guard case .started = state.lifecycle else { return [] }
             // Told ready by the host's timer: capture holding the volume claims it once a set proves the view
             // (``proveView(_:work:at:)``); the app's `onReady` runs then.
-            if case .installing(let handle, let since) = state.view, configuration.mode == .capture {
-                // Counted from the view's arrival in a window (told ready `hostDelay` later), not from the request:
-                // with no foreground window yet (a launch into the background) the host places it later.
-                state.view = .told(
-                    handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
-            } else {
-                state.view = .ready(state.view.handle)
-            }
+            state.view.told(at: now, proving: configuration.mode == .capture)
             state.book.records = records
             state.lastObserved = volume
             return self.startSteps(&state, volume: volume, at: now)

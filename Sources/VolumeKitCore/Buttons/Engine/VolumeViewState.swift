@@ -37,6 +37,18 @@ enum VolumeViewState {
         return since + VolumeViewReadiness.slowest * (setMade ? 2 : 1)
     }
 
+    /// The host's timer told the view ready at `now`: an installed view waits for a set through it to come back
+    /// (`proving`), counted from its arrival in a window (``VolumeViewReadiness/hostDelay`` before `now`), not from
+    /// the request — with no foreground window yet (a launch into the background) the host places it later; else, or
+    /// with none installed, it is ready at once.
+    mutating func told(at now: Instant, proving: Bool) {
+        if proving, case .installing(let handle, let since) = self {
+            self = .told(handle, since: max(since, now - VolumeViewReadiness.hostDelay), setMade: false)
+        } else {
+            self = .ready(handle)
+        }
+    }
+
     /// A set was made through the view.
     mutating func setMade() {
         if case .told(let handle, let since, false) = self { self = .told(handle, since: since, setMade: true) }
