@@ -38,7 +38,6 @@ struct TraceObservations {
     var routeOrder: [Int] = []
     var snapshots: [Snapshot] = []
     var installs: [Int: Double] = [:]
-    var readies: [Int: Double] = [:]
     /// The volume view each of ``sets`` was made through.
     var setViews: [Int?] = []
     /// The app's reads of the volume (`outputVolume` read, not observed): what the volume was before any KVO.
@@ -132,7 +131,6 @@ struct TraceObservations {
                 if let lastRead, lastRead.route != route { routeReads.append((time, route, lastRead.time)) }
                 lastRead = (time, route)
             case .volumeViewInstalled(let view): installs[view] = time
-            case .volumeViewReady(let view): readies[view] = readies[view] ?? time
             case .gesture(let gesture): gestures.append((time, gesture))
             case .mark, .app: gestures.append((time, nil))
             case .soundStarted(_, _, let play): playStarts[play] = time
