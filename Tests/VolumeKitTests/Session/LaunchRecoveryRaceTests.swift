@@ -21,6 +21,17 @@ struct LaunchRecoveryRaceTests {
         device.advance(by: 0.3)
     }
 
+    /// Session outputVolume-12073-95606087's crash (presses snap to the 1/16 grid): the user's 0.12 (Control
+    /// Center), VolumeKit's anchor 0.125, a down press and the crash just after its nudge below the anchor.
+    private static func crashedJustAfterNudge() throws -> SimulatedDevice {
+        let device = SimulatedDevice(.init(volume: 0.12, behaviour: .sample(12073)))
+        try crashedRun(device) { device in
+            device.press(.down)
+            device.advance(by: 0.25)
+        }
+        return device
+    }
+
     @Test("The route moves a moment before the recovery's view is ready: the old route's record is kept")
     func routeMovesJustBeforeReady() throws {
         // session outputVolume-13527-107120313: the speaker's record {user 0.0, held 0.125}; the recovery's view
@@ -53,12 +64,7 @@ struct LaunchRecoveryRaceTests {
         // own) was putting 0.12 back when the user pressed down: 0.12476 → 0.0625, what a press from their 0.12
         // gives too. VolumeKit counted the press from the user's 0.12 (0.00476 away, "give or take a nudge") and
         // set 0.0575 over it
-        let behaviour = DeviceBehaviour.sample(12073)
-        let device = SimulatedDevice(.init(volume: 0.12, behaviour: behaviour))
-        try Self.crashedRun(device) { device in
-            device.press(.down)
-            device.advance(by: 0.25)
-        }
+        let device = try Self.crashedJustAfterNudge()
         let left = device.volume
         device.launch()
         VolumeRecovery.recoverIfNeeded(device.clients) { _ in }
@@ -75,12 +81,7 @@ struct LaunchRecoveryRaceTests {
     func recoveryLeftBeforeItsViewTookASet() throws {
         // The same crash; the app goes to the background before the recovery's view is ready (0.70 s): its restore,
         // taken as landed while the app is away, is not known to have landed.
-        let behaviour = DeviceBehaviour.sample(12073)
-        let device = SimulatedDevice(.init(volume: 0.12, behaviour: behaviour))
-        try Self.crashedRun(device) { device in
-            device.press(.down)
-            device.advance(by: 0.25)
-        }
+        let device = try Self.crashedJustAfterNudge()
         device.launch()
         let outcome = Locked<VolumeRecovery.Outcome?>(nil)
         VolumeRecovery.recoverIfNeeded(device.clients) { result in outcome.withLock { $0 = result } }
