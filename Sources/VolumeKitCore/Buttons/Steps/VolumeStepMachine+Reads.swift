@@ -66,6 +66,13 @@ extension VolumeStepMachine {
                     || echoes.contains(volume, within: VolumeGrid.readTolerance))
         unconfirmedFrom = nil
         landings.forgetAssumedLanding()
+        // Read at a rail taken for ours, over the user's value, which is set again: a press toward the rail while
+        // observations stopped changed nothing observable (outputVolume) and is undone. Say so, as a landing there
+        // does (session outputVolume 70173 of the held-out range 70,000: resets lost through a view not ready left
+        // the volume at 0, and two presses down in the background were undone without a word).
+        if ours, !configuration.reportsPressesAtRails, volume <= 0 || volume >= 1, VolumeGrid.isApart(volume, userVolume) {
+            actions.append(.leavesRailUnobserved(volume <= 0 ? 0 : 1))
+        }
         readChange =
             VolumeGrid.isApart(believedVolume, volume)
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
