@@ -32,6 +32,17 @@ struct HeldOutRange70000Tests {
         #expect(session.violations() == [])
     }
 
+    @Test("Presses from a value below where VolumeKit left a route are not presses from its nudge")
+    func pressesBelowTheLeftNudge() {
+        // Sample 74284: VolumeKit held the user's 0.2 on the speaker and left it at its nudge 0.19585 for Bluetooth,
+        // nothing in flight. Later, the app not running, the user chose 0.57 in Control Center and pressed down four
+        // times to 0.32: two steps from 0.195, within the held value's band of nudges, but not from 0.19585 — the
+        // recovery took it for presses from a nudge of VolumeKit's and gave back 0.325.
+        let session = RandomSession(seed: 588_254_996, behaviour: .sample(74284), strategy: .systemNotification)
+        session.run(length: 14)
+        #expect(session.violations() == [])
+    }
+
     @Test("A route change still unnotified when capture stops is reported, and proves the limit")
     func unnotifiedRouteChangeAtStop() {
         // Sample 70032: the audio moves to AirPlay at the volume it had, with no notification; a press there is the
