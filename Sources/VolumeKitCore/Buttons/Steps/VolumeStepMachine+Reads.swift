@@ -70,7 +70,9 @@ extension VolumeStepMachine {
         // observations stopped changed nothing observable (outputVolume) and is undone. Say so, as a landing there
         // does (session outputVolume 70173 of the held-out range 70,000: resets lost through a view not ready left
         // the volume at 0, and two presses down in the background were undone without a word).
-        if ours, !configuration.reportsPressesAtRails, volume <= 0 || volume >= 1, VolumeGrid.isApart(volume, userVolume) {
+        if ours, !configuration.reportsPressesAtRails, volume <= 0 || volume >= 1,
+            VolumeGrid.isApart(volume, userVolume)
+        {
             actions.append(.leavesRailUnobserved(volume <= 0 ? 0 : 1))
         }
         readChange =
