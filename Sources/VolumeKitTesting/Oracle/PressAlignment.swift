@@ -41,8 +41,11 @@ extension PressOracle {
                 // after a hold began, taken for a press made in the background 0.4 s before, would leave the hold
                 // to its own second `pressed` and call its repeats outside any hold). `judge` reads a report no
                 // press explains as one of these, if one is near.
-                guard press.context.visibility != .unseen else { return nil }
-                let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
+                // Nor a press at a rail where nothing reports it (KVO: no change): a report then is another source's
+                // step or a phantom, not that press's late reading (held-out passive 81802: a Bluetooth sync one step
+                // up, reported 0.4 s after two blind up presses at 1, read as the first of them out of order).
+                guard press.context.visibility != .unseen, !(railBlind && press.context.atRail) else { return nil }
+                let visible = press.context.visibility == .inFront
                 // The most matches first; then the shortest delays (0.1 s of delay outweighs the kind of press):
                 // a report 3 ms after one press reports that press, not one the app had to see 0.48 s before.
                 let kind: Double = press.required ? 1_000 : visible ? 100 : 0
