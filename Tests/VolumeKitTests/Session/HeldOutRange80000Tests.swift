@@ -39,4 +39,15 @@ struct HeldOutRange80000Tests {
                 $0.limit == "another source moved the volume a press's step" && "\($0.violation.kind)" == kind
             })
     }
+
+    @Test("A route change read while the session is inactive waits for live reads, as a notified one does")
+    func unnotifiedRouteChangeDuringACall() {
+        // Sample 84274 (no route notifications): two captured presses take the receiver from the user's 0.1 to 0,
+        // their resets and the call's restore lost through a view not ready; during the call the audio moves to
+        // the headphones, where the user chooses 0.64 in Control Center — taken for the receiver's own volume, and
+        // the receiver's record went.
+        let session = RandomSession(seed: 667_365_806, behaviour: .sample(84274), strategy: .systemNotification)
+        session.run(length: 14)
+        #expect(session.violations() == [])
+    }
 }
