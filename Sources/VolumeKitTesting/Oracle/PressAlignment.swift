@@ -43,14 +43,11 @@ extension PressOracle {
                 // after a hold began, taken for a press made in the background 0.4 s before, would leave the hold
                 // to its own second `pressed` and call its repeats outside any hold). `judge` reads a report no
                 // press explains as one of these, if one is near.
-                // Nor a press at a rail that nothing can ever report (KVO: no change) — a tap there, or any press in
-                // passive mode, which resets nothing (a hold with capture is seen from its repeats once a reset moves
-                // the volume off the rail): a report then is another source's step or a phantom, not that press's
-                // late reading (held-out passive 81802: a Bluetooth sync one step up, reported 0.4 s after two
-                // blind up taps at 1, read as the first of them out of order).
-                let neverSeen =
-                    railBlind && press.context.atRail
-                    && (strategy == .passive || press.up - press.down < firstRepeat)
+                // Nor a tap at a rail, which nothing can ever report (KVO: no change; a hold is seen from its repeats
+                // once a reset or another source moves the volume off the rail): a report then is another source's
+                // step or a phantom, not that tap's late reading (held-out passive 81802: a Bluetooth sync one step
+                // up, reported 0.4 s after two blind up taps at 1, read as the first of them out of order).
+                let neverSeen = railBlind && press.context.atRail && press.up - press.down < firstRepeat
                 guard press.context.visibility != .unseen, !neverSeen else { return nil }
                 let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
                 // The most matches first; then the shortest delays (0.1 s of delay outweighs the kind of press):
