@@ -50,4 +50,17 @@ struct HeldOutRange80000Tests {
         session.run(length: 14)
         #expect(session.violations() == [])
     }
+
+    @Test("Two routes off, each under a limit of its own, are excused route by route")
+    func eachRouteUnderItsOwnLimit() {
+        // Sample 84553: a set of VolumeKit's lands on the receiver across a route change and is taken for its own
+        // volume (`routeVolumeUncertain`); later a press on the speaker just after an unnotified route change is
+        // taken for the speaker's own volume (`routeChangeNotNotified`). Each predicate holds on its route.
+        let session = RandomSession(seed: 669_575_207, behaviour: .sample(84553), strategy: .outputVolume)
+        session.run(length: 14)
+        #expect(session.violations().count == 2)
+        #expect(
+            session.finalVolumeLimit
+                == "speaker: route change without a notification; receiver: set landed across a route change")
+    }
 }

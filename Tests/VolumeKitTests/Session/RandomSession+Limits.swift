@@ -18,7 +18,19 @@ extension RandomSession {
             ("Control Center value VolumeKit last saw there (unobservable)", { self.isUnderUnchangedControlCenter }),
             ("another source's change hidden by a set in flight (unobservable)", { self.isUnderUnseenOtherSource }),
         ]
-        return limits.first { $0.1() }?.0
+        if let one = limits.first(where: { $0.1() })?.0 { return one }
+        // Each route under a limit of its own: two routes may each meet one (held-out session outputVolume 84553: a
+        // set landed across a route change on the receiver, a press after an unnotified change on the speaker).
+        let routes = violatingRoutes()
+        guard routes.count > 1 else { return nil }
+        defer { judgedRoutes = nil }
+        var names = [String]()
+        for route in routes {
+            judgedRoutes = [route]
+            guard let name = limits.first(where: { $0.1() })?.0 else { return nil }
+            names.append("\(route): \(name)")
+        }
+        return names.joined(separator: "; ")
     }
 
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there

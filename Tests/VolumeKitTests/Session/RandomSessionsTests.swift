@@ -102,6 +102,8 @@ final class RandomSession {
     /// latency after it, on its very value (one KVO for both) or over it while the app could not read it — and
     /// the user's volume before it: the limit `RandomSession.isUnderUnseenOtherSource`.
     var unseenOtherSource: [AudioRoute: (at: Instant, before: Float)] = [:]
+    /// The routes the limits judge, when one route at a time (``finalVolumeLimit``); `nil`: every route.
+    var judgedRoutes: Set<AudioRoute>?
     /// Per route, how far a set of VolumeKit's in flight moved the user's volume when it landed over another
     /// source's change the app could not read (its session inactive): the set's value minus that change's.
     var overwrittenOtherSource: [AudioRoute: Float] = [:]
@@ -511,6 +513,7 @@ final class RandomSession {
 
     func violatingRoutes() -> [AudioRoute] {
         AudioRoute.allCases.filter { route in
+            if let judged = judgedRoutes, !judged.contains(route) { return false }
             let off = abs(endVolume(on: route) - truth[route]!)
             // VolumeKit takes its own sub-step nudges out of presses made from a value its sets left
             // (`RecoveryRule.pressedFromNudge`: whole steps from the user's exact volume); the value they
