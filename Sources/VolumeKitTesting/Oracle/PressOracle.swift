@@ -199,7 +199,7 @@ public struct PressOracle: Sendable {
         var chainUp = -Double.infinity
         let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
             \.element)
-        let aligned = alignPressed(sorted, presses, strategy: run.strategy)
+        let aligned = alignPressed(sorted, presses, strategy: run.strategy, firstRepeat: run.behaviour.firstRepeatDelay)
         for (position, event) in sorted.enumerated() {
             // A crash since the last event ended whatever press was open: no release can come.
             if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) {

@@ -50,6 +50,18 @@ struct LostSetTests {
         #expect(!moved.setMayBeLost)
     }
 
+    @Test("A later stop with no set to take as landed keeps the set that may be lost")
+    func laterStopKeepsIt() {
+        // Sessions 72011 and 73236 (held-out range 70,000): the restore at a call's start is lost through a view not
+        // ready; the background, or a second interruption, once the view counts as ready by time alone, stopped
+        // observations again with no new set — and the record of where VolumeKit may have left the speaker went.
+        var machine = Self.pressThenStop(mayBeLost: true)
+        _ = machine.assumeSetsLanded(at: 3, mayBeLost: false)
+        #expect(machine.mayHaveLeftAwayFromUser == 0, "nothing was read since the set that may be lost")
+        _ = machine.refresh(volume: 0, at: 4)
+        #expect(machine.mayHaveLeftAwayFromUser == nil, "a read ends it")
+    }
+
     @Test("Only sets made before every phone of the envelope has the view ready may be lost")
     func lostOnlyBeforeTheSlowestReadiness() {
         let view = VolumeViewState.told(CancellationHandle.none, since: 10, setMade: true)

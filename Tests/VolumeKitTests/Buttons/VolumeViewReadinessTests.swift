@@ -92,4 +92,34 @@ struct VolumeViewReadinessTests {
         let verdict = try #require(runner.verdict)
         #expect(verdict.violations.isEmpty, "\(verdict.violations)")
     }
+
+    @Test("At the rail, the anchor's set already landed: a press there is not taken for that set's landing")
+    func railPressAfterALandingOneStepAway() throws {
+        // Held-out session systemNotification 73584 582711697 (an iPad snapping presses to the 1/16 grid): a hold down
+        // from 1 before the view takes sets (its first reset lost) leaves each reset a step below the anchor; an up
+        // press to 15/16 is reported and the anchor's set of 1 lands one step from it, so a spare of its echo is kept
+        // for a press that may have taken it. The next up press at 1 posts a notification of 1 again: either it is
+        // the press and the first was the set, or the reverse — one press either way, and it was missed.
+        let script = """
+            ios 15.0
+            device ipad
+            volume 1.0
+            headphones 1.0
+            start buttons &
+            wait 0.4
+            route receiver
+            wait 0.3
+            hold down 0.9250328380762889
+            wait 0.1
+            press up x4 every 0.1732661801035184
+            wait 1
+            stop
+            """
+        let runner = ScenarioRunner(
+            scenario: try Scenario(parsing: script), strategy: .systemNotification, behaviour: .sample(73584))
+        runner.run()
+        #expect(runner.device.log.contains { if case .setIgnored = $0 { true } else { false } }, "the first reset lost")
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.violations.isEmpty, "\(verdict.violations)")
+    }
 }

@@ -23,4 +23,14 @@ struct LeftValuePressTests {
     func pressesFromLeftValue() {
         #expect(RecoveryRule.decide(record, currentVolume: 0.18701172, uptime: 10) == .restore(0.1875))
     }
+
+    @Test("A value left elsewhere is one exact value: 0.02 below a left 1 is the user's choice")
+    func belowTheLeftValue() {
+        // Held-out session outputVolume 71843: the record holds the anchor 0.75 for the user's 1 and says the
+        // speaker was left at 1; the user then chose 0.98 in Control Center, unseen (a call).
+        let left = PendingRestore(userVolume: 1, heldVolume: 0.75, savedAtUptime: 1, bootTime: nil, leftVolume: 1)
+        #expect(RecoveryRule.decide(left, currentVolume: 0.98, uptime: 10) == .discard(.userChangedVolume))
+        #expect(RecoveryRule.decide(left, currentVolume: 1, uptime: 10) == .discard(.alreadyRestored))
+        #expect(RecoveryRule.decide(left, currentVolume: 0.7499, uptime: 10) == .restore(1), "the held value's band")
+    }
 }

@@ -16,8 +16,21 @@ extension RandomSession {
             ("another source's change overwritten by a set in flight", { self.isUnderOverwrittenOtherSource }),
             ("Control Center value within a read of VolumeKit's", { self.isUnderCoincidentControlCenter }),
             ("Control Center value VolumeKit last saw there (unobservable)", { self.isUnderUnchangedControlCenter }),
+            ("another source's change hidden by a set in flight (unobservable)", { self.isUnderUnseenOtherSource }),
         ]
-        return limits.first { $0.1() }?.0
+        if let one = limits.first(where: { $0.1() })?.0 { return one }
+        // Each route under a limit of its own: two routes may each meet one (held-out session outputVolume 84553: a
+        // set landed across a route change on the receiver, a press after an unnotified change on the speaker).
+        let routes = violatingRoutes()
+        guard routes.count > 1 else { return nil }
+        defer { judgedRoutes = nil }
+        var names = [String]()
+        for route in routes {
+            judgedRoutes = [route]
+            guard let name = limits.first(where: { $0.1() })?.0 else { return nil }
+            names.append("\(route): \(name)")
+        }
+        return names.joined(separator: "; ")
     }
 
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
@@ -45,11 +58,12 @@ extension RandomSession {
     var isUnderMissingRouteNotification: Bool {
         let routes = violatingRoutes()
         let diagnostics = observed.current.diagnostics
+        let run = PressOracle.Run(observing: device, strategy: strategy, captureWindows: [])
         return !routes.isEmpty
             && routes.allSatisfy { route in
                 FinalVolumeLimit.missingRouteNotification(
                     route: route, off: endVolume(on: route) - truth[route]!, truth: device.truth,
-                    diagnostics: diagnostics, behaviour: device.behaviour,
+                    diagnostics: diagnostics, behaviour: device.behaviour, run: run,
                     userVolume: { time in self.userVolume(on: route, at: time) })
             }
     }
@@ -180,6 +194,25 @@ extension RandomSession {
                     !userPressTimes.contains(where: { $0.route == route && $0.at > choice.at })
                 else { return false }
                 return abs(endVolume(on: route) - choice.before) <= VolumeStepMachine.readTolerance
+            }
+    }
+
+    /// Unobservable limit (README, "another source's change hidden by a set in flight"): a Bluetooth headset's
+    /// stored volume synchronised (iOS does so when a headset connects, `shared/facts/envelope.md`; the delay is
+    /// the rule `bluetoothSyncDelay`) or Headphone Safety lowered the volume while a set of VolumeKit's was on its
+    /// way, and the set landed less than `sliderLatency` after it — on that very value (one KVO shows both: the
+    /// change reads as the set's landing), or over it while the app could not read it (not running, its session
+    /// inactive: the volume then reads as the set's value). To VolumeKit nothing changed: it gives back the user's
+    /// volume from before (no diagnostic is possible). True when every violating route's user volume was last set
+    /// so, with no press of the user's or Control Center change there after it, and the route ends at the user's
+    /// volume from before that change (within a read, ``VolumeStepMachine/readTolerance``).
+    var isUnderUnseenOtherSource: Bool {
+        let routes = violatingRoutes()
+        return !routes.isEmpty
+            && routes.allSatisfy { route in
+                unseenOtherSource[route].map { change in
+                    abs(endVolume(on: route) - change.before) <= VolumeStepMachine.readTolerance
+                } ?? false
             }
     }
 }

@@ -95,6 +95,15 @@ final class RandomSession {
     /// Per route, the last change another source made (a Bluetooth headset's stored volume synchronised,
     /// Headphone Safety), and whether the app's session was active then.
     private var otherSourceChange: [AudioRoute: (at: Instant, value: Float, sessionActive: Bool)] = [:]
+    /// Per route, the last change another source made while it stays the user's last there: when, its value, the
+    /// user's volume before it, and whether the app could read it (running, its session active).
+    private var lastOtherSource: [AudioRoute: (at: Instant, value: Float, before: Float, readable: Bool)] = [:]
+    /// Per route, such a change no app could see — a set of VolumeKit's in flight landed within the slider's
+    /// latency after it, on its very value (one KVO for both) or over it while the app could not read it — and
+    /// the user's volume before it: the limit `RandomSession.isUnderUnseenOtherSource`.
+    var unseenOtherSource: [AudioRoute: (at: Instant, before: Float)] = [:]
+    /// The routes the limits judge, when one route at a time (``finalVolumeLimit``); `nil`: every route.
+    var judgedRoutes: Set<AudioRoute>?
     /// Per route, how far a set of VolumeKit's in flight moved the user's volume when it landed over another
     /// source's change the app could not read (its session inactive): the set's value minus that change's.
     var overwrittenOtherSource: [AudioRoute: Float] = [:]
@@ -302,9 +311,12 @@ final class RandomSession {
             case .controlCenter, .otherSource:
                 if case .otherSource = cause {
                     otherSourceChange[route] = (at, value, device.isSessionActive)
+                    lastOtherSource[route] = (at, value, truth[route]!, device.isAppRunning && device.isSessionActive)
                 } else {
                     otherSourceChange[route] = nil
+                    lastOtherSource[route] = nil
                 }
+                unseenOtherSource[route] = nil
                 overwrittenOtherSource[route] = nil
                 // Another source moving the volume a press's step while VolumeKit holds it is read as a press
                 // (nothing tells them apart): the limit `RandomSession.isUnderOtherSourceStep`.
@@ -366,6 +378,8 @@ final class RandomSession {
                         from: device.reported(before ?? value), to: device.reported(value))
                 guard !holding || absolute else { break }
                 userPressTimes.append((at, route))
+                lastOtherSource[route] = nil
+                unseenOtherSource[route] = nil
                 unobservedChanges[route] = nil
                 unobservedReturn[route] = nil
                 let fromAppLeft = appLeft[route]?.isEmpty == false
@@ -421,6 +435,14 @@ final class RandomSession {
                 {
                     overwrittenOtherSource[route] = value - change.value
                     narrate?("    overwrote another source's \(change.value) by \(value - change.value)")
+                }
+                // A set issued before another source's change lands on its value, or over it unread: no app could
+                // see that change (`RandomSession.isUnderUnseenOtherSource`).
+                if let change = lastOtherSource[route], at >= change.at,
+                    at - change.at <= device.behaviour.sliderLatency + 1e-6,
+                    abs(value - change.value) <= VolumeStepMachine.readTolerance || !change.readable
+                {
+                    unseenOtherSource[route] = (change.at, change.before)
                 }
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     refused[route] = nil
@@ -491,6 +513,7 @@ final class RandomSession {
 
     func violatingRoutes() -> [AudioRoute] {
         AudioRoute.allCases.filter { route in
+            if let judged = judgedRoutes, !judged.contains(route) { return false }
             let off = abs(endVolume(on: route) - truth[route]!)
             // VolumeKit takes its own sub-step nudges out of presses made from a value its sets left
             // (`RecoveryRule.pressedFromNudge`: whole steps from the user's exact volume); the value they

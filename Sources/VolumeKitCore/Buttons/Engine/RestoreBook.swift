@@ -102,6 +102,14 @@ struct RestoreBook {
         record.leftVolume = lost ?? steps.believedVolume
         record.lowestVolume = Self.lowest(
             held: record.heldVolume, left: record.leftVolume, existing: record, sets: lowestSet)
+        // No set of ours on its way (one may still land here before the change: sweep session outputVolume 140) nor
+        // one that may be lost: the route stays exactly where it was last seen, and VolumeKit's nudges below that are
+        // not on it — presses from a nudge lower than where it was left are no presses from VolumeKit's value
+        // (held-out session systemNotification 74284: a Control Center choice and four presses down ending 0.005
+        // below whole steps of the user's volume, taken for presses from a nudge VolumeKit no longer had there).
+        if lost == nil, !steps.maySetAwayFromUser, let left = record.leftVolume, left < record.heldVolume {
+            record.lowestVolume = max(record.lowestVolume ?? left, left)
+        }
         records[output] = record
         return true
     }

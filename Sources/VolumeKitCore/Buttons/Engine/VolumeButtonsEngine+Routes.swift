@@ -11,8 +11,17 @@ extension VolumeButtonsEngine {
     func followRoute(observed: Float? = nil) -> Bool {
         let now = clients.clock.now()
         let route = clients.audioSession.currentOutput()
-        let moved = shell.withState {
-            $0.liveness.isSessionLive && $0.routes.route != route && ($0.isStarted || $0.steps.phase != .idle)
+        let moved = shell.withState { state -> Bool in
+            guard state.routes.route != route, state.isStarted || state.steps.phase != .idle else { return false }
+            // With the session inactive the change waits for live reads, as a notified one does: until then a value
+            // observed is the new route's, not a change on the old one (held-out session systemNotification 84274:
+            // a Control Center choice on the headphones during a call, no route notification, taken for the
+            // receiver's user volume, whose record went).
+            guard state.liveness.isSessionLive else {
+                state.routes.pending = route
+                return false
+            }
+            return true
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()

