@@ -105,7 +105,8 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// change or read: RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`). Until such a change
     /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
     /// taken for it (not reported, and the user's volume there moved by it). Raised for each such change, once
-    /// its notification has not come within a quarter of a second of the change being read.
+    /// its notification has not come within a quarter of a second of the change being read — or at `stop()`, when
+    /// it has not come within a tenth of a second (the stop does not wait out the rest).
     case routeChangeNotNotified
     /// With ``ButtonStrategy/outputVolume``, the output route changed while a set of VolumeKit's made on the old
     /// route could still land (iOS applies a set to whichever route is current when it arrives), and the new
@@ -116,8 +117,8 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// a step or more off the user's volume. Raised for each such route change.
     case routeVolumeUncertain
     /// With ``ButtonStrategy/outputVolume``, VolumeKit moved the volume off 0 or 1 (the given rail), where it had
-    /// been left by VolumeKit (a restore of its own landing after the user's press, or a crashed run's walked
-    /// volume), to the user's volume. A press toward that rail while the volume sat there changes nothing iOS
+    /// been left by VolumeKit (a restore of its own landing after the user's press, a crashed run's walked
+    /// volume, or its resets lost, read there once reads were live again), to the user's volume. A press toward that rail while the volume sat there changes nothing iOS
     /// reports (no `outputVolume` change at a rail), so such a press cannot be seen and is undone by the set.
     /// ``ButtonStrategy/systemNotification`` reports presses at the rails.
     case railPressesUnseen(Float)

@@ -26,11 +26,12 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// ``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``. `nil` otherwise, and in records written before it
     /// was saved.
     public var heldSetUnconfirmed: Bool?
-    /// At most the lowest value VolumeKit set on the route while holding it at ``heldVolume`` (its nudges
-    /// below it after down presses), other than the user's own volume and values more than
-    /// ``RecoveryRule/tolerance`` below it and ``leftVolume`` (the rule never looks there): ``RecoveryRule``
-    /// takes nothing lower (by more than a rounded read) for where VolumeKit left it — a Control Center value a
-    /// little below the held one is the user's. `nil` in records written before it was saved (they keep the
+    /// The lowest value VolumeKit may have left on the route while holding it at ``heldVolume``: at most the lowest
+    /// it set there (its nudges below it after down presses), other than the user's own volume and values more than
+    /// ``RecoveryRule/tolerance`` below it and ``leftVolume`` (the rule never looks there) — or, for a route the
+    /// output left with no set of VolumeKit's on its way, where it was left (``leftVolume``): its nudges below that
+    /// are not on the route. ``RecoveryRule`` takes nothing lower (by more than a rounded read) for where VolumeKit
+    /// left it — a Control Center value a little below the held one is the user's. `nil` in records written before it was saved (they keep the
     /// rule's ``RecoveryRule/tolerance``).
     public var lowestVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.

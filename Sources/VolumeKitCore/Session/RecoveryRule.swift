@@ -9,9 +9,9 @@ import Foundation
 ///    within ``bootTimeTolerance``, and its uptime did not go back. A new boot's uptime may well exceed the
 ///    saved one, so uptimes alone miss a restart; records saved without a boot time are judged by uptime;
 /// 3. only if the volume is still where VolumeKit left it: within ``tolerance`` below the value it held — and no
-///    lower than the lowest value it set there (``PendingRestore/lowestVolume``, less a rounded read) — (or
-///    the value the route had when the output moved away while a set was in flight, or where presses faster
-///    than its resets had taken it — ``PendingRestore/leftVolume``), and at most ``nudgeAbove`` above it —
+///    lower than the lowest value it set there (``PendingRestore/lowestVolume``, less a rounded read) — and at
+///    most ``nudgeAbove`` above it, or exactly (within a rounded read) the value the route had when the output
+///    moved away, or where presses faster than its resets had taken it (``PendingRestore/leftVolume``) —
 ///    its own sub-step nudges go down, and up by one nudge only — and not on a rail or a point of the 1/16
 ///    grid it did not hold (a press moves there from any value on a device whose presses snap to the grid,
 ///    however close), nor on the held value itself when VolumeKit's last set was a nudge below it

@@ -219,6 +219,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     public var appState: AppState? { locked { app?.state } }
     /// Whether the app's audio session is active.
     public var isSessionActive: Bool { locked { app?.sessionActive ?? false } }
+    /// Whether the app is running but suspended in the background (``DeviceBehaviour/suspensionDelay`` after it
+    /// entered it): it runs no code, so no notification reaches it.
+    public var isAppSuspended: Bool { locked { app?.isSuspended ?? false } }
     /// The app's audio session configuration.
     public var sessionConfiguration: AudioSessionConfiguration? { locked { app?.configuration } }
     /// Whether another app is playing audio; VolumeKit must never stop it.

@@ -19,9 +19,9 @@ public enum FinalVolumeLimit {
     /// value taken for the route's own); or, counting every such press toward `off`, no more than a step each
     /// (presses snapped to the 1/16 grid move less). A press later than that counts as the first when, given `run`,
     /// the route change left the volume where it was and nothing changed it since (no KVO marked the change, so
-    /// nothing tells when it happened: the event oracle's clause), with `routeChangeNotNotified` raised from 2 s
-    /// before the press to 1 s after (held-out session outputVolume 74339: the first press 1.56 s after such a
-    /// change).
+    /// nothing tells when it happened: the event oracle's clause), with `routeChangeNotNotified` raised within 1 s
+    /// after the press and none between the change and the press (one then would say VolumeKit had read the change
+    /// before the press: held-out session outputVolume 74339, the first press 1.56 s after such a change).
     ///
     /// - Parameters:
     ///   - route: the route whose final volume is off.
@@ -44,11 +44,12 @@ public enum FinalVolumeLimit {
                 $0.name == "routeChangeNotNotified" && $0.time >= change - 1e-6 && $0.time <= change + window + 1
             }
         }
-        // A press long after the change that made the first change since: the diagnostic comes with it.
-        let diagnosedNear = { (press: Instant) in
-            diagnostics.contains {
-                $0.name == "routeChangeNotNotified" && $0.time >= press - 2 && $0.time <= press + 1
-            }
+        // A press long after the change that made the first change since: the diagnostic comes with it, and none
+        // before it since the change.
+        let diagnosedWith = { (press: Instant, change: Instant) in
+            let raised = diagnostics.filter { $0.name == "routeChangeNotNotified" }
+            return raised.contains { $0.time >= press - 1e-6 && $0.time <= press + 1 }
+                && !raised.contains { $0.time >= change - 1e-6 && $0.time < press - 1e-6 }
         }
         var current = startRoute
         var previous = startRoute
@@ -65,7 +66,7 @@ public enum FinalVolumeLimit {
             case .press(let button, _, let context) where current == route:
                 let soon = counts && record.time - changedAt <= window
                 let first =
-                    !soon && changedAt.isFinite && diagnosedNear(record.time)
+                    !soon && changedAt.isFinite && diagnosedWith(record.time, changedAt)
                     && run?.quietSinceRouteChange(at: changedAt, from: previous, to: route, until: record.time) == true
                 guard soon || first else { break }
                 if let left = context.landedOn,

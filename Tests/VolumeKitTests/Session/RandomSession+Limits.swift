@@ -54,7 +54,7 @@ extension RandomSession {
     /// Envelope limit (README): `routeNotification=missing` — presses made on a route just after a change to it
     /// with no notification are taken for the route's own volume. True when every violating route is off the
     /// user's volume by no more than those presses, and VolumeKit raised `routeChangeNotNotified` for that change
-    /// (``FinalVolumeLimit/missingRouteNotification(route:off:truth:diagnostics:behaviour:startRoute:)``).
+    /// (``FinalVolumeLimit/missingRouteNotification(route:off:truth:diagnostics:behaviour:startRoute:run:userVolume:)``).
     var isUnderMissingRouteNotification: Bool {
         let routes = violatingRoutes()
         let diagnostics = observed.current.diagnostics
@@ -200,9 +200,10 @@ extension RandomSession {
     /// Unobservable limit (README, "another source's change hidden by a set in flight"): a Bluetooth headset's
     /// stored volume synchronised (iOS does so when a headset connects, `shared/facts/envelope.md`; the delay is
     /// the rule `bluetoothSyncDelay`) or Headphone Safety lowered the volume while a set of VolumeKit's was on its
-    /// way, and the set landed less than `sliderLatency` after it — on that very value (one KVO shows both: the
-    /// change reads as the set's landing), or over it while the app could not read it (not running, its session
-    /// inactive: the volume then reads as the set's value). To VolumeKit nothing changed: it gives back the user's
+    /// way, and the set landed less than `sliderLatency` after it — on that very value with KVO (one KVO shows both:
+    /// the change reads as the set's landing; the system notification posts for each, so not with it), or over it
+    /// while the app could not read it (not running; with KVO its session inactive, with the notification suspended:
+    /// the volume then reads as the set's value). To VolumeKit nothing changed: it gives back the user's
     /// volume from before (no diagnostic is possible). True when every violating route's user volume was last set
     /// so, with no press of the user's or Control Center change there after it, and the route ends at the user's
     /// volume from before that change (within a read, ``VolumeStepMachine/readTolerance``).

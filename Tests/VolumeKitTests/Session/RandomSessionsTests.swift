@@ -96,7 +96,8 @@ final class RandomSession {
     /// Headphone Safety), and whether the app's session was active then.
     private var otherSourceChange: [AudioRoute: (at: Instant, value: Float, sessionActive: Bool)] = [:]
     /// Per route, the last change another source made while it stays the user's last there: when, its value, the
-    /// user's volume before it, and whether the app could read it (running, its session active).
+    /// user's volume before it, and whether the app could read it (running; with KVO its session active, with the
+    /// system notification not suspended — the notification reaches an app whose session a call holds).
     private var lastOtherSource: [AudioRoute: (at: Instant, value: Float, before: Float, readable: Bool)] = [:]
     /// Per route, such a change no app could see — a set of VolumeKit's in flight landed within the slider's
     /// latency after it, on its very value (one KVO for both) or over it while the app could not read it — and
@@ -311,7 +312,10 @@ final class RandomSession {
             case .controlCenter, .otherSource:
                 if case .otherSource = cause {
                     otherSourceChange[route] = (at, value, device.isSessionActive)
-                    lastOtherSource[route] = (at, value, truth[route]!, device.isAppRunning && device.isSessionActive)
+                    let readable =
+                        device.isAppRunning
+                        && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
+                    lastOtherSource[route] = (at, value, truth[route]!, readable)
                 } else {
                     otherSourceChange[route] = nil
                     lastOtherSource[route] = nil
@@ -436,11 +440,13 @@ final class RandomSession {
                     overwrittenOtherSource[route] = value - change.value
                     narrate?("    overwrote another source's \(change.value) by \(value - change.value)")
                 }
-                // A set issued before another source's change lands on its value, or over it unread: no app could
-                // see that change (`RandomSession.isUnderUnseenOtherSource`).
+                // A set issued before another source's change lands on its value (KVO: one change shows both; the
+                // system notification posts for each, so not with it), or over it unread: no app could see that
+                // change (`RandomSession.isUnderUnseenOtherSource`).
+                let oneKVO = strategy != .systemNotification
                 if let change = lastOtherSource[route], at >= change.at,
                     at - change.at <= device.behaviour.sliderLatency + 1e-6,
-                    abs(value - change.value) <= VolumeStepMachine.readTolerance || !change.readable
+                    oneKVO && abs(value - change.value) <= VolumeStepMachine.readTolerance || !change.readable
                 {
                     unseenOtherSource[route] = (change.at, change.before)
                 }

@@ -107,7 +107,9 @@ struct RestoreBook {
         // not on it — presses from a nudge lower than where it was left are no presses from VolumeKit's value
         // (held-out session systemNotification 74284: a Control Center choice and four presses down ending 0.005
         // below whole steps of the user's volume, taken for presses from a nudge VolumeKit no longer had there).
-        if lost == nil, !steps.maySetAwayFromUser, let left = record.leftVolume, left < record.heldVolume {
+        if lost == nil, !steps.maySetAwayFromUser, !steps.isSettling, let left = record.leftVolume,
+            left < record.heldVolume
+        {
             record.lowestVolume = max(record.lowestVolume ?? left, left)
         }
         records[output] = record

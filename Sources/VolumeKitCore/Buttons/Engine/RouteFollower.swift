@@ -15,6 +15,8 @@ struct RouteFollower {
     var unnotified: AudioRoute?
     /// When that change's KVO came, if an observation showed it (the calibration's `routeNotificationGap`).
     var unnotifiedKVO: Instant?
+    /// When that change was read.
+    var unnotifiedSince: Instant?
 
     /// The notification of `changed` came. A take-over's `.categoryChange` naming the same route says nothing
     /// of how the route came to be, so it leaves a change read before it waiting.
@@ -23,6 +25,7 @@ struct RouteFollower {
         guard unnotified == changed, !takeOver else { return nil }
         defer { unnotifiedKVO = nil }
         unnotified = nil
+        unnotifiedSince = nil
         return unnotifiedKVO
     }
 
@@ -31,6 +34,7 @@ struct RouteFollower {
         guard unnotified == route else { return false }
         unnotified = nil
         unnotifiedKVO = nil
+        unnotifiedSince = nil
         return true
     }
 }

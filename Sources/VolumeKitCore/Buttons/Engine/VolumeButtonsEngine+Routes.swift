@@ -4,6 +4,9 @@ extension VolumeButtonsEngine {
     /// How long a route's notification may follow its KVO (the gap is 0–20 ms in `shared/facts/envelope.md`,
     /// plus KVO latency): later, it is taken as missing.
     static let routeNotificationGrace: TimeInterval = 0.25
+    /// How long after the change was read its notification is overdue at a stop, which does not wait out the grace:
+    /// the gap (0–20 ms) and KVO's latency, with room.
+    static let routeNotificationOverdue: TimeInterval = 0.1
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
     /// routes have the same volume): the route is read with every input. Returns whether it had changed.
@@ -12,22 +15,24 @@ extension VolumeButtonsEngine {
         let now = clients.clock.now()
         let route = clients.audioSession.currentOutput()
         let moved = shell.withState { state -> Bool in
-            guard state.routes.route != route, state.isStarted || state.steps.phase != .idle else { return false }
+            guard state.isStarted || state.steps.phase != .idle else { return false }
             // With the session inactive the change waits for live reads, as a notified one does: until then a value
             // observed is the new route's, not a change on the old one (held-out session systemNotification 84274:
             // a Control Center choice on the headphones during a call, no route notification, taken for the
-            // receiver's user volume, whose record went).
+            // receiver's user volume, whose record went). A change pending already follows the route read, back to
+            // the engine's own one included (then observations there count again).
             guard state.liveness.isSessionLive else {
-                state.routes.pending = route
+                if state.routes.route != route || state.routes.pending != nil { state.routes.pending = route }
                 return false
             }
-            return true
+            return state.routes.route != route
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
         run { state in
             state.routes.unnotified = route.route
             state.routes.unnotifiedKVO = observed == nil ? nil : now
+            state.routes.unnotifiedSince = now
             return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
         }
         awaitRouteNotification(route.route)

@@ -21,9 +21,15 @@ extension VolumeButtonsEngine {
         // the right route gets the right volume back. If that fails (a call holds the audio), nothing is set
         // and the saved records wait for the next start or recovery.
         let blind = isStarted && !shell.withState({ $0.liveness.isSessionLive }) && !refreshForStop()
-        // A route change read before the stop whose notification has not come by it: the stop does not wait out its
-        // grace (a press made on the new route just before the stop may have been taken for its own volume).
-        let unnotified = shell.withState { $0.routes.unnotified }
+        // A route change read before the stop whose notification has not come by it, though it had time to (its gap
+        // and KVO's latency, `shared/facts/envelope.md`): the stop does not wait out the rest of its grace (a press
+        // made on the new route just before the stop may have been taken for its own volume).
+        let unnotified = shell.withState { state -> AudioRoute? in
+            guard let since = state.routes.unnotifiedSince,
+                clients.clock.now() - since >= Self.routeNotificationOverdue
+            else { return nil }
+            return state.routes.unnotified
+        }
         followRoute()
         let now = clients.clock.now()
         // Read only when a stop before the view is ready may owe an earlier run's record (see below).

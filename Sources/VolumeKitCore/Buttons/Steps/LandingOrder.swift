@@ -145,8 +145,9 @@ struct LandingOrder: Sendable, Equatable {
                     && VolumeGrid.isApart($0.value, believed)
             }),
             let (button, count) = VolumeGrid.classify(from: believed, to: value, atRails: atRails),
-            // Where a press can land: a step, or onto the grid (held-out session systemNotification 83344: a Bluetooth
-            // headset's sync from 0.125 to 0.1 on a set's value, a fifth of a step, proven a phantom down press).
+            // One press lands only a step away, or onto the grid (held-out session systemNotification 83344: a
+            // Bluetooth headset's sync from 0.125 to 0.1 on a set's value, a fifth of a step, proven a phantom down
+            // press); several, whole steps away (``VolumeGrid/classify(from:to:atRails:)``).
             count > 1 || VolumeGrid.isPressLanding(from: believed, to: value)
         else { return nil }
         suspect = Suspect(value: value, order: echo.order, button: button, count: count, expires: earlier, echo: echo)
