@@ -118,8 +118,9 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     case routeVolumeUncertain
     /// With ``ButtonStrategy/outputVolume``, VolumeKit moved the volume off 0 or 1 (the given rail), where it had
     /// been left by VolumeKit (a restore of its own landing after the user's press, a crashed run's walked
-    /// volume, or its resets lost, read there once reads were live again), to the user's volume. A press toward that rail while the volume sat there changes nothing iOS
-    /// reports (no `outputVolume` change at a rail), so such a press cannot be seen and is undone by the set.
+    /// volume, or its resets lost, read there once reads were live again), to the user's volume. A press toward
+    /// that rail while the volume sat there changes nothing iOS reports (no `outputVolume` change at a rail), so
+    /// such a press cannot be seen and is undone by the set.
     /// ``ButtonStrategy/systemNotification`` reports presses at the rails.
     case railPressesUnseen(Float)
     /// A recovery gave the user's volume back from a value a crashed run's last set, never seen to land, may or

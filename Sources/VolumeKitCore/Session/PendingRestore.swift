@@ -31,8 +31,8 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// ``RecoveryRule/tolerance`` below it and ``leftVolume`` (the rule never looks there) — or, for a route the
     /// output left with no set of VolumeKit's on its way, where it was left (``leftVolume``): its nudges below that
     /// are not on the route. ``RecoveryRule`` takes nothing lower (by more than a rounded read) for where VolumeKit
-    /// left it — a Control Center value a little below the held one is the user's. `nil` in records written before it was saved (they keep the
-    /// rule's ``RecoveryRule/tolerance``).
+    /// left it — a Control Center value a little below the held one is the user's. `nil` in records written before
+    /// it was saved (they keep the rule's ``RecoveryRule/tolerance``).
     public var lowestVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval

@@ -26,8 +26,7 @@ struct ObservationAttributionTests {
             (.outputVolume, 120, 950_280),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func namedSessions(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed, world: false)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
         #expect(session.violations() == [])
@@ -47,8 +46,7 @@ struct ObservationAttributionTests {
             (.outputVolume, 235, 1_860_966),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func lostPresses(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed, world: false)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations.map(\.summary))")
         #expect(session.violations() == [])

@@ -218,7 +218,7 @@ struct EnvelopeSweepTests {
             let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
             let lines = Locked([session.script[0]])
             session.narrate = { line in lines.withLock { $0.append(line) } }
-            session.run(length: 14)
+            session.run(length: RandomSession.length)
             let limit = session.finalVolumeLimit.map { " (under the limit: \($0))" } ?? ""
             lines.withLock {
                 $0.append("diagnostics: \(session.diagnostics.current)")
@@ -337,7 +337,7 @@ struct EnvelopeSweepTests {
                     runs += 1
                     let seed = UInt64(k) &* 7919 &+ UInt64(index)
                     let session = RandomSession(seed: seed, behaviour: behaviour, strategy: strategy)
-                    session.run(length: 14)
+                    session.run(length: RandomSession.length)
                     // Every event against the ground truth; a failure a limit proves is counted apart.
                     let verdict = session.eventVerdict()
                     eventExcused += verdict.excused.count

@@ -14,8 +14,7 @@ struct FinalVolumeReadingTests {
         // in a series of changes that each repeat 0.25. Nothing changes, so iOS reports nothing; VolumeKit gives
         // back the user's 1/16 it knew. The limit's "volume before the choice" was the first change's, not the
         // second's (by then the choice itself).
-        let session = RandomSession(seed: 171_660_164, behaviour: .sample(21677), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 21677, seed: 171_660_164)
         #expect(session.violations() == ["speaker: volume 0.0625, user's 0.25"])
         #expect(session.finalVolumeLimit == "Control Center value VolumeKit last saw there (unobservable)")
     }
@@ -26,8 +25,7 @@ struct FinalVolumeReadingTests {
         // after a route change; its saved record says it left 0.75 on the speaker. During a call (the app's session
         // inactive: no KVO, no notification) the user sets the speaker to 0.1, then to 0.75. Back, VolumeKit reads
         // the 0.75 its record holds and gives back 15/16: nothing it could see tells the two apart.
-        let session = RandomSession(seed: 194_276_828, behaviour: .sample(24533), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 24533, seed: 194_276_828)
         #expect(session.violations() == ["speaker: volume 0.9375, user's 0.75"])
         #expect(session.finalVolumeLimit == "Control Center value VolumeKit last saw there (unobservable)")
     }
@@ -42,8 +40,7 @@ struct FinalVolumeReadingTests {
             (.systemNotification, 21713, 171_945_247), (.outputVolume, 21713, 171_945_247),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func pressFromLeftNudges(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
         #expect(session.violations() == [], "\(session.script.joined(separator: "\n"))")
     }
 }

@@ -18,8 +18,7 @@ struct HeldOutRange70000Tests {
             (.outputVolume, 73236, 579_955_884), (.systemNotification, 73236, 579_955_884),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func lostRestoreKeepsItsRecord(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
         #expect(session.violations() == [], "\(session.script.joined(separator: "\n"))")
     }
 
@@ -27,8 +26,7 @@ struct HeldOutRange70000Tests {
     func controlCenterBelowTheLeftValue() {
         // Sample 71843: the speaker's record says VolumeKit left it at 1 (its sets of 0.75 lost through a view not
         // ready); during a call the user sets it to 0.98. The left value's band took 0.98 for VolumeKit's.
-        let session = RandomSession(seed: 568_924_718, behaviour: .sample(71843), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 71843, seed: 568_924_718)
         #expect(session.violations() == [])
     }
 
@@ -38,8 +36,7 @@ struct HeldOutRange70000Tests {
         // nothing in flight. Later, the app not running, the user chose 0.57 in Control Center and pressed down four
         // times to 0.32: two steps from 0.195, within the held value's band of nudges, but not from 0.19585 — the
         // recovery took it for presses from a nudge of VolumeKit's and gave back 0.325.
-        let session = RandomSession(seed: 588_254_996, behaviour: .sample(74284), strategy: .systemNotification)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.systemNotification, sample: 74284, seed: 588_254_996)
         #expect(session.violations() == [])
     }
 
@@ -48,8 +45,7 @@ struct HeldOutRange70000Tests {
         // Sample 70032: the audio moves to AirPlay at the volume it had, with no notification; a press there is the
         // first change, read as the route's own, and capture stops 0.23 s later — before the grace after which
         // VolumeKit reported `routeChangeNotNotified`, so the limit's diagnostic never came.
-        let session = RandomSession(seed: 554_583_408, behaviour: .sample(70032), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 70032, seed: 554_583_408)
         #expect(session.violations() == ["external: volume 0.375, user's 0.33"])
         #expect(session.diagnostics.current.contains(.routeChangeNotNotified))
         #expect(session.finalVolumeLimit == "route change without a notification")
@@ -59,8 +55,7 @@ struct HeldOutRange70000Tests {
     func railReadBackIsReported() {
         // Sample 70173: resets lost through a view not ready leave AirPlay at 0; two presses down in the background
         // change nothing; back in front VolumeKit reads 0 as its own and sets the user's 0.33 again.
-        let session = RandomSession(seed: 555_699_988, behaviour: .sample(70173), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 70173, seed: 555_699_988)
         #expect(session.violations() == ["external: volume 0.33, user's 0.0"])
         #expect(session.diagnostics.current.contains(.railPressesUnseen(0)))
         #expect(session.finalVolumeLimit == "press at a rail unseen")
@@ -70,8 +65,7 @@ struct HeldOutRange70000Tests {
     func firstChangeLongAfterTheRouteChange() {
         // Sample 74339: the audio goes back to the speaker at the volume it had, with no notification; the user's
         // first press there, 1.56 s later, is the first change VolumeKit sees, and reads as the speaker's own.
-        let session = RandomSession(seed: 588_690_542, behaviour: .sample(74339), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 74339, seed: 588_690_542)
         #expect(session.violations() == ["speaker: volume 0.6875, user's 1.0"])
         #expect(session.finalVolumeLimit == "route change without a notification")
     }

@@ -13,8 +13,7 @@ struct HeldOutRange80000Tests {
         // resets 0.10024 and 0.1 are on their way when the headset's stored 0.1 synchronises. Taking the 0.1 set's
         // echo before the earlier set landed, the observation was a suspect down press — proven by that landing,
         // and reported with no press near it: 0.125 → 0.1 is neither a step nor onto the grid.
-        let session = RandomSession(seed: 660_001_136, behaviour: .sample(83344), strategy: .systemNotification)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.systemNotification, sample: 83344, seed: 660_001_136)
         let verdict = session.eventVerdict()
         #expect(verdict.violations.isEmpty, "\(verdict.violations)")
     }
@@ -30,8 +29,7 @@ struct HeldOutRange80000Tests {
             (.outputVolume, 80408, 636_750_953, "outOfOrder"),
         ] as [(SimulatedStrategy, UInt64, UInt64, String)])
     func otherSourceStepNotAnEarlierPress(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64, kind: String) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
         let verdict = session.eventVerdict()
         #expect(verdict.violations.isEmpty, "\(verdict.violations)")
         #expect(
@@ -46,8 +44,7 @@ struct HeldOutRange80000Tests {
         // their resets and the call's restore lost through a view not ready; during the call the audio moves to
         // the headphones, where the user chooses 0.64 in Control Center — taken for the receiver's own volume, and
         // the receiver's record went.
-        let session = RandomSession(seed: 667_365_806, behaviour: .sample(84274), strategy: .systemNotification)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.systemNotification, sample: 84274, seed: 667_365_806)
         #expect(session.violations() == [])
     }
 
@@ -56,8 +53,7 @@ struct HeldOutRange80000Tests {
         // Sample 84553: a set of VolumeKit's lands on the receiver across a route change and is taken for its own
         // volume (`routeVolumeUncertain`); later a press on the speaker just after an unnotified route change is
         // taken for the speaker's own volume (`routeChangeNotNotified`). Each predicate holds on its route.
-        let session = RandomSession(seed: 669_575_207, behaviour: .sample(84553), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 84553, seed: 669_575_207)
         #expect(session.violations().count == 2)
         #expect(
             session.finalVolumeLimit

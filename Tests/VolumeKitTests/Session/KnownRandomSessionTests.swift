@@ -12,8 +12,7 @@ struct KnownRandomSessionTests {
         // the receiver (its own 15/16) comes with its notification 17 ms before its KVO. VolumeKit notices the
         // take-over at that notification, re-takes the session and anchors at 14/16, which lands within 15 ms —
         // and the route's KVO of 15/16 after it read as an up press.
-        let session = RandomSession(seed: 61_768_201, behaviour: .sample(7800), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 7800, seed: 61_768_201)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)\n\(session.script.joined(separator: "\n"))")
     }
@@ -24,8 +23,7 @@ struct KnownRandomSessionTests {
         // the user's 1/16 at its anchor; an interruption begins 20 ms later, and VolumeKit's restore of 1/16 (a slow
         // slider, 0.15 s) is on its way when the sync's KVO says 0.1. The restore landed over it, unseen by the
         // interrupted session, and the headset's route was left at 1/16.
-        let session = RandomSession(seed: 65_117_938, behaviour: .sample(8223), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 8223, seed: 65_117_938)
         #expect(session.violations().isEmpty, "\(session.violations())\n\(session.script.joined(separator: "\n"))")
     }
 
@@ -40,8 +38,7 @@ struct KnownRandomSessionTests {
             (3116, 24_675_605),
         ] as [(UInt64, UInt64)])
     func namedSessions(sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: .outputVolume, world: false)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: sample, seed: seed, world: false)
         #expect(session.violations() == [])
     }
 
@@ -57,8 +54,7 @@ struct KnownRandomSessionTests {
             (.outputVolume, 1307, 10_350_133),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func namedSessions(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: false)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed, world: false)
         #expect(session.violations() == [])
     }
 
@@ -86,8 +82,7 @@ struct KnownRandomSessionTests {
             (.outputVolume, 4675, 37_021_326),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func pressMisreadOnce(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)")
     }

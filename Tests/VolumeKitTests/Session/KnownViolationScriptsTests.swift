@@ -77,8 +77,7 @@ struct KnownViolationScriptsTests {
         try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
         for key in Self.keys {
             let (strategy, sample, seed, file) = try Self.parse(key)
-            let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-            session.run(length: 14)
+            let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
             let shows = [KnownSessionViolations.events[key], KnownSessionViolations.finalVolumes[key]].compactMap { $0 }
             let header = [
                 "# A known violation (README, \"Known violations\"): the randomized session \(key), replayed exactly.",

@@ -151,6 +151,20 @@ final class RandomSession {
         script += ["volume \(speaker)", "headphones \(headphones)"]
     }
 
+    /// How many random actions a session of the sweep takes (`EnvelopeSweepTests`): a named session replays with as
+    /// many.
+    static let length = 14
+
+    /// Sample `sample`'s session `seed` run as the sweep ran it (``length`` actions), with `strategy`; `world: false`
+    /// replays sessions of before the wider world.
+    static func replayed(
+        _ strategy: SimulatedStrategy, sample: UInt64, seed: UInt64, world: Bool = true
+    ) -> RandomSession {
+        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy, world: world)
+        session.run(length: length)
+        return session
+    }
+
     /// Runs a session of `length` random actions and ends it with `stop` or a crash and relaunch.
     func run(length: Int) {
         start()
@@ -552,7 +566,7 @@ struct RandomSessionsTests {
             var violations = [String]()
             for seed in 0..<UInt64(sessions) {
                 let session = RandomSession(seed: seed)
-                session.run(length: 14)
+                session.run(length: RandomSession.length)
                 let problems = session.violations()
                 if !problems.isEmpty {
                     violations.append(

@@ -21,8 +21,7 @@ struct UnseenOtherSourceTests {
             (70613, 559_184_347, "bluetooth: volume 0.08, user's 0.25"),
         ] as [(UInt64, UInt64, String)])
     func hiddenSync(sample: UInt64, seed: UInt64, problem: String) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: sample, seed: seed)
         #expect(session.violations() == [problem])
         #expect(session.finalVolumeLimit == "another source's change hidden by a set in flight (unobservable)")
     }

@@ -11,8 +11,7 @@ struct UnseenRouteChangeTests {
     func unseenAtRail() {
         // Held-out sample 21050: from AirPlay (no volume control, 1.0) to the receiver at 1.0 with no notification;
         // six up presses there change nothing.
-        let session = RandomSession(seed: 166_694_951, behaviour: .sample(21050), strategy: .outputVolume)
-        session.run(length: 14)
+        let session = RandomSession.replayed(.outputVolume, sample: 21050, seed: 166_694_951)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)")
         let names = Set(verdict.excused.filter { $0.violation.kind == .missedPress }.map(\.limit))

@@ -25,8 +25,7 @@ struct WiderWorldSessionTests {
             (.outputVolume, 4457, 35_294_983),
         ] as [(SimulatedStrategy, UInt64, UInt64)])
     func fixed(strategy: SimulatedStrategy, sample: UInt64, seed: UInt64) {
-        let session = RandomSession(seed: seed, behaviour: .sample(sample), strategy: strategy)
-        session.run(length: 14)
+        let session = RandomSession.replayed(strategy, sample: sample, seed: seed)
         #expect(session.violations().isEmpty, "\(session.violations())")
         #expect(session.eventVerdict().violations.isEmpty, "\(session.eventVerdict().violations.map(\.summary))")
     }

@@ -12,29 +12,34 @@ struct RouteFollower {
     /// A route change seen while reads were stale, handled once they are live again.
     var pending: AudioOutput?
     /// A route change read before (or without) its notification, waiting for it.
-    var unnotified: AudioRoute?
-    /// When that change's KVO came, if an observation showed it (the calibration's `routeNotificationGap`).
-    var unnotifiedKVO: Instant?
-    /// When that change was read.
-    var unnotifiedSince: Instant?
+    var unnotified: Unnotified?
+
+    /// A route change read before its notification: the route, when it was read, and whether an observation (its
+    /// KVO) showed it then — the calibration's `routeNotificationGap` is counted from there.
+    struct Unnotified {
+        var route: AudioRoute
+        var since: Instant
+        var byKVO: Bool
+    }
+
+    /// The change to `route` was read at `now` (`byKVO`: an observation showed it); its notification is awaited.
+    mutating func read(_ route: AudioRoute, at now: Instant, byKVO: Bool) {
+        unnotified = Unnotified(route: route, since: now, byKVO: byKVO)
+    }
 
     /// The notification of `changed` came. A take-over's `.categoryChange` naming the same route says nothing
     /// of how the route came to be, so it leaves a change read before it waiting.
     /// Returns when the change's KVO came, if it came first through an observation.
     mutating func notified(_ changed: AudioRoute, byTakeOver takeOver: Bool) -> Instant? {
-        guard unnotified == changed, !takeOver else { return nil }
-        defer { unnotifiedKVO = nil }
+        guard let awaited = unnotified, awaited.route == changed, !takeOver else { return nil }
         unnotified = nil
-        unnotifiedSince = nil
-        return unnotifiedKVO
+        return awaited.byKVO ? awaited.since : nil
     }
 
     /// The grace for `route`'s notification ended: whether it is still missing (then it is no longer awaited).
     mutating func notificationMissing(for route: AudioRoute) -> Bool {
-        guard unnotified == route else { return false }
+        guard unnotified?.route == route else { return false }
         unnotified = nil
-        unnotifiedKVO = nil
-        unnotifiedSince = nil
         return true
     }
 }

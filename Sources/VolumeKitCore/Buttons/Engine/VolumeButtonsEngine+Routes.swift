@@ -30,9 +30,7 @@ extension VolumeButtonsEngine {
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
         run { state in
-            state.routes.unnotified = route.route
-            state.routes.unnotifiedKVO = observed == nil ? nil : now
-            state.routes.unnotifiedSince = now
+            state.routes.read(route.route, at: now, byKVO: observed != nil)
             return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
         }
         awaitRouteNotification(route.route)

@@ -24,14 +24,14 @@ extension VolumeButtonsEngine {
         // A route change read before the stop whose notification has not come by it, though it had time to (its gap
         // and KVO's latency, `shared/facts/envelope.md`): the stop does not wait out the rest of its grace (a press
         // made on the new route just before the stop may have been taken for its own volume).
+        let now = clients.clock.now()
         let unnotified = shell.withState { state -> AudioRoute? in
-            guard let since = state.routes.unnotifiedSince,
-                clients.clock.now() - since >= Self.routeNotificationOverdue
-            else { return nil }
-            return state.routes.unnotified
+            guard let awaited = state.routes.unnotified, now - awaited.since >= Self.routeNotificationOverdue else {
+                return nil
+            }
+            return awaited.route
         }
         followRoute()
-        let now = clients.clock.now()
         // Read only when a stop before the view is ready may owe an earlier run's record (see below).
         let owes = shell.withState {
             $0.isStarted && !$0.book.isThisRuns && $0.view.handle != nil && $0.book.records[$0.routes.route] != nil
