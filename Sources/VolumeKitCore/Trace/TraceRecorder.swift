@@ -27,6 +27,8 @@ public final class TraceRecorder: Sendable {
     /// How the trace names audio ports.
     public let portNaming: TracePortNaming
     private let now: @Sendable () -> Instant
+    /// The clock's reading now (the time a record made now gets, before the origin is taken off).
+    var currentTime: Instant { now() }
     private let onLine: (@Sendable (String) -> Void)?
     private let keepsRecords: Bool
     private let state = Locked(State())

@@ -49,6 +49,33 @@ private struct TraceTap: Sendable {
         }
     }
 
+    /// A read recorded only when it differs from the last one recorded: a replay answers a read with the last
+    /// recorded before it, so nothing is lost, and a value read often (the route, every
+    /// ``VolumeButtonsEngine/routePollInterval``) writes a record only when it changes. A replay answers the reads
+    /// of one instant with that instant's records in turn: a read left out at the instant a change is recorded is
+    /// written before it after all.
+    func readChanges<Value: Equatable & Sendable>(
+        _ get: @escaping @Sendable () -> Value, _ reading: @escaping @Sendable (Value) -> TraceReading
+    ) -> @Sendable () -> Value {
+        // The last value recorded, and when a read of it was last left out.
+        let last = Locked<(value: Value, leftOut: Instant?)?>(nil)
+        return {
+            let value = get()
+            let now = recorder.currentTime
+            let toRecord = last.withLock { previous -> [Value] in
+                guard let known = previous, known.value == value else {
+                    defer { previous = (value, nil) }
+                    guard let known = previous, known.leftOut == now else { return [value] }
+                    return [known.value, value]
+                }
+                previous?.leftOut = now
+                return []
+            }
+            for value in toRecord { record(.read(reading(value))) }
+            return value
+        }
+    }
+
     /// Makes a request that may fail, then records it with the failure's text (`nil` when it succeeded) and
     /// passes the failure on.
     func request(_ event: (_ error: String?) -> TraceEvent, _ make: () throws -> Void) throws {
@@ -122,7 +149,7 @@ private struct TraceTap: Sendable {
                 }
             },
             isOtherAudioPlaying: read(client.isOtherAudioPlaying) { .otherAudioPlaying($0) },
-            currentRoute: read(client.currentRoute) { .route($0) },
+            currentRoute: readChanges(client.currentRoute) { .route($0) },
             primeOutput: {
                 record(.primeOutput)
                 client.primeOutput()

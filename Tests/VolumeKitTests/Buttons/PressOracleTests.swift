@@ -398,30 +398,41 @@ struct PressOracleTests {
     }
 
     @Test(
-        "A press making the first change after a silent route change with no notification is the route limit's, however late"
+        "A press making the first change after a silent route change with no notification: reported once the route is read, the route limit's before"
     )
     func pressAfterSilentRouteChange() throws {
-        // Both routes at 0.5: the switch to AirPlay changes nothing KVO reports, and no notification says it
-        // happened; the press 3 s later is the first change seen on the new route, which reads exactly as the
-        // route's own volume would.
-        let script = "volume 0.5\nstart\nwait 2\nroute airplay\nwait 3\npress down\nwait 1\nstop\n"
+        // Both routes at 0.5: the switch to the headphones changes nothing KVO reports, and no notification says it
+        // happened. The route is read every 50 ms: a press 3 s later is measured from the new route's own volume.
         var behaviour = DeviceBehaviour.default
         behaviour.routeNotification = .missing
-        let runner = ScenarioRunner(scenario: try Scenario(parsing: script), strategy: .passive, behaviour: behaviour)
-        runner.run()
-        let verdict = try #require(runner.verdict)
+        func run(_ script: String, _ strategy: SimulatedStrategy, _ behaviour: DeviceBehaviour) throws -> ScenarioRunner
+        {
+            let runner = ScenarioRunner(
+                scenario: try Scenario(parsing: script), strategy: strategy, behaviour: behaviour)
+            runner.run()
+            return runner
+        }
+        for strategy in [SimulatedStrategy.passive, .outputVolume] {
+            let late = try run(
+                "volume 0.5\nstart\nwait 2\nroute headphones\nwait 3\npress down\nwait 1\nstop\n", strategy, behaviour)
+            let verdict = try #require(late.verdict)
+            #expect(verdict.ok && verdict.excused.isEmpty, "\(strategy): \(verdict.violations), \(verdict.excused)")
+        }
+        // A press 20 ms after the change, before the route is read again, is the first change seen on the new route
+        // and reads exactly as the route's own volume would.
+        let soon = try run(
+            "volume 0.5\nstart\nwait 2.01\nroute airplay\nwait 0.02\npress down\nwait 1\nstop\n", .passive, behaviour)
+        let verdict = try #require(soon.verdict)
         #expect(verdict.ok, "\(verdict.violations)")
         #expect(verdict.excused.map(\.limit) == [OracleLimit.routeChangeNotNotified.name])
         #expect(verdict.excused.first?.diagnostic?.name == "routeChangeNotNotified")
 
         // A hold whose first step is that first change: seen from its repeats, which split it (3814-30203066).
-        let held = "volume 0.5\nstart\nwait 2\nroute headphones\nwait 3\nhold down 1.2\nwait 1\nstop\n"
+        let held = "volume 0.5\nstart\nwait 2.01\nroute headphones\nwait 0.02\nhold down 1.2\nwait 1\nstop\n"
         var rhythm = behaviour
         try rhythm.set("firstRepeatDelay=0.45")
         try rhythm.set("repeatInterval=0.2")
-        let hold = ScenarioRunner(scenario: try Scenario(parsing: held), strategy: .outputVolume, behaviour: rhythm)
-        hold.run()
-        let holdVerdict = try #require(hold.verdict)
+        let holdVerdict = try #require(try run(held, .outputVolume, rhythm).verdict)
         #expect(holdVerdict.ok, "\(holdVerdict.violations)")
         #expect(holdVerdict.excused.contains { $0.violation.kind == .holdSplit })
 
