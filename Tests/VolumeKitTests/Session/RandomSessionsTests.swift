@@ -86,7 +86,8 @@ final class RandomSession {
     var userPressTimes: [(at: Instant, route: AudioRoute)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
-    /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
+    /// Per route, the value of a set of VolumeKit's iOS refused there (a held down press) or dropped (no volume view
+    /// ready), not landed since.
     private var refused: [AudioRoute: Float] = [:]
     /// Per route, how far the volume VolumeKit kept is from the user's after another source moved it a press's
     /// step while VolumeKit held it (the user's volume before that change, minus the change's): the user's later
@@ -109,8 +110,12 @@ final class RandomSession {
     /// source's change the app could not read (its session inactive): the set's value minus that change's.
     var overwrittenOtherSource: [AudioRoute: Float] = [:]
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
-    /// set of VolumeKit's iOS had refused there.
+    /// set of VolumeKit's iOS had refused or dropped there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
+    /// Per route, when the user's current run of presses (VolumeKit not holding; no other change of theirs since)
+    /// began, and whether every press of it was made while the app was not running (a press made so after one
+    /// made with the app running begins a run of its own).
+    private(set) var pressRun: [AudioRoute: (at: Instant, appDown: Bool)] = [:]
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
     /// and the values its earlier sets had left there before its last (kept press after press until another
     /// change of the user's).
@@ -313,6 +318,7 @@ final class RandomSession {
         device.observeLog { [unowned self] entry in
             if case .programmaticSet(let at, let value) = entry { appSets.append((at, value)) }
             if case .setRefused(_, let value) = entry { refused[device.route] = value }
+            if case .setIgnored(_, let value, "no ready MPVolumeView") = entry { refused[device.route] = value }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
@@ -346,6 +352,7 @@ final class RandomSession {
                     otherSourceOffset[route] = nil
                 }
                 pressedOntoRefusedSet.remove(route)
+                pressRun[route] = nil
                 pressedFromLeftover.remove(route)
                 leftBeforePresses[route] = nil
                 pressedOntoEarlierLeft[route] = nil
@@ -403,6 +410,11 @@ final class RandomSession {
                 let fromAppLeft = appLeft[route]?.isEmpty == false
                 if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
                 appLeft[route] = nil
+                if let run = pressRun[route], run.appDown || device.isAppRunning {
+                    pressRun[route] = (run.at, run.appDown && !device.isAppRunning)
+                } else {
+                    pressRun[route] = (at, !device.isAppRunning)
+                }
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
                 } else {
