@@ -312,6 +312,13 @@ struct PressOracleTests {
             run: PressOracle.Run(
                 strategy: .outputVolume, behaviour: .default, captureWindows: [0..<1.1], crashes: [1.1]))
         #expect(crashed.ok, "\(crashed.violations)")
+        // A release delivered at the crash's own instant (inferred 0.25 s after the last step, as the script's
+        // crash came then: held-out session 92206) came before the crash: it pairs with its press.
+        let atTheCrash = PressOracle().judge(
+            truth: truth, events: events + [Self.event(.up, .released, at: 1.3)], diagnostics: [],
+            run: PressOracle.Run(
+                strategy: .outputVolume, behaviour: .default, captureWindows: [0..<1.3], crashes: [1.3]))
+        #expect(atTheCrash.ok, "\(atTheCrash.violations)")
     }
 
     @Test("The system HUD over a captured press is wrong; passive mode shows it by design")
