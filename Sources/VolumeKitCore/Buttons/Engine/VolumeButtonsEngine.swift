@@ -14,7 +14,7 @@ import Foundation
 ///   while interrupted and active (Siri, an alarm that never sends an end: openradar 44895456) activation is
 ///   retried with backoff (``activationRetryDelays``), as long as the session mixes with others, so no other
 ///   app's audio is ever stopped;
-/// - the route is read on every observation and every 50 ms (``routePollInterval``): a route's KVO may come
+/// - the route is read on every observation and every 50 ms (`routePollInterval`): a route's KVO may come
 ///   before its notification, or without one, and between routes at one volume there is no KVO either
 ///   (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
 ///   (``VolumeButtonsDiagnostic/routeChangeNotNotified``), and sets still in flight when the route changes are
