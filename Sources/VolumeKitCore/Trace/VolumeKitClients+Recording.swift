@@ -4,7 +4,7 @@ extension VolumeKitClients {
     /// The same clients, recording everything that passes through them to `recorder`: every value the
     /// system delivers (KVO, notifications, lifecycle, capture events, view readiness, sound completions),
     /// every request the app makes (sets and through which view, sessions, sounds, store writes), every
-    /// read with its answer, and every diagnostic a button engine on them raises
+    /// read with its answer (a route read repeating the record just before it left out: the poll's), and every diagnostic a button engine on them raises
     /// (``VolumeKitClients/diagnosticObserver``). Features need no code of their own: give them these clients.
     ///
     /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
@@ -49,29 +49,15 @@ private struct TraceTap: Sendable {
         }
     }
 
-    /// A read recorded only when it differs from the last one recorded: a replay answers a read with the last
-    /// recorded before it, so nothing is lost, and a value read often (the route, every
-    /// ``VolumeButtonsEngine/routePollInterval``) writes a record only when it changes. A replay answers the reads
-    /// of one instant with that instant's records in turn: a read left out at the instant a change is recorded is
-    /// written before it after all.
-    func readChanges<Value: Equatable & Sendable>(
+    /// A read recorded unless it repeats the last record exactly (``TraceRecorder/recordUnlessRepeat(_:feature:)``):
+    /// the route, read every `VolumeButtonsEngine.routePollInterval` as well as with each input, writes a record
+    /// for a poll only when the poll finds news; each input's read is written as before.
+    func readUnlessRepeated<Value: Sendable>(
         _ get: @escaping @Sendable () -> Value, _ reading: @escaping @Sendable (Value) -> TraceReading
     ) -> @Sendable () -> Value {
-        // The last value recorded, and when a read of it was last left out.
-        let last = Locked<(value: Value, leftOut: Instant?)?>(nil)
-        return {
+        {
             let value = get()
-            let now = recorder.currentTime
-            let toRecord = last.withLock { previous -> [Value] in
-                guard let known = previous, known.value == value else {
-                    defer { previous = (value, nil) }
-                    guard let known = previous, known.leftOut == now else { return [value] }
-                    return [known.value, value]
-                }
-                previous?.leftOut = now
-                return []
-            }
-            for value in toRecord { record(.read(reading(value))) }
+            recorder.recordUnlessRepeat(.read(reading(value)), feature: feature)
             return value
         }
     }
@@ -149,7 +135,7 @@ private struct TraceTap: Sendable {
                 }
             },
             isOtherAudioPlaying: read(client.isOtherAudioPlaying) { .otherAudioPlaying($0) },
-            currentRoute: readChanges(client.currentRoute) { .route($0) },
+            currentRoute: readUnlessRepeated(client.currentRoute) { .route($0) },
             primeOutput: {
                 record(.primeOutput)
                 client.primeOutput()

@@ -324,7 +324,7 @@ public struct PressOracle: Sendable {
                 chainUp = -.infinity
             }
         }
-        if let open, !run.crashes.contains(where: { $0 > lastEventTime }) {
+        if let open, !run.crashes.contains(where: { $0 >= lastEventTime }) {
             violations.append(
                 Violation(
                     kind: .lateRelease, time: open.press.map { presses[$0].down } ?? lastEventTime,

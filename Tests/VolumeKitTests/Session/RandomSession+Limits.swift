@@ -160,8 +160,9 @@ extension RandomSession {
     /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
     /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), off by that press undone (one
     /// step, within ``VolumeStepMachine/stepTolerance``), or by presses all made while the app was not running
-    /// that ended on such a refused set (``pressRun``: the anchor set at a start that a volume view not ready
-    /// dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor 0.1875) or on a value
+    /// that ended on such a refused set after a crash that came after the set, the recovery's diagnostic after
+    /// them (``pressRun``: the anchor set at a start that a volume view not ready dropped — sweep session
+    /// outputVolume 1337, three presses up from 0 onto the anchor 0.1875) or on a value
     /// VolumeKit's sets had left there before its last (``pressedOntoEarlierLeft``), the route ending at the user's
     /// volume from before those presses.
     var isUnderUnconfirmedAnchor: Bool {
@@ -174,7 +175,12 @@ extension RandomSession {
                 {
                     return true
                 }
+                // Presses after a crash that came after the set, and the recovery's diagnostic after them.
                 if pressedOntoRefusedSet.contains(route), let run = pressRun[route], run.appDown,
+                    let set = refusedSetPressedOnto[route], appEnds.contains(where: { set < $0 && $0 < run.at }),
+                    recoveryDiagnostics.current.contains(where: {
+                        $0.name == "recoveredAtUnconfirmedSet" && $0.time > run.at
+                    }),
                     abs(endVolume(on: route) - userVolume(on: route, at: run.at)) <= VolumeStepMachine.readTolerance
                 {
                     return true

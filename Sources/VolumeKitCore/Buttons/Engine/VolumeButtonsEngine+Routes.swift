@@ -46,7 +46,11 @@ extension VolumeButtonsEngine {
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
         if polled, shell.withState({ $0.steps.mayBeOwnLanding(volume, at: now) }) {
-            _ = clients.clock.schedule(Self.routeKVODelay) { [weak self] in self?.followRoute() }
+            _ = clients.clock.schedule(Self.routeKVODelay) { [weak self] in
+                // Not once the run has ended (the deferred read would follow a route for nothing held).
+                guard let self, self.isStarted else { return }
+                self.followRoute()
+            }
             return false
         }
         run { state in
@@ -55,6 +59,16 @@ extension VolumeButtonsEngine {
         }
         awaitRouteNotification(route.route)
         return true
+    }
+
+    /// The poll's read (``routePollInterval``): only while capture runs in front with the session live — reads are
+    /// stale while it is not (seed 001), an inactive or backgrounded app reads the route again on its return, and
+    /// capture events hold no volume. A read of the shared audio session on the main thread, 20 times a second.
+    func pollRoute() {
+        guard configuration.strategy != .captureEvents,
+            shell.withState({ $0.isStarted && $0.liveness.isAppActive && $0.liveness.isSessionLive })
+        else { return }
+        followRoute(polled: true)
     }
 
     /// A route change's notification: the change read before it is notified — not by a take-over's

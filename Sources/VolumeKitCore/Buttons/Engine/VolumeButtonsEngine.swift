@@ -298,7 +298,7 @@ public final class VolumeButtonsEngine: Sendable {
         // volume, no KVO (``routePollInterval``).
         subscriptions.append(
             clients.clock.repeating(every: Self.routePollInterval) { [weak self] in
-                self?.followRoute(polled: true)
+                self?.pollRoute()
             })
         return subscriptions
     }
