@@ -12,14 +12,17 @@ struct MPDQuickPathTests {
     func quickRequestsStayOnTheCaller() async throws {
         let server = try FakeMPD()
         let mpd = try server.device()
+        // A patience far above a loopback round trip: which thread reads a reply must not depend on how loaded the
+        // machine running the tests is (with the real 1 ms, a full parallel run once made 20 of 41 late).
+        mpd.link.callerPatience = 0.5
         try await mpd.setVolume(10)  // Connects: on the link's queue.
         for level in 11...30 {
             try await mpd.setVolume(level)
             #expect(try await mpd.volume() == level)
         }
-        // Before, each of the 41 requests was handed to the queue and back. A loaded machine may make a
-        // reply late now and then (then that one is finished on another thread), never most of them.
-        #expect(mpd.link.handOffs < 20, "\(mpd.link.handOffs) of 41 requests handed off")
+        // Before, each of the 41 requests was handed to the queue and back; now the first, which connects, and on
+        // a loaded machine now and then one made before the queue's thread had let the connection go.
+        #expect(mpd.link.handOffs < 10, "\(mpd.link.handOffs) of 41 requests handed off")
         #expect(server.peer.accepted.current == 1)
     }
 

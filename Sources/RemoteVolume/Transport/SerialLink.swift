@@ -19,7 +19,22 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// How long a caller's thread (one of Swift's cooperative threads) waits for a reply before the rest of
     /// the request is handed to another thread: 1 ms (2 ms at the very most: poll(2) counts whole
     /// milliseconds), about 30 MPD round trips on loopback.
-    static var callerPatience: TimeInterval { 0.001 }
+    static var defaultCallerPatience: TimeInterval { 0.001 }
+
+    /// The caller's patience this link uses (``defaultCallerPatience``; tests that check which thread a quick
+    /// reply is read on set a longer one, so a loaded machine's late reply cannot change their outcome).
+    var callerPatience: TimeInterval {
+        get {
+            token.wait()
+            defer { token.signal() }
+            return patienceSeconds
+        }
+        set {
+            token.wait()
+            defer { token.signal() }
+            patienceSeconds = newValue
+        }
+    }
 
     /// A request of one line and its reply, split so the reply can be waited for on one thread and read on
     /// another: `send` writes the line, `arrived` reads what has arrived (waiting at most the milliseconds it
@@ -55,6 +70,8 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// Whether the last request's reply came within ``callerPatience`` (so the next may take the quick path);
     /// only touched by `token`'s owner.
     private var answersQuickly = false
+    /// ``callerPatience``; only touched by `token`'s owner.
+    private var patienceSeconds = SerialLink.defaultCallerPatience
     /// A connection used within this many nanoseconds is not polled for staleness before the next request:
     /// one system call less per request in a burst. A peer that closed it meanwhile is
     /// found by the request itself, which then runs once more on a fresh connection (see ``perform``).
@@ -182,7 +199,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
             token.signal()
             return .notTaken
         }
-        let patience = Deadline(in: Self.callerPatience)
+        let patience = Deadline(in: patienceSeconds)
         do {
             // The line is a few bytes on an idle connection: a full send buffer would be a broken peer.
             try exchange.send(current, patience.earlier(than: deadline))
@@ -227,7 +244,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     private func noteFinished(started: UInt64) {
         let now = DispatchTime.now().uptimeNanoseconds
         lastUsed = now
-        answersQuickly = session != nil && Double(now &- started) < Self.callerPatience * 1e9
+        answersQuickly = session != nil && Double(now &- started) < patienceSeconds * 1e9
     }
 
     private func drop() {

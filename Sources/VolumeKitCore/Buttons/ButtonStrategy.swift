@@ -102,9 +102,10 @@ public enum VolumeButtonsDiagnostic: Sendable, Equatable {
     /// it), not again while it stays there.
     case headroomExhausted
     /// The output route changed without `AVAudioSession.routeChangeNotification` (seen only with a later volume
-    /// change or read: RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`). Until such a change
-    /// is seen, a press made on the new route cannot be told from the new route's own volume, so it may be
-    /// taken for it (not reported, and the user's volume there moved by it). Raised for each such change, once
+    /// change or read — VolumeKit reads the route every 50 ms while started: RBVolumeButtons #18, openradar
+    /// 35432156; `shared/facts/envelope.md`). Until such a change is seen, a press made on the new route cannot be
+    /// told from the new route's own volume, so it may be taken for it (not reported, and the user's volume there
+    /// moved by it). Raised for each such change, once
     /// its notification has not come within a quarter of a second of the change being read — or at `stop()`, when
     /// it has not come within a tenth of a second (the stop does not wait out the rest).
     case routeChangeNotNotified

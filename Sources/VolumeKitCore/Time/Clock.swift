@@ -51,3 +51,36 @@ public struct ClockClient: Sendable {
         self.schedule = schedule
     }
 }
+
+extension ClockClient {
+    /// Runs `action` every `interval` seconds from now (the first time after one interval) until the returned
+    /// handle is cancelled: each run schedules the next, so a clock that holds its timers (a suspended app's)
+    /// holds the repetition too, and no run is made up afterwards.
+    public func repeating(every interval: TimeInterval, _ action: @escaping @Sendable () -> Void) -> CancellationHandle
+    {
+        // The pending run's handle (a placeholder until the first is scheduled); `nil` once cancelled, and a run
+        // then schedules nothing more.
+        let pending = Locked<CancellationHandle?>(CancellationHandle {})
+        let schedule = self.schedule
+        @Sendable func next() {
+            let handle = schedule(interval) {
+                guard pending.withLock({ $0 != nil }) else { return }
+                action()
+                next()
+            }
+            let cancelled = pending.withLock { current -> Bool in
+                guard current != nil else { return true }
+                current = handle
+                return false
+            }
+            if cancelled { handle.cancel() }
+        }
+        next()
+        return CancellationHandle {
+            pending.withLock { current -> CancellationHandle? in
+                defer { current = nil }
+                return current
+            }?.cancel()
+        }
+    }
+}

@@ -20,6 +20,10 @@ public final class TraceRecorder: Sendable {
         var views: [Int] = []
         /// The alias of each port UID seen so far.
         var portAliases: [String: String] = [:]
+        /// The last record written.
+        var last: TraceRecord?
+        /// A repeat of the last record left out (``recordUnlessRepeat(_:feature:)``), and when.
+        var leftOut: TraceRecord?
     }
 
     /// The header, with the clock origin filled in.
@@ -65,15 +69,36 @@ public final class TraceRecorder: Sendable {
 
     /// Records `event` now. `feature` tags the record with the VolumeKit feature whose clients it crossed.
     public func record(_ event: TraceEvent, feature: String? = nil) {
+        write(event, feature: feature, unlessRepeat: false)
+    }
+
+    /// Records `event` unless it repeats the last record exactly (the route read by a button engine's poll every
+    /// 50 ms, with nothing between: a replay answers a read with the last one recorded before it, so nothing is
+    /// lost). A repeat left out at the instant of the next record is written before it after all: a replay answers
+    /// the reads of one instant with that instant's records in turn.
+    func recordUnlessRepeat(_ event: TraceEvent, feature: String?) {
+        write(event, feature: feature, unlessRepeat: true)
+    }
+
+    private func write(_ event: TraceEvent, feature: String?, unlessRepeat: Bool) {
         // Read the clock outside the lock: a simulated clock takes the device's lock.
         let time = now() - header.clockOrigin
-        let record = state.withLock { state -> TraceRecord in
+        let written = state.withLock { state -> [TraceRecord] in
             let record = TraceRecord(time: max(time, state.lastTime), event: event, feature: feature)
+            if unlessRepeat, let last = state.last, last.event == event, last.feature == feature {
+                state.leftOut = record
+                return []
+            }
+            var written = [TraceRecord]()
+            if let leftOut = state.leftOut, leftOut.time == record.time { written.append(leftOut) }
+            state.leftOut = nil
+            written.append(record)
             state.lastTime = record.time
-            if keepsRecords { state.records.append(record) }
-            return record
+            state.last = record
+            if keepsRecords { state.records += written }
+            return written
         }
-        onLine?(record.json.text)
+        for record in written { onLine?(record.json.text) }
     }
 
     /// A free-form note; `answer` is a person's yes/no where only a person can see ("did the system HUD

@@ -4,7 +4,7 @@ extension VolumeKitClients {
     /// The same clients, recording everything that passes through them to `recorder`: every value the
     /// system delivers (KVO, notifications, lifecycle, capture events, view readiness, sound completions),
     /// every request the app makes (sets and through which view, sessions, sounds, store writes), every
-    /// read with its answer, and every diagnostic a button engine on them raises
+    /// read with its answer (a route read repeating the record just before it left out: the poll's), and every diagnostic a button engine on them raises
     /// (``VolumeKitClients/diagnosticObserver``). Features need no code of their own: give them these clients.
     ///
     /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
@@ -45,6 +45,19 @@ private struct TraceTap: Sendable {
         {
             let value = get()
             record(.read(reading(value)))
+            return value
+        }
+    }
+
+    /// A read recorded unless it repeats the last record exactly (``TraceRecorder/recordUnlessRepeat(_:feature:)``):
+    /// the route, read every `VolumeButtonsEngine.routePollInterval` as well as with each input, writes a record
+    /// for a poll only when the poll finds news; each input's read is written as before.
+    func readUnlessRepeated<Value: Sendable>(
+        _ get: @escaping @Sendable () -> Value, _ reading: @escaping @Sendable (Value) -> TraceReading
+    ) -> @Sendable () -> Value {
+        {
+            let value = get()
+            recorder.recordUnlessRepeat(.read(reading(value)), feature: feature)
             return value
         }
     }
@@ -122,7 +135,7 @@ private struct TraceTap: Sendable {
                 }
             },
             isOtherAudioPlaying: read(client.isOtherAudioPlaying) { .otherAudioPlaying($0) },
-            currentRoute: read(client.currentRoute) { .route($0) },
+            currentRoute: readUnlessRepeated(client.currentRoute) { .route($0) },
             primeOutput: {
                 record(.primeOutput)
                 client.primeOutput()

@@ -6,8 +6,11 @@ import VolumeKitCore
 /// when the predicate holds for that route and the limit's diagnostic names the event concerned.
 public enum FinalVolumeLimit {
     /// How long after a route change a press may still be taken for the new route's own volume: the press's
-    /// change is the first one VolumeKit sees there (the route is read with every input).
-    public static let pressesAfterRouteChange: TimeInterval = 1.5
+    /// change is the first one VolumeKit sees there. The route is read with every input and every 50 ms
+    /// (`VolumeButtonsEngine.routePollInterval`); a read that may be a set of VolumeKit's landing waits up to 50 ms
+    /// more for the route's KVO (`routeKVODelay`), and the press's own KVO takes up to 30 ms (`kvoLatency`): 0.15 s.
+    /// (It was 1.5 s while the route was read only with inputs.)
+    public static let pressesAfterRouteChange: TimeInterval = 0.15
 
     /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156; `shared/facts/envelope.md`): a route
     /// change is seen only with a later volume change, so a press made on the new route just after it may be

@@ -98,13 +98,17 @@ public struct OracleLimit: Sendable {
     /// still holds — or, from a route without volume control, still lets be — the old route, and the presses
     /// change nothing it can see. No app can observe it: no diagnostic, counted apart. Only a missed press at a
     /// rail with `outputVolume` or passive (the private notification reports presses at the rails), the route
-    /// changed without a notification, and nothing changed the new route's volume from the change to the press.
+    /// changed without a notification, and nothing changed the new route's volume from the change to the press —
+    /// with `outputVolume`, within ``FinalVolumeLimit/pressesAfterRouteChange`` of the change: the route is read
+    /// every 50 ms, and then held off the rail.
     public static let routeChangeUnseenAtRail = OracleLimit(
         name: "route change unseen, presses at a rail", diagnostic: nil, countedApart: true
     ) { evidence in
         evidence.behaviour.routeNotification == .missing && evidence.violation.kind == .missedPress
             && [.outputVolume, .passive].contains(evidence.strategy) && evidence.press?.context.atRail == true
             && evidence.pressFirstChangeSinceRouteChange
+            && (evidence.strategy == .passive
+                || evidence.sinceRouteChange.map { $0 <= FinalVolumeLimit.pressesAfterRouteChange } ?? false)
     }
 
     /// Passive mode lets the volume move, so a hold that reaches 0 or 1 goes on auto-repeating there with nothing
@@ -240,26 +244,24 @@ public struct OracleLimit: Sendable {
             && evidence.press?.context.atRail == true
     }
 
-    /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156): a route change is seen only with a
-    /// later volume change, so a press made just after it may be taken for the new route's own volume. Only a
-    /// missed or misread press made within 1.5 s after a route change the user made, or at any time after one
-    /// that left the volume where it was when the press made the first change since (no KVO came with the
-    /// route's change, so nothing tells when it happened: the press's change or the route's own volume read
-    /// the same) — or a hold split whose
-    /// button went down within 1.5 s after it, or whose first step was that first change (its first step taken for
-    /// the route's volume, it is seen from its repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s
-    /// before the press to 1 s after the failure.
+    /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156): a route change may show no
+    /// notification and, between routes at one volume, no KVO; VolumeKit reads the route every 50 ms, so a press
+    /// made just after the change may be taken for the new route's own volume. Only a missed or misread press made
+    /// within ``FinalVolumeLimit/pressesAfterRouteChange`` (0.15 s) after a route change the user made — or a hold
+    /// split whose button went down within it (its first step taken for the route's volume, it is seen from its
+    /// repeats, which come faster than taps can be told from) — with `routeChangeNotNotified` raised from 2 s before
+    /// the press to 1 s after the failure. (A press long after a change that made the first change since was
+    /// excused too while the route was read only with inputs; the poll reads it within 50 ms.)
     public static let routeChangeNotNotified = OracleLimit(
         name: "route change without a notification", diagnostic: "routeChangeNotNotified"
     ) { evidence in
         guard evidence.behaviour.routeNotification == .missing else { return false }
         if evidence.violation.kind == .holdSplit {
-            return evidence.pressSinceRouteChange.map { $0 <= 1.5 } ?? false
-                || evidence.pressFirstChangeSinceRouteChange
+            return evidence.pressSinceRouteChange.map { $0 <= FinalVolumeLimit.pressesAfterRouteChange } ?? false
         }
         guard let since = evidence.sinceRouteChange else { return false }
         let kinds: Set<PressOracle.Violation.Kind> = [.missedPress, .phantomPress, .wrongButton]
-        return kinds.contains(evidence.violation.kind) && (since <= 1.5 || evidence.pressFirstChangeSinceRouteChange)
+        return kinds.contains(evidence.violation.kind) && since <= FinalVolumeLimit.pressesAfterRouteChange
     }
 
     /// The first auto-repeat may come anywhere in 0.3–0.7 s (`shared/facts/envelope.md`: `firstRepeatDelay`):

@@ -201,8 +201,10 @@ public struct PressOracle: Sendable {
             \.element)
         let aligned = alignPressed(sorted, presses, strategy: run.strategy, firstRepeat: run.behaviour.firstRepeatDelay)
         for (position, event) in sorted.enumerated() {
-            // A crash since the last event ended whatever press was open: no release can come.
-            if run.crashes.contains(where: { $0 > lastEventTime && $0 <= event.time }) {
+            // A crash since the last event ended whatever press was open: no release can come. An event at the crash's
+            // own instant came before it (no relaunched app delivers one then): a release inferred at that instant
+            // pairs with its press (held-out session 92206), and one at the previous event's instant came after it.
+            if run.crashes.contains(where: { $0 >= lastEventTime && $0 < event.time }) {
                 open = nil
                 chainUp = -.infinity
             }
@@ -322,7 +324,7 @@ public struct PressOracle: Sendable {
                 chainUp = -.infinity
             }
         }
-        if let open, !run.crashes.contains(where: { $0 > lastEventTime }) {
+        if let open, !run.crashes.contains(where: { $0 >= lastEventTime }) {
             violations.append(
                 Violation(
                     kind: .lateRelease, time: open.press.map { presses[$0].down } ?? lastEventTime,

@@ -67,4 +67,27 @@ struct LeftMidwayTests {
         device.advance(by: 3)
         #expect(device.volume(on: .speaker) == 0, "the speaker is left at VolumeKit's anchor 0.125")
     }
+
+    @Test(
+        "Stop during a hold with rounded reads: a repeat from VolumeKit's nudge is whole steps for the user",
+        arguments: [SimulatedStrategy.outputVolume, .systemNotification])
+    func stopDuringHoldRoundedReads(strategy: SimulatedStrategy) throws {
+        // Held-out sample 90018 (iOS 15, reads rounded to 1e-4, a slider slower than the repeats): the hold's repeat
+        // after the stop steps from 0.4373 (VolumeKit's nudge 0.49976 less a step, as read), and the stopping machine
+        // took the read 0.3748 for the user's choice — every later step carried the nudge, ending at 0.1248.
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../scenarios/stop-during-hold.txt").standardized
+        let scenario = try Scenario(parsing: String(contentsOf: url, encoding: .utf8))
+        let runner = ScenarioRunner(scenario: scenario, strategy: strategy, behaviour: .sample(90018))
+        let final = Locked<Float>(-1)
+        runner.finalVolumeCheck = { device in
+            final.withLock { $0 = device.volume(on: .speaker) }
+            return []
+        }
+        runner.run()
+        let verdict = try #require(runner.verdict)
+        #expect(verdict.ok, "\(verdict.violations)")
+        // The hold's eleven steps below the user's 0.5 while not capturing: 0.125, whole steps, no nudge.
+        #expect(abs(final.current - 0.125) < 1e-6, "speaker at \(final.current)")
+    }
 }

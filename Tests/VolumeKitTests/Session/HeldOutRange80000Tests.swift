@@ -48,15 +48,13 @@ struct HeldOutRange80000Tests {
         #expect(session.violations() == [])
     }
 
-    @Test("Two routes off, each under a limit of its own, are excused route by route")
+    @Test("Two routes that ended off, each under a limit of its own, now end at the user's volumes")
     func eachRouteUnderItsOwnLimit() {
-        // Sample 84553: a set of VolumeKit's lands on the receiver across a route change and is taken for its own
-        // volume (`routeVolumeUncertain`); later a press on the speaker just after an unnotified route change is
-        // taken for the speaker's own volume (`routeChangeNotNotified`). Each predicate holds on its route.
+        // Sample 84553: a set of VolumeKit's landed on the receiver across a route change and was taken for its own
+        // volume (`routeVolumeUncertain`); later a press on the speaker just after an unnotified route change was
+        // taken for the speaker's own volume (`routeChangeNotNotified`): each route under a limit of its own. With
+        // the route read every 50 ms both changes are read before anything lands or is pressed on them.
         let session = RandomSession.replayed(.outputVolume, sample: 84553, seed: 669_575_207)
-        #expect(session.violations().count == 2)
-        #expect(
-            session.finalVolumeLimit
-                == "speaker: route change without a notification; receiver: set landed across a route change")
+        #expect(session.violations() == [])
     }
 }

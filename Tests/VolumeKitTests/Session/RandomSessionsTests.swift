@@ -38,6 +38,10 @@ final class RandomSession {
     private var interrupted = false
     /// Every diagnostic VolumeKit reported during the session.
     let diagnostics = Locked([VolumeButtonsDiagnostic]())
+    /// The launch recoveries' diagnostics, with when each came.
+    let recoveryDiagnostics = Locked([PressOracle.Diagnostic]())
+    /// When the app ended (a crash, a kill), each time.
+    private(set) var appEnds: [Instant] = []
     /// What the app received, for the event oracle (``PressOracle``): its button events and VolumeKit's
     /// diagnostics with when each came.
     let observed = Locked((events: [VolumeButtonEvent](), diagnostics: [PressOracle.Diagnostic]()))
@@ -86,8 +90,13 @@ final class RandomSession {
     var userPressTimes: [(at: Instant, route: AudioRoute)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
-    /// Per route, the value of a set of VolumeKit's iOS refused there, not landed since.
+    /// Per route, the value of a set of VolumeKit's iOS refused there (a held down press) or dropped (no volume view
+    /// ready), not landed since, and when.
     private var refused: [AudioRoute: Float] = [:]
+    /// Per route, when ``refused``'s set was made.
+    private var refusedAt: [AudioRoute: Instant] = [:]
+    /// Per route in ``pressedOntoRefusedSet``, when the refused set the press ended on was made.
+    private(set) var refusedSetPressedOnto: [AudioRoute: Instant] = [:]
     /// Per route, how far the volume VolumeKit kept is from the user's after another source moved it a press's
     /// step while VolumeKit held it (the user's volume before that change, minus the change's): the user's later
     /// presses move both alike; a change of theirs by other means ends it.
@@ -109,8 +118,12 @@ final class RandomSession {
     /// source's change the app could not read (its session inactive): the set's value minus that change's.
     var overwrittenOtherSource: [AudioRoute: Float] = [:]
     /// Routes whose user volume was last set by a press (VolumeKit not holding) that ended exactly on a value of a
-    /// set of VolumeKit's iOS had refused there.
+    /// set of VolumeKit's iOS had refused or dropped there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
+    /// Per route, when the user's current run of presses (VolumeKit not holding; no other change of theirs since)
+    /// began, and whether every press of it was made while the app was not running (a press made so after one
+    /// made with the app running begins a run of its own).
+    private(set) var pressRun: [AudioRoute: (at: Instant, appDown: Bool)] = [:]
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
     /// and the values its earlier sets had left there before its last (kept press after press until another
     /// change of the user's).
@@ -233,8 +246,13 @@ final class RandomSession {
             // view is ready); a recovery the session refused (a call holds the audio) keeps its record.
             let lastRun = self.lastRun
             let diagnostics = self.diagnostics
+            let recoveryDiagnostics = self.recoveryDiagnostics
             VolumeRecovery.recoverIfNeeded(
-                device.clients, onDiagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic) } }
+                device.clients,
+                onDiagnostic: { [device] diagnostic in
+                    diagnostics.withLock { $0.append(diagnostic) }
+                    recoveryDiagnostics.withLock { $0.append(PressOracle.Diagnostic(diagnostic, at: device.now)) }
+                }
             ) { [device] result in
                 if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
             }
@@ -312,7 +330,15 @@ final class RandomSession {
     private func followTruth() {
         device.observeLog { [unowned self] entry in
             if case .programmaticSet(let at, let value) = entry { appSets.append((at, value)) }
-            if case .setRefused(_, let value) = entry { refused[device.route] = value }
+            if case .setRefused(let at, let value) = entry {
+                refused[device.route] = value
+                refusedAt[device.route] = at
+            }
+            if case .setIgnored(let at, let value, "no ready MPVolumeView") = entry {
+                refused[device.route] = value
+                refusedAt[device.route] = at
+            }
+            if case .appEnded(let at) = entry { appEnds.append(at) }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
@@ -346,6 +372,7 @@ final class RandomSession {
                     otherSourceOffset[route] = nil
                 }
                 pressedOntoRefusedSet.remove(route)
+                pressRun[route] = nil
                 pressedFromLeftover.remove(route)
                 leftBeforePresses[route] = nil
                 pressedOntoEarlierLeft[route] = nil
@@ -403,8 +430,14 @@ final class RandomSession {
                 let fromAppLeft = appLeft[route]?.isEmpty == false
                 if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
                 appLeft[route] = nil
+                if let run = pressRun[route], run.appDown || device.isAppRunning {
+                    pressRun[route] = (run.at, run.appDown && !device.isAppRunning)
+                } else {
+                    pressRun[route] = (at, !device.isAppRunning)
+                }
                 if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
+                    refusedSetPressedOnto[route] = refusedAt[route]
                 } else {
                     pressedOntoRefusedSet.remove(route)
                 }

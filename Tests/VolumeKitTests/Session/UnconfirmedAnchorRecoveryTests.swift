@@ -111,3 +111,19 @@ struct MovedAnchorRecoveryTests {
         #expect(recovery.diagnostics.isEmpty)
     }
 }
+
+/// A crash while the set that takes the volume to the anchor at a start is still unconfirmed (sweep session
+/// outputVolume 1337): the volume view is not ready, both sets of the anchor 0.1875 are dropped, the app crashes
+/// 50 ms after the second, and three presses made before the next launch take the volume from 0 exactly onto the
+/// anchor. Had the view been ready a moment sooner, the second set would have landed after the crash and the user's
+/// volume stayed 0: the recovery reads 0.1875 either way, gives back 0, and says so.
+@Suite("A crash while the start's anchor set is unconfirmed")
+struct StartAnchorUnconfirmedTests {
+    @Test("The record marks the anchor set unconfirmed; the recovery from it is reported, and the limit proved")
+    func startAnchorDropped() {
+        let session = RandomSession.replayed(.outputVolume, sample: 1337, seed: 10_587_704)
+        #expect(session.diagnostics.current.contains(.recoveredAtUnconfirmedSet))
+        #expect(session.violations() == ["external: volume 0.0, user's 0.1875"])
+        #expect(session.finalVolumeLimit == "press after a crash onto a value of an unconfirmed set")
+    }
+}

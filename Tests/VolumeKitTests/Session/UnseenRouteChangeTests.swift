@@ -7,15 +7,14 @@ import VolumeKitTesting
 /// toward the rail that volume sits at: nothing moves, so nothing tells VolumeKit the route changed.
 @Suite("A route change nothing reports, then presses at a rail")
 struct UnseenRouteChangeTests {
-    @Test("Counted apart as unobservable, and only that: the session's other failures still count")
+    @Test("Read every 50 ms, the route is known before the presses: they are reported")
     func unseenAtRail() {
         // Held-out sample 21050: from AirPlay (no volume control, 1.0) to the receiver at 1.0 with no notification;
-        // six up presses there change nothing.
+        // six up presses there changed nothing VolumeKit could see (counted apart as unobservable). The route is
+        // now read every 50 ms: VolumeKit holds the receiver below the rail, and the presses are seen.
         let session = RandomSession.replayed(.outputVolume, sample: 21050, seed: 166_694_951)
         let verdict = session.eventVerdict()
         #expect(verdict.ok, "\(verdict.violations)")
-        let names = Set(verdict.excused.filter { $0.violation.kind == .missedPress }.map(\.limit))
-        #expect(names == [OracleLimit.routeChangeUnseenAtRail.name])
-        #expect(verdict.excused.filter { $0.limit == OracleLimit.routeChangeUnseenAtRail.name }.count == 6)
+        #expect(verdict.excused.filter { $0.violation.kind == .missedPress }.isEmpty, "\(verdict.excused)")
     }
 }

