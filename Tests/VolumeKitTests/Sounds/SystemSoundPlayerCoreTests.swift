@@ -46,7 +46,7 @@ final class FakeSystemSounds: Sendable {
 }
 
 @Suite("SystemSoundPlayerCore checks, caches, plays and disposes")
-struct SystemSoundPlayerCoreTests {
+final class SystemSoundPlayerCoreTests {
     let folder: URL
     let good: URL
     let long: URL
@@ -65,6 +65,9 @@ struct SystemSoundPlayerCoreTests {
         mp3 = folder.appendingPathComponent("song.mp3")
         try Data(Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0]).write(to: mp3)
     }
+
+    // Each test's folder goes with it (a struct suite left one in the temporary directory per test and run).
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     @Test("a file is checked, created once, and reused")
     func cachesCreatedSounds() throws {
