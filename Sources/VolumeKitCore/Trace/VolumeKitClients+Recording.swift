@@ -4,8 +4,9 @@ extension VolumeKitClients {
     /// The same clients, recording everything that passes through them to `recorder`: every value the
     /// system delivers (KVO, notifications, lifecycle, capture events, view readiness, sound completions),
     /// every request the app makes (sets and through which view, sessions, sounds, store writes), every
-    /// read with its answer (a route read repeating the record just before it left out: the poll's), and every diagnostic a button engine on them raises
-    /// (``VolumeKitClients/diagnosticObserver``). Features need no code of their own: give them these clients.
+    /// read with its answer (a route read repeating the record just before it left out: the poll's), and every
+    /// diagnostic a button engine on them raises (``VolumeKitClients/diagnosticObserver``). Features need no code
+    /// of their own: give them these clients.
     ///
     /// `feature` tags each record (`buttons`, `mute`), so that a replay can feed one feature its own inputs
     /// when several share a trace. The clock and the session lease pass through unrecorded. Port UIDs are

@@ -92,9 +92,7 @@ final class RandomSession {
     private var appLeft: [AudioRoute: [Float]] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there (a held down press) or dropped (no volume view
     /// ready), not landed since, and when.
-    private var refused: [AudioRoute: Float] = [:]
-    /// Per route, when ``refused``'s set was made.
-    private var refusedAt: [AudioRoute: Instant] = [:]
+    private var refused: [AudioRoute: (value: Float, at: Instant)] = [:]
     /// Per route in ``pressedOntoRefusedSet``, when the refused set the press ended on was made.
     private(set) var refusedSetPressedOnto: [AudioRoute: Instant] = [:]
     /// Per route, how far the volume VolumeKit kept is from the user's after another source moved it a press's
@@ -330,13 +328,9 @@ final class RandomSession {
     private func followTruth() {
         device.observeLog { [unowned self] entry in
             if case .programmaticSet(let at, let value) = entry { appSets.append((at, value)) }
-            if case .setRefused(let at, let value) = entry {
-                refused[device.route] = value
-                refusedAt[device.route] = at
-            }
+            if case .setRefused(let at, let value) = entry { refused[device.route] = (value, at) }
             if case .setIgnored(let at, let value, "no ready MPVolumeView") = entry {
-                refused[device.route] = value
-                refusedAt[device.route] = at
+                refused[device.route] = (value, at)
             }
             if case .appEnded(let at) = entry { appEnds.append(at) }
             guard case .volume(let at, let route, let value, let cause) = entry else {
@@ -435,9 +429,9 @@ final class RandomSession {
                 } else {
                     pressRun[route] = (at, !device.isAppRunning)
                 }
-                if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
+                if let set = refused[route], abs(set.value - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
-                    refusedSetPressedOnto[route] = refusedAt[route]
+                    refusedSetPressedOnto[route] = set.at
                 } else {
                     pressedOntoRefusedSet.remove(route)
                 }
@@ -497,7 +491,7 @@ final class RandomSession {
                 {
                     unseenOtherSource[route] = (change.at, change.before)
                 }
-                if let set = refused[route], abs(set - value) <= VolumeStepMachine.readTolerance {
+                if let set = refused[route], abs(set.value - value) <= VolumeStepMachine.readTolerance {
                     refused[route] = nil
                 }
                 if let since = routeSince[route], device.now - since <= device.behaviour.sliderLatency + 1e-9,

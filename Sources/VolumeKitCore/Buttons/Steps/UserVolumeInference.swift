@@ -17,8 +17,7 @@ enum UserVolumeInference {
     /// from a press snapped to a point of the 1/16 grid other than the anchor (an up press from an off-grid 0.74 to
     /// 0.75 is 0.01 off, within ``VolumeStepMachine/stepTolerance``, but no nudge).
     static func residue(believed: Float, target: Float, anchor: Float) -> Float {
-        let offset = believed - target
-        let fraction = offset - VolumeGrid.steps(in: offset) * VolumeGrid.step
+        let fraction = VolumeGrid.offWholeSteps(believed - target)
         let snapped = VolumeGrid.isOnGrid(believed) && abs(believed - anchor) > VolumeGrid.gridTolerance
         return abs(fraction) < VolumeGrid.stepTolerance && VolumeGrid.isSame(target, anchor) && !snapped ? fraction : 0
     }
@@ -57,8 +56,7 @@ enum UserVolumeInference {
         // reads rounded to 1e-4 — a hold's repeat after a stop, from 0.4373 (its last step from the nudge 0.49976),
         // is 0.375 for the user, not the read 0.3748 with the nudge in it (corpus stop-during-hold.txt, held-out
         // sample 90018). A point of the 1/16 grid a press snapped to from an off-grid value is farther off.
-        let residue = (start - user) - VolumeGrid.steps(in: start - user) * VolumeGrid.step
-        if abs(residue) <= VolumeGrid.residueTolerance {
+        if abs(VolumeGrid.offWholeSteps(start - user)) <= VolumeGrid.residueTolerance {
             return VolumeGrid.clamp(user + VolumeGrid.steps(in: value - user) * VolumeGrid.step)
         }
         return value

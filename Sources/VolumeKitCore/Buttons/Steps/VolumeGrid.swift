@@ -47,6 +47,9 @@ enum VolumeGrid {
     /// The whole number of steps nearest to `delta`.
     static func steps(in delta: Float) -> Float { (delta / step).rounded() }
 
+    /// The part of `delta` that is not whole steps (signed; within half a step).
+    static func offWholeSteps(_ delta: Float) -> Float { delta - steps(in: delta) * step }
+
     /// Whether `volume` is a rail or a point of the 1/16 grid (within ``gridTolerance``).
     static func isOnGrid(_ volume: Float) -> Bool {
         let steps = volume / step
