@@ -119,9 +119,12 @@ final class RandomSession {
     /// set of VolumeKit's iOS had refused or dropped there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
     /// Per route, when the user's current run of presses (VolumeKit not holding; no other change of theirs since)
-    /// began, and whether every press of it was made while the app was not running (a press made so after one
-    /// made with the app running begins a run of its own).
-    private(set) var pressRun: [AudioRoute: (at: Instant, appDown: Bool)] = [:]
+    /// began; whether VolumeKit could see none of it (`unseen`: every press made while the app was not running, or
+    /// while it ran with its session not live — no KVO, stale reads, or for the private notification the app
+    /// suspended; a press it could see after one it could not begins a run of its own); and whether the app has
+    /// made its session live since the run's last press (`readSince`: it read the volume those presses left, so
+    /// the next press begins a run of its own).
+    private(set) var pressRun: [AudioRoute: (at: Instant, unseen: Bool, readSince: Bool)] = [:]
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
     /// and the values its earlier sets had left there before its last (kept press after press until another
     /// change of the user's).
@@ -333,6 +336,10 @@ final class RandomSession {
                 refused[device.route] = (value, at)
             }
             if case .appEnded(let at) = entry { appEnds.append(at) }
+            // The session live again: VolumeKit reads the volume the presses so far left.
+            if case .sessionActivated = entry, device.isAppRunning {
+                for (route, run) in pressRun { pressRun[route] = (run.at, run.unseen, true) }
+            }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
@@ -424,10 +431,13 @@ final class RandomSession {
                 let fromAppLeft = appLeft[route]?.isEmpty == false
                 if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
                 appLeft[route] = nil
-                if let run = pressRun[route], run.appDown || device.isAppRunning {
-                    pressRun[route] = (run.at, run.appDown && !device.isAppRunning)
+                let seen =
+                    device.isAppRunning
+                    && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
+                if let run = pressRun[route], !run.readSince, run.unseen || seen {
+                    pressRun[route] = (run.at, run.unseen && !seen, false)
                 } else {
-                    pressRun[route] = (at, !device.isAppRunning)
+                    pressRun[route] = (at, !seen, false)
                 }
                 if let set = refused[route], abs(set.value - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
