@@ -164,9 +164,10 @@ extension RandomSession {
     /// came after the set, the recovery's diagnostic after them (``pressRun``: the anchor set at a start that a
     /// volume view not ready dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor
     /// 0.1875; held-out 91817, presses during an interruption that never ended, then a crash, ending on the held
-    /// value of a start whose sets the view dropped) or on a value
-    /// VolumeKit's sets had left there before its last (``pressedOntoEarlierLeft``), the route ending at the user's
-    /// volume from before those presses.
+    /// value of a start whose sets the view dropped) or on a value VolumeKit's sets — or a press it captured, its
+    /// reset to come — had left there before its last (``pressedOntoEarlierLeft``; held-out 90791: a press captured
+    /// through a view not ready, its reset landing after a crash, then the user's press back onto the captured
+    /// value), the route ending at the user's volume from before those presses.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)

@@ -90,6 +90,10 @@ final class RandomSession {
     var userPressTimes: [(at: Instant, route: AudioRoute)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
+    /// Per route, the values captured presses left there (VolumeKit holding the volume, its reset to come) since
+    /// the user's last change there, each with when it landed; and when VolumeKit's last set landed there.
+    private var capturedLeft: [AudioRoute: [(at: Instant, value: Float)]] = [:]
+    private var lastAppLanding: [AudioRoute: Instant] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there (a held down press) or dropped (no volume view
     /// ready), not landed since, and when.
     private var refused: [AudioRoute: (value: Float, at: Instant)] = [:]
@@ -126,11 +130,11 @@ final class RandomSession {
     /// the next press begins a run of its own).
     private(set) var pressRun: [AudioRoute: (at: Instant, unseen: Bool, readSince: Bool)] = [:]
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
-    /// and the values its earlier sets had left there before its last (kept press after press until another
-    /// change of the user's).
+    /// and the values its earlier sets — or captured presses whose resets were to come — had left there before
+    /// its last (kept press after press until another change of the user's).
     private var leftBeforePresses: [AudioRoute: (at: Instant, values: [Float])] = [:]
     /// Per route, when the presses began whose last, made while the app was not running, ended exactly on a value
-    /// VolumeKit's sets had left there before its last one.
+    /// VolumeKit's sets (or a captured press) had left there before its last one.
     private(set) var pressedOntoEarlierLeft: [AudioRoute: Instant] = [:]
     /// Routes whose user volume was last set by presses (VolumeKit not holding) made from a value VolumeKit's
     /// sets had left there, nudges and all.
@@ -401,6 +405,7 @@ final class RandomSession {
                 }
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
+                capturedLeft[route] = nil
                 truth[route] = value
                 carried[route] = nil
                 anchoredAway[route] = nil
@@ -422,15 +427,25 @@ final class RandomSession {
                     } == true
                     && !PressOracle.pressCouldLand(
                         from: device.reported(before ?? value), to: device.reported(value))
-                guard !holding || absolute else { break }
+                guard !holding || absolute else {
+                    capturedLeft[route, default: []].append((at, value))
+                    break
+                }
                 userPressTimes.append((at, route))
                 lastOtherSource[route] = nil
                 unseenOtherSource[route] = nil
                 unobservedChanges[route] = nil
                 unobservedReturn[route] = nil
                 let fromAppLeft = appLeft[route]?.isEmpty == false
-                if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
+                if fromAppLeft {
+                    // A captured press's value before VolumeKit's last set is one it left there too (held-out
+                    // session 90791: a press captured through a volume view not ready, its reset landing only after
+                    // a crash, then the user's press after it back onto that value).
+                    let captured = (capturedLeft[route] ?? []).filter { $0.at < (lastAppLanding[route] ?? 0) }
+                    leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast()) + captured.map(\.value))
+                }
                 appLeft[route] = nil
+                capturedLeft[route] = nil
                 let seen =
                     device.isAppRunning
                     && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
@@ -482,6 +497,7 @@ final class RandomSession {
                 }
             case .app:
                 appLeft[route, default: []].append(value)
+                lastAppLanding[route] = at
                 // A set issued before another source's change (it lands less than the slider's latency after it)
                 // overwrites that change: the limit `RandomSession.isUnderOverwrittenOtherSource`.
                 if let change = otherSourceChange[route], !change.sessionActive, at >= change.at,
