@@ -34,10 +34,11 @@ extension RandomSession {
     }
 
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
-    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash), since the
-    /// launch recovery reads the volume. True when every violating route's user volume is such a rail, the user
-    /// pressed toward it there unseen (``unseenRailPress``; not running, for strategies other than
-    /// `outputVolume`), and VolumeKit reported moving the volume off that rail
+    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash) or its launch
+    /// recovery was, since the recovery reads the volume with `outputVolume`. True when every violating route's
+    /// user volume is such a rail, the user pressed toward it there unseen (``unseenRailPress``; not running or
+    /// recovering, for strategies other than `outputVolume` — held-out session systemNotification 93397: a press
+    /// up at 1 while the recovery waited for its view), and VolumeKit reported moving the volume off that rail
     /// (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
     var isUnderUnseenRailPress: Bool {
         let routes = violatingRoutes()

@@ -52,9 +52,13 @@ final class RandomSession {
     /// did not hold it: the press changed nothing, so `outputVolume` showed nothing. Cleared by a later change
     /// of the user's there that moved the volume (a press or Control Center).
     private(set) var unseenRailPress: [AudioRoute: Float] = [:]
-    /// Routes whose ``unseenRailPress`` was made while the app was not running (after a crash, before the launch):
-    /// no strategy sees it then — the launch recovery reads the volume with `outputVolume` (``VolumeRecovery``).
+    /// Routes whose ``unseenRailPress`` was made while the app was not running (after a crash, before the launch)
+    /// or while the launch recovery ran: no strategy sees it then — the recovery reads the volume with
+    /// `outputVolume`, whatever the crashed run's strategy (``VolumeRecovery``: the private notification needs the
+    /// app's opt-in, which the recovery is not given).
     var unseenRailPressAppDown: Set<AudioRoute> = []
+    /// Whether a launch recovery is running (from `launch` until its completion).
+    private let recoveryRunning = Locked(false)
     /// The last volume the device's log showed per route.
     private var shown: [AudioRoute: Float] = [:]
     /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume: within
@@ -252,6 +256,8 @@ final class RandomSession {
             let lastRun = self.lastRun
             let diagnostics = self.diagnostics
             let recoveryDiagnostics = self.recoveryDiagnostics
+            let recoveryRunning = self.recoveryRunning
+            recoveryRunning.withLock { $0 = true }
             VolumeRecovery.recoverIfNeeded(
                 device.clients,
                 onDiagnostic: { [device] diagnostic in
@@ -259,6 +265,7 @@ final class RandomSession {
                     recoveryDiagnostics.withLock { $0.append(PressOracle.Diagnostic(diagnostic, at: device.now)) }
                 }
             ) { [device] result in
+                recoveryRunning.withLock { $0 = false }
                 if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
             }
         }
@@ -487,7 +494,7 @@ final class RandomSession {
                 truth[route] = value
                 if unchanged, value <= 0 || value >= 1 {
                     unseenRailPress[route] = value
-                    if device.isAppRunning {
+                    if device.isAppRunning, !recoveryRunning.current {
                         unseenRailPressAppDown.remove(route)
                     } else {
                         unseenRailPressAppDown.insert(route)
