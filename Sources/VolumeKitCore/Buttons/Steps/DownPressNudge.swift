@@ -7,7 +7,21 @@ import Foundation
 /// one nudge lower for each down step since the anchor was last confirmed, so a press landing from one of its
 /// values never equals another — and the exact anchor only once the buttons are quiet. A set of ours landing at
 /// or above the value a down press started from shows that press was over.
+///
+/// A down press that began is over once another begins: one button cannot be pressed again while it is held. A down
+/// step sooner after a step that began a press than a hold's first auto-repeat comes (``newPressWithin``) began a
+/// press of its own, so the value before it alone bounds what a press still held refuses — not the value before the
+/// steps of the taps released before it (held-out session outputVolume 92392: taps 0.24 s apart from 1.0 down to
+/// 0.8125; the anchor 0.875's reset landing as an interruption began proved the last press over, and the restore of
+/// the user's 1.0 after it landed — two presses in the interruption then went 1.0 → 0.875, not the anchor kept).
 struct DownPressNudge: Sendable, Equatable {
+    /// How soon after a down step that began a press another down step is a new press, not that hold's first
+    /// auto-repeat: the first repeat comes 0.3 s after the press at the soonest (``CalibrationRule/firstRepeatDelay``,
+    /// `shared/facts/envelope.md`), less the classifier's tolerance for the steps' observation times
+    /// (``ButtonTiming/tolerance``; KVO latency is at most 0.03 s) — the bound ``PressClassifier`` reads a new press by.
+    static let newPressWithin: TimeInterval =
+        CalibrationRule.firstRepeatDelay.range.lowerBound - ButtonTiming.standard.tolerance
+
     /// Where the anchor stands after down steps' nudges below it.
     enum Anchor: Sendable, Equatable {
         /// No nudge below it since the anchor was chosen, or set again and seen.
@@ -24,14 +38,21 @@ struct DownPressNudge: Sendable, Equatable {
     private var nudges = 0
     /// The last step observed was a down step: its press may still be held.
     private var lastStepDown = false
-    /// The highest value a down step started from since the last up step (or start): a bound on the value before
-    /// the press that may still be held.
+    /// The highest value a down step started from since the last down press known to begin (the first down step
+    /// since an up step or the start, or one ``newPressWithin`` of a press's): a bound on the value before the press
+    /// that may still be held.
     private var pressFrom: Float = 0
+    /// When the last down step was observed, if it began a press (the first down step since an up step or the start,
+    /// or one ``newPressWithin`` of such a step) and its time is known: a down step that soon after it begins another.
+    private var pressBeganAt: Instant?
 
-    /// A step of `button` from `value` was observed (or proven).
-    mutating func step(_ button: VolumeButton, from value: Float) {
+    /// A step of `button` from `value` was observed at `time` (`nil`: proven later, its time not known).
+    mutating func step(_ button: VolumeButton, from value: Float, at time: Instant?) {
         if button == .down {
-            pressFrom = lastStepDown ? max(pressFrom, value) : value
+            let soonAfterPress = pressBeganAt.flatMap { began in time.map { $0 - began < Self.newPressWithin } }
+            let newPress = !lastStepDown || soonAfterPress == true
+            pressFrom = newPress ? value : max(pressFrom, value)
+            pressBeganAt = newPress ? time : nil
         }
         lastStepDown = button == .down
     }

@@ -58,7 +58,7 @@ extension VolumeStepMachine {
             return
         }
         actions.append(.steps(button, count: count))
-        downPress.step(button, from: old)
+        downPress.step(button, from: old, at: time)
         guard mode == .capture else {
             userVolume = value
             actions.append(.userVolumeChanged(value))
