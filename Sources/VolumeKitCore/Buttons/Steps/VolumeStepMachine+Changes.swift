@@ -54,7 +54,7 @@ extension VolumeStepMachine {
         else {
             userVolume = value
             actions.append(.userVolumeChanged(value))
-            hold(anchorFor(value), at: time, into: &actions)
+            hold(anchorFor(value), at: time, duringPresses: true, into: &actions)
             return
         }
         actions.append(.steps(button, count: count))
