@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Behaviour kept while the buttons core is refactored (issue 24): compares, against what golden/ recorded,
 #  1. every run of `volumekit simulate --json --profile sample:K --trace T SCRIPT` — every script in scenarios/
-#     and scenarios/known/, the four VolumeKit strategies, samples 1–50: 5,600 runs, hashed per run
+#     and scenarios/known/, the four VolumeKit strategies, samples 1–50: 9,200 runs, hashed per run
 #     (golden/outputs.txt; Tests/VolumeKitTests/Golden/GoldenOutputTests.swift makes the same bytes the CLI
 #     prints and writes, so a changed run can be read with the command the failure names);
 #  2. the sweep's figures as `swift test` prints them (golden/sweep.txt): per strategy the corpus runs,

@@ -26,10 +26,6 @@ public struct OracleLimit: Sendable {
         public var pressSinceRouteChange: TimeInterval?
         /// The route the press concerned was made on (the user's last route change before it, else the speaker).
         public var pressRoute: AudioRoute?
-        /// Whether the press concerned made the first volume change KVO could report since the user's last route
-        /// change before it: that change left the volume where it was (both routes at one value) and nothing
-        /// moved the new route's volume until the press.
-        public var pressFirstChangeSinceRouteChange: Bool = false
         /// Seconds since another source last moved the volume where a press could have
         /// (``PressOracle/Run/otherSourceSteps``), at the failure, if one did.
         public var sinceOtherSourceStep: TimeInterval?
@@ -89,27 +85,7 @@ public struct OracleLimit: Sendable {
     public static let all: [OracleLimit] = [
         headroomExhausted, ambiguousStep, holdBeforeCapture, holdAfterAmbiguousStart, warningTookRepeat,
         pressOnSetInFlight, routeChangeNotNotified, noVolumeControl, otherSourceStep, passiveHoldAtRail,
-        routeChangeUnseenAtRail,
     ]
-
-    /// `routeNotification=missing` (RBVolumeButtons #18, openradar 35432156) at its extreme: a route change with no
-    /// notification to a route at the same volume (no KVO either), and presses there toward the rail its volume
-    /// sits at (nothing moves, nothing for KVO to report). Nothing at all tells VolumeKit the route changed: it
-    /// still holds — or, from a route without volume control, still lets be — the old route, and the presses
-    /// change nothing it can see. No app can observe it: no diagnostic, counted apart. Only a missed press at a
-    /// rail with `outputVolume` or passive (the private notification reports presses at the rails), the route
-    /// changed without a notification, and nothing changed the new route's volume from the change to the press —
-    /// with `outputVolume`, within ``FinalVolumeLimit/pressesAfterRouteChange`` of the change: the route is read
-    /// every 50 ms, and then held off the rail.
-    public static let routeChangeUnseenAtRail = OracleLimit(
-        name: "route change unseen, presses at a rail", diagnostic: nil, countedApart: true
-    ) { evidence in
-        evidence.behaviour.routeNotification == .missing && evidence.violation.kind == .missedPress
-            && [.outputVolume, .passive].contains(evidence.strategy) && evidence.press?.context.atRail == true
-            && evidence.pressFirstChangeSinceRouteChange
-            && (evidence.strategy == .passive
-                || evidence.sinceRouteChange.map { $0 <= FinalVolumeLimit.pressesAfterRouteChange } ?? false)
-    }
 
     /// Passive mode lets the volume move, so a hold that reaches 0 or 1 goes on auto-repeating there with nothing
     /// for KVO or the notification to report (seed 000; README: "passive mode cannot see presses at the rails"):

@@ -110,11 +110,6 @@ extension PressOracle {
                     lastRouteChange(before: current.down).map { current.down - $0 }
                 },
                 pressRoute: press.map { current in routeAt(current.down) },
-                pressFirstChangeSinceRouteChange: press.map { current in
-                    guard let change = lastRouteChange(before: current.down) else { return false }
-                    return run.quietSinceRouteChange(
-                        at: change, from: routeAt(change - 0.001), to: routeAt(change), until: current.down)
-                } ?? false,
                 sinceOtherSourceStep: run.otherSourceSteps.last { $0 <= failure.time + 1e-6 }.map { failure.time - $0 },
                 chainSinceOtherSourceStep: press.flatMap { current in
                     current.readAsRepeat ? current.chainStart : nil

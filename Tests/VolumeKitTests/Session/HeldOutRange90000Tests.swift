@@ -39,4 +39,15 @@ struct HeldOutRange90000Tests {
         let session = RandomSession.replayed(strategy, sample: 103518, seed: 819_759_043)
         #expect(session.violations() == [])
     }
+
+    @Test("Taps too quick for one hold, then an interruption: the restore made as it began landed, presses follow")
+    func restoreLandedAfterQuickTaps() {
+        // Sample 92392: down taps 0.24 s apart from 1.0 (the anchor 0.875's set lost by a view not ready); the
+        // anchor's reset lands as an interruption begins, its KVO just after, then the restore of the user's 1.0
+        // lands unseen and two presses take it to 0.875, read on return. The anchor's landing was taken as not
+        // proving the down press over — bounded by the first tap's 1.0, though each tap was a new press — so the
+        // restore was taken as refused, the read as the anchor still in place, and 1.0 given back at the stop.
+        let session = RandomSession.replayed(.outputVolume, sample: 92392, seed: 731_652_248)
+        #expect(session.violations() == [])
+    }
 }

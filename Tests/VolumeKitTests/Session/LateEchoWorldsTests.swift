@@ -109,4 +109,48 @@ struct LateEchoWorldsTests {
         run.stop()
         #expect(run.device.volume == 0.75, "four presses down from the user's 1.0")
     }
+
+    /// The user's 1.0 and the headroom anchor 0.875, whose set a volume view not ready lost; three down steps from
+    /// 1.0 to 0.8125 observed `gaps` apart (their resets unobserved), the anchor set once the buttons are quiet; an
+    /// interruption begins as it lands, the restore to 1.0 is issued and taken as landed, and the anchor's KVO comes
+    /// after. Returns the machine.
+    private static func interruptedAfterDownSteps(gaps: [Double]) -> VolumeStepMachine {
+        var machine = VolumeStepMachine()
+        var sets: [Float] = []
+        func run(_ actions: VolumeStepMachine.Actions) { for case .setVolume(let v) in actions { sets.append(v) } }
+        run(machine.start(volume: 1, at: 0))
+        #expect(machine.anchor == 0.875)
+        var time = 1.0
+        for (value, gap) in zip([Float(0.9375), 0.875, 0.8125], [0] + gaps) {
+            time += gap
+            run(machine.tick(at: time))  // Echoes expire (the engine ticks at the machine's deadlines).
+            run(machine.observe(value, at: time))
+        }
+        sets = []
+        run(machine.tick(at: time + 0.4))
+        #expect(sets.last == 0.875, "the reset to the anchor once the buttons are quiet")
+        _ = machine.suspend(at: time + 0.45)
+        _ = machine.assumeSetsLanded(at: time + 0.45)
+        _ = machine.observe(0.875, at: time + 0.451)
+        return machine
+    }
+
+    @Test("Taps too quick for one hold, the anchor's reset seen as an interruption begins: the restore landed (92392)")
+    func tapsThenLateAnchorEcho() {
+        // Down steps 0.24 s apart: sooner than any hold's first auto-repeat (0.3 s), so each is a new press and the
+        // last began at 0.875 — the anchor's landing shows it over (a press held refuses a set at or above the value
+        // before it, seed 000), and the restore of 1.0 landed over it. The read of 0.875 on return is two presses.
+        var machine = Self.interruptedAfterDownSteps(gaps: [0.24, 0.24])
+        _ = machine.resume(volume: 0.875, at: 3)
+        #expect(machine.userVolume == 0.875, "the user's 0.875, not 1.0 kept as if the restore never landed")
+    }
+
+    @Test("Steps on a hold's rhythm, the anchor's reset seen as an interruption begins: the restore may be refused")
+    func holdThenLateAnchorEcho() {
+        // A first repeat 0.5 s after the press, then 0.2 s: one hold from 1.0 may still be held, which accepts the
+        // anchor (below 1.0) and refuses the restore — the volume is VolumeKit's anchor, not the user's choice.
+        var machine = Self.interruptedAfterDownSteps(gaps: [0.5, 0.2])
+        _ = machine.resume(volume: 0.875, at: 3)
+        #expect(machine.userVolume == 1)
+    }
 }

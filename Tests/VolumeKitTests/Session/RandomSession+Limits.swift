@@ -34,10 +34,11 @@ extension RandomSession {
     }
 
     /// Envelope limit (README): with `outputVolume` a press toward 0 or 1 while the volume is already there
-    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash), since the
-    /// launch recovery reads the volume. True when every violating route's user volume is such a rail, the user
-    /// pressed toward it there unseen (``unseenRailPress``; not running, for strategies other than
-    /// `outputVolume`), and VolumeKit reported moving the volume off that rail
+    /// changes nothing iOS reports — with any strategy when the app was not running then (a crash) or its launch
+    /// recovery was, since the recovery reads the volume with `outputVolume`. True when every violating route's
+    /// user volume is such a rail, the user pressed toward it there unseen (``unseenRailPress``; not running or
+    /// recovering, for strategies other than `outputVolume` — held-out session systemNotification 93397: a press
+    /// up at 1 while the recovery waited for its view), and VolumeKit reported moving the volume off that rail
     /// (``VolumeButtonsDiagnostic/railPressesUnseen(_:)``).
     var isUnderUnseenRailPress: Bool {
         let routes = violatingRoutes()
@@ -159,12 +160,15 @@ extension RandomSession {
     /// and the presses from the new one ended on the old. True when VolumeKit reported it
     /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
     /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), off by that press undone (one
-    /// step, within ``VolumeStepMachine/stepTolerance``), or by presses all made while the app was not running
-    /// that ended on such a refused set after a crash that came after the set, the recovery's diagnostic after
-    /// them (``pressRun``: the anchor set at a start that a volume view not ready dropped — sweep session
-    /// outputVolume 1337, three presses up from 0 onto the anchor 0.1875) or on a value
-    /// VolumeKit's sets had left there before its last (``pressedOntoEarlierLeft``), the route ending at the user's
-    /// volume from before those presses.
+    /// step, within ``VolumeStepMachine/stepTolerance``), or by presses VolumeKit could not see (the app not
+    /// running, or its session not live until the app ended) that ended on such a refused set after a crash that
+    /// came after the set, the recovery's diagnostic after them (``pressRun``: the anchor set at a start that a
+    /// volume view not ready dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor
+    /// 0.1875; held-out 91817, presses during an interruption that never ended, then a crash, ending on the held
+    /// value of a start whose sets the view dropped) or on a value VolumeKit's sets — or a press it captured, its
+    /// reset to come — had left there before its last (``pressedOntoEarlierLeft``; held-out 90791: a press captured
+    /// through a view not ready, its reset landing after a crash, then the user's press back onto the captured
+    /// value), the route ending at the user's volume from before those presses.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
@@ -176,7 +180,7 @@ extension RandomSession {
                     return true
                 }
                 // Presses after a crash that came after the set, and the recovery's diagnostic after them.
-                if pressedOntoRefusedSet.contains(route), let run = pressRun[route], run.appDown,
+                if pressedOntoRefusedSet.contains(route), let run = pressRun[route], run.unseen,
                     let set = refusedSetPressedOnto[route], appEnds.contains(where: { set < $0 && $0 < run.at }),
                     recoveryDiagnostics.current.contains(where: {
                         $0.name == "recoveredAtUnconfirmedSet" && $0.time > run.at

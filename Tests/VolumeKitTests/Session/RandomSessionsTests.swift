@@ -52,9 +52,13 @@ final class RandomSession {
     /// did not hold it: the press changed nothing, so `outputVolume` showed nothing. Cleared by a later change
     /// of the user's there that moved the volume (a press or Control Center).
     private(set) var unseenRailPress: [AudioRoute: Float] = [:]
-    /// Routes whose ``unseenRailPress`` was made while the app was not running (after a crash, before the launch):
-    /// no strategy sees it then — the launch recovery reads the volume with `outputVolume` (``VolumeRecovery``).
+    /// Routes whose ``unseenRailPress`` was made while the app was not running (after a crash, before the launch)
+    /// or while the launch recovery ran: no strategy sees it then — the recovery reads the volume with
+    /// `outputVolume`, whatever the crashed run's strategy (``VolumeRecovery``: the private notification needs the
+    /// app's opt-in, which the recovery is not given).
     var unseenRailPressAppDown: Set<AudioRoute> = []
+    /// Whether a launch recovery is running (from `launch` until its completion).
+    private let recoveryRunning = Locked(false)
     /// The last volume the device's log showed per route.
     private var shown: [AudioRoute: Float] = [:]
     /// VolumeKit's own nudges left in a route's volume (its last set landed this far off the user's volume: within
@@ -90,6 +94,10 @@ final class RandomSession {
     var userPressTimes: [(at: Instant, route: AudioRoute)] = []
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
+    /// Per route, the values captured presses left there (VolumeKit holding the volume, its reset to come) since
+    /// the user's last change there, each with when it landed; and when VolumeKit's last set landed there.
+    private var capturedLeft: [AudioRoute: [(at: Instant, value: Float)]] = [:]
+    private var lastAppLanding: [AudioRoute: Instant] = [:]
     /// Per route, the value of a set of VolumeKit's iOS refused there (a held down press) or dropped (no volume view
     /// ready), not landed since, and when.
     private var refused: [AudioRoute: (value: Float, at: Instant)] = [:]
@@ -119,15 +127,18 @@ final class RandomSession {
     /// set of VolumeKit's iOS had refused or dropped there.
     private(set) var pressedOntoRefusedSet: Set<AudioRoute> = []
     /// Per route, when the user's current run of presses (VolumeKit not holding; no other change of theirs since)
-    /// began, and whether every press of it was made while the app was not running (a press made so after one
-    /// made with the app running begins a run of its own).
-    private(set) var pressRun: [AudioRoute: (at: Instant, appDown: Bool)] = [:]
+    /// began; whether VolumeKit could see none of it (`unseen`: every press made while the app was not running, or
+    /// while it ran with its session not live — no KVO, stale reads, or for the private notification the app
+    /// suspended; a press it could see after one it could not begins a run of its own); and whether the app has
+    /// made its session live since the run's last press (`readSince`: it read the volume those presses left, so
+    /// the next press begins a run of its own).
+    private(set) var pressRun: [AudioRoute: (at: Instant, unseen: Bool, readSince: Bool)] = [:]
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
-    /// and the values its earlier sets had left there before its last (kept press after press until another
-    /// change of the user's).
+    /// and the values its earlier sets — or captured presses whose resets were to come — had left there before
+    /// its last (kept press after press until another change of the user's).
     private var leftBeforePresses: [AudioRoute: (at: Instant, values: [Float])] = [:]
     /// Per route, when the presses began whose last, made while the app was not running, ended exactly on a value
-    /// VolumeKit's sets had left there before its last one.
+    /// VolumeKit's sets (or a captured press) had left there before its last one.
     private(set) var pressedOntoEarlierLeft: [AudioRoute: Instant] = [:]
     /// Routes whose user volume was last set by presses (VolumeKit not holding) made from a value VolumeKit's
     /// sets had left there, nudges and all.
@@ -245,6 +256,8 @@ final class RandomSession {
             let lastRun = self.lastRun
             let diagnostics = self.diagnostics
             let recoveryDiagnostics = self.recoveryDiagnostics
+            let recoveryRunning = self.recoveryRunning
+            recoveryRunning.withLock { $0 = true }
             VolumeRecovery.recoverIfNeeded(
                 device.clients,
                 onDiagnostic: { [device] diagnostic in
@@ -252,6 +265,7 @@ final class RandomSession {
                     recoveryDiagnostics.withLock { $0.append(PressOracle.Diagnostic(diagnostic, at: device.now)) }
                 }
             ) { [device] result in
+                recoveryRunning.withLock { $0 = false }
                 if case .failed = result {} else { lastRun.withLock { $0 = device.route } }
             }
         }
@@ -333,6 +347,10 @@ final class RandomSession {
                 refused[device.route] = (value, at)
             }
             if case .appEnded(let at) = entry { appEnds.append(at) }
+            // The session live again: VolumeKit reads the volume the presses so far left.
+            if case .sessionActivated = entry, device.isAppRunning {
+                for (route, run) in pressRun { pressRun[route] = (run.at, run.unseen, true) }
+            }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
                 return
@@ -394,6 +412,7 @@ final class RandomSession {
                 }
                 controlCenterChanges.append((at, route, value, truth[route]!, appLeft[route] ?? []))
                 appLeft[route] = nil
+                capturedLeft[route] = nil
                 truth[route] = value
                 carried[route] = nil
                 anchoredAway[route] = nil
@@ -415,19 +434,32 @@ final class RandomSession {
                     } == true
                     && !PressOracle.pressCouldLand(
                         from: device.reported(before ?? value), to: device.reported(value))
-                guard !holding || absolute else { break }
+                guard !holding || absolute else {
+                    capturedLeft[route, default: []].append((at, value))
+                    break
+                }
                 userPressTimes.append((at, route))
                 lastOtherSource[route] = nil
                 unseenOtherSource[route] = nil
                 unobservedChanges[route] = nil
                 unobservedReturn[route] = nil
                 let fromAppLeft = appLeft[route]?.isEmpty == false
-                if fromAppLeft { leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast())) }
+                if fromAppLeft {
+                    // A captured press's value before VolumeKit's last set is one it left there too (held-out
+                    // session 90791: a press captured through a volume view not ready, its reset landing only after
+                    // a crash, then the user's press after it back onto that value).
+                    let captured = (capturedLeft[route] ?? []).filter { $0.at < (lastAppLanding[route] ?? 0) }
+                    leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast()) + captured.map(\.value))
+                }
                 appLeft[route] = nil
-                if let run = pressRun[route], run.appDown || device.isAppRunning {
-                    pressRun[route] = (run.at, run.appDown && !device.isAppRunning)
+                capturedLeft[route] = nil
+                let seen =
+                    device.isAppRunning
+                    && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
+                if let run = pressRun[route], !run.readSince, run.unseen || seen {
+                    pressRun[route] = (run.at, run.unseen && !seen, false)
                 } else {
-                    pressRun[route] = (at, !device.isAppRunning)
+                    pressRun[route] = (at, !seen, false)
                 }
                 if let set = refused[route], abs(set.value - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)
@@ -462,7 +494,7 @@ final class RandomSession {
                 truth[route] = value
                 if unchanged, value <= 0 || value >= 1 {
                     unseenRailPress[route] = value
-                    if device.isAppRunning {
+                    if device.isAppRunning, !recoveryRunning.current {
                         unseenRailPressAppDown.remove(route)
                     } else {
                         unseenRailPressAppDown.insert(route)
@@ -472,6 +504,7 @@ final class RandomSession {
                 }
             case .app:
                 appLeft[route, default: []].append(value)
+                lastAppLanding[route] = at
                 // A set issued before another source's change (it lands less than the slider's latency after it)
                 // overwrites that change: the limit `RandomSession.isUnderOverwrittenOtherSource`.
                 if let change = otherSourceChange[route], !change.sessionActive, at >= change.at,

@@ -127,3 +127,39 @@ struct StartAnchorUnconfirmedTests {
         #expect(session.finalVolumeLimit == "press after a crash onto a value of an unconfirmed set")
     }
 }
+
+/// Presses VolumeKit could not see because its session was not live — an interruption that never ended, then a
+/// crash — ending on the held value of an earlier run whose anchor sets a volume view not ready dropped (held-out
+/// session outputVolume 91817): the speaker's record says 0.75, never seen to land, for the user's 0.9375; during
+/// the interruption the audio comes back to the speaker and eight presses down, after the crash five up, take it
+/// from 0.9375 to 0.75 exactly. The recovery reads 0.75 as the set having landed (the commoner case), gives back
+/// 0.9375 and says so — the world where VolumeKit's set landed and nobody pressed reads the same.
+@Suite("Presses unseen during an interruption onto an unconfirmed set")
+struct InterruptedPressesOntoUnconfirmedSetTests {
+    @Test("The recovery is reported, and the limit proved only for presses VolumeKit could not see")
+    func interruptedPressesOntoDroppedAnchor() {
+        let session = RandomSession.replayed(.outputVolume, sample: 91817, seed: 727_098_824)
+        #expect(session.diagnostics.current.contains(.recoveredAtUnconfirmedSet))
+        #expect(session.violations() == ["speaker: volume 0.9375, user's 0.75"])
+        #expect(session.finalVolumeLimit == "press after a crash onto a value of an unconfirmed set")
+    }
+}
+
+/// A press captured through a volume view not ready yet, then a crash: its reset lands after the crash, and the
+/// user's own press, app down, takes the volume back exactly onto the captured value (held-out session 90791, both
+/// strategies): the user's 0.22, the captured press to 0.2825, the reset 0.22 landing 40 ms after the crash, the
+/// user's press up to 0.2825 again. The recovery reads 0.2825, where the crashed run last saw the volume with its
+/// reset unconfirmed, and gives back 0.22, saying so — the world where the reset was lost and nobody pressed reads
+/// the same.
+@Suite("A press after a crash onto a captured press's value")
+struct PressOntoCapturedValueTests {
+    @Test(
+        "The recovery is reported, and the limit proved for a press back onto the value a captured press left",
+        arguments: [SimulatedStrategy.outputVolume, .systemNotification])
+    func pressOntoCapturedValue(strategy: SimulatedStrategy) {
+        let session = RandomSession.replayed(strategy, sample: 90791, seed: 718_973_930)
+        #expect(session.diagnostics.current.contains(.recoveredAtUnconfirmedSet))
+        #expect(session.violations() == ["speaker: volume 0.22, user's 0.2825"])
+        #expect(session.finalVolumeLimit == "press after a crash onto a value of an unconfirmed set")
+    }
+}

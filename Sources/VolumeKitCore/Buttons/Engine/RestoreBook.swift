@@ -127,27 +127,9 @@ struct RestoreBook {
         bootTime: Instant?
     ) -> Bool {
         let existing = records[output]
-        if let unprovenSince, var kept = existing, kept.savedAtUptime < unprovenSince {
-            // Where the volume was left stays; the user's own change since is theirs whoever's set lands. A set
-            // toward the user's volume through the unproven view may have landed, though: the held value is then
-            // one a set of VolumeKit's may or may not have left (``PendingRestore/heldSetUnconfirmed``), and a
-            // later recovery from exactly there says so.
-            let unconfirmed: Bool? =
-                VolumeGrid.isApart(kept.heldVolume, steps.userVolume) ? true : kept.heldSetUnconfirmed
-            // Where this run sees the volume, away from the user's, is where VolumeKit left it now (a crashed run's
-            // nudges that presses carried on, a set of this run's not seen back): the record's left value, so that a
-            // later recovery from exactly there gives the user's volume back — the value left before no longer is.
-            let left =
-                steps.mayHaveLeftAwayFromUser
-                ?? (VolumeGrid.isApart(steps.believedVolume, steps.userVolume) ? steps.believedVolume : kept.leftVolume)
-            guard
-                VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
-                    || kept.leftVolume != left
-            else { return false }
-            kept.userVolume = steps.userVolume
-            kept.heldSetUnconfirmed = unconfirmed
-            kept.leftVolume = left
-            records[output] = kept
+        if let unprovenSince, let kept = existing, kept.savedAtUptime < unprovenSince {
+            guard let updated = Self.keptThroughUnprovenView(kept, steps: steps) else { return false }
+            records[output] = updated
             return true
         }
         let sets = lowestSet
@@ -191,6 +173,50 @@ struct RestoreBook {
         record.lowestVolume = lowest
         records[output] = record
         return true
+    }
+
+    /// A record saved before this run's volume view (``sync(_:with:unprovenSince:at:bootTime:)``), brought in step with
+    /// `steps` while no set through the view has been confirmed; `nil` when it stays as it is.
+    private static func keptThroughUnprovenView(_ record: PendingRestore, steps: VolumeStepMachine) -> PendingRestore? {
+        var kept = record
+        // Where the volume was left stays; the user's own change since is theirs whoever's set lands. A set
+        // toward the user's volume through the unproven view may have landed, though: the held value is then
+        // one a set of VolumeKit's may or may not have left (``PendingRestore/heldSetUnconfirmed``), and a
+        // later recovery from exactly there says so.
+        var unconfirmed: Bool? =
+            VolumeGrid.isApart(kept.heldVolume, steps.userVolume) ? true : kept.heldSetUnconfirmed
+        // Where this run sees the volume, away from the user's, is where VolumeKit left it now (a crashed run's
+        // nudges that presses carried on, a set of this run's not seen back): the record's left value, so that a
+        // later recovery from exactly there gives the user's volume back — the value left before no longer is.
+        var left =
+            steps.mayHaveLeftAwayFromUser
+            ?? (VolumeGrid.isApart(steps.believedVolume, steps.userVolume) ? steps.believedVolume : kept.leftVolume)
+        // This run holds an anchor of its own, apart from the kept held value (a call ended on a route whose
+        // record is older than the view): its set may land or be lost, so both values are VolumeKit's — the
+        // anchor becomes the held value, not known to have landed, and where the volume was left stays as the
+        // left one. Only while the volume was left at one value (the record keeps two): held-out session
+        // outputVolume 94018 crashed as the anchor 0.1875 was set over a record of 0.25, and the recovery read
+        // the landed 0.1875 as a press down from 0.25.
+        var held = kept.heldVolume
+        let oneLeft = left.map { VolumeGrid.isSame($0, kept.heldVolume) } ?? true
+        if steps.phase == .running, VolumeGrid.isApart(steps.anchor, kept.heldVolume),
+            VolumeGrid.isApart(steps.anchor, steps.userVolume), oneLeft
+        {
+            held = steps.anchor
+            left = kept.heldVolume
+            unconfirmed = true
+        }
+        guard
+            VolumeGrid.isApart(kept.userVolume, steps.userVolume) || kept.heldSetUnconfirmed != unconfirmed
+                || kept.leftVolume != left || kept.heldVolume != held
+        else { return nil }
+        // The lowest value left stays a bound below the held one (`nil`, an older version's record, stays `nil`).
+        if kept.heldVolume != held { kept.lowestVolume = kept.lowestVolume.map { min($0, held) } }
+        kept.heldVolume = held
+        kept.userVolume = steps.userVolume
+        kept.heldSetUnconfirmed = unconfirmed
+        kept.leftVolume = left
+        return kept
     }
 
     /// Where presses walked the volume while running, once it is more than one press from the anchor `held` and

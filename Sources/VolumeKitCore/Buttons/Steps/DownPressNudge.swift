@@ -5,9 +5,24 @@ import Foundation
 /// The rule (seed 000): from iOS 11, while a volume-down press is held iOS refuses a set to a value at or above
 /// the value before the press (other than 0). After a down step VolumeKit therefore sets just below the anchor —
 /// one nudge lower for each down step since the anchor was last confirmed, so a press landing from one of its
-/// values never equals another — and the exact anchor only once the buttons are quiet. A set of ours landing at
-/// or above the value a down press started from shows that press was over.
+/// values never equals another, and never on a point of the 1/16 grid, where presses land — and the exact anchor
+/// only once the buttons are quiet; so too for a change of the user's among presses while a down press may still be
+/// held. A set of ours landing at or above the value a down press started from shows that press was over.
+///
+/// A down press that began is over once another begins: one button cannot be pressed again while it is held. A down
+/// step sooner after a step that began a press than a hold's first auto-repeat comes (``newPressWithin``) began a
+/// press of its own, so the value before it alone bounds what a press still held refuses — not the value before the
+/// steps of the taps released before it (held-out session outputVolume 92392: taps 0.24 s apart from 1.0 down to
+/// 0.8125; the anchor 0.875's reset landing as an interruption began proved the last press over, and the restore of
+/// the user's 1.0 after it landed — two presses in the interruption then went 1.0 → 0.875, not the anchor kept).
 struct DownPressNudge: Sendable, Equatable {
+    /// How soon after a down step that began a press another down step is a new press, not that hold's first
+    /// auto-repeat: the first repeat comes 0.3 s after the press at the soonest (``CalibrationRule/firstRepeatDelay``,
+    /// `shared/facts/envelope.md`), less the classifier's tolerance for the steps' observation times
+    /// (``ButtonTiming/tolerance``; KVO latency is at most 0.03 s) — the bound ``PressClassifier`` reads a new press by.
+    static let newPressWithin: TimeInterval =
+        CalibrationRule.firstRepeatDelay.range.lowerBound - ButtonTiming.standard.tolerance
+
     /// Where the anchor stands after down steps' nudges below it.
     enum Anchor: Sendable, Equatable {
         /// No nudge below it since the anchor was chosen, or set again and seen.
@@ -24,14 +39,21 @@ struct DownPressNudge: Sendable, Equatable {
     private var nudges = 0
     /// The last step observed was a down step: its press may still be held.
     private var lastStepDown = false
-    /// The highest value a down step started from since the last up step (or start): a bound on the value before
-    /// the press that may still be held.
+    /// The highest value a down step started from since the last down press known to begin (the first down step
+    /// since an up step or the start, or one ``newPressWithin`` of a press's): a bound on the value before the press
+    /// that may still be held.
     private var pressFrom: Float = 0
+    /// When the last down step was observed, if it began a press (the first down step since an up step or the start,
+    /// or one ``newPressWithin`` of such a step) and its time is known: a down step that soon after it begins another.
+    private var pressBeganAt: Instant?
 
-    /// A step of `button` from `value` was observed (or proven).
-    mutating func step(_ button: VolumeButton, from value: Float) {
+    /// A step of `button` from `value` was observed at `time` (`nil`: proven later, its time not known).
+    mutating func step(_ button: VolumeButton, from value: Float, at time: Instant?) {
         if button == .down {
-            pressFrom = lastStepDown ? max(pressFrom, value) : value
+            let soonAfterPress = pressBeganAt.flatMap { began in time.map { $0 - began < Self.newPressWithin } }
+            let newPress = !lastStepDown || soonAfterPress == true
+            pressFrom = newPress ? value : max(pressFrom, value)
+            pressBeganAt = newPress ? time : nil
         }
         lastStepDown = button == .down
     }
@@ -44,9 +66,10 @@ struct DownPressNudge: Sendable, Equatable {
 
     /// The value to set right after a down step from `old` to `value`, holding `anchor`: a nudge below the anchor
     /// for each down step since it was confirmed — below `old` too when nothing is in flight (`old` is then
-    /// known) — never below the press's value (nor 0); but just below the anchor when the press landed above it
-    /// (it started above it, the anchor's set still in flight), rather than a whole step off it until the buttons
-    /// are quiet (a crash then would lose the user's volume: RecoveryRule takes a step off for a press).
+    /// known) — never below the press's value (nor 0), unless that would set a point of the 1/16 grid
+    /// (``offGrid(_:)``); but just below the anchor when the press landed above it (it started above it, the
+    /// anchor's set still in flight), rather than a whole step off it until the buttons are quiet (a crash then
+    /// would lose the user's volume: RecoveryRule takes a step off for a press).
     mutating func target(after value: Float, from old: Float, holding anchor: Float, nothingInFlight: Bool) -> Float {
         nudges += 1
         var immediate = anchor - Float(nudges) * VolumeGrid.nudge
@@ -54,7 +77,44 @@ struct DownPressNudge: Sendable, Equatable {
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.resetStraightToAnchor) { return anchor }
         #endif
-        return value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
+        let target = value > anchor + VolumeGrid.readTolerance ? max(0, immediate) : max(value, immediate)
+        // Set only when it moves the volume or sets of ours are in flight (it must land last): the press's own
+        // value with nothing in flight is no set, and the anchor is the value held.
+        let isSet = !nothingInFlight || VolumeGrid.isApart(target, value)
+        guard isSet, target > 0, VolumeGrid.isOnGrid(target), VolumeGrid.isApart(target, anchor) else { return target }
+        return offGrid(immediate)
+    }
+
+    /// Whether a set of `value` made now, holding the anchor, may be refused by a down press still held: a nudge
+    /// below the anchor was set since the anchor was last seen (its own set, if made, not seen to land — refused,
+    /// perhaps), the last step was down, and `value` is at or above where that press started.
+    func mayRefuse(_ value: Float) -> Bool {
+        anchor != .held && lastStepDown && value > 0 && value >= pressFrom - VolumeGrid.readTolerance
+    }
+
+    /// The next nudge below `anchor`, set in its place while a down press may refuse it (``mayRefuse(_:)``).
+    mutating func nudge(below anchor: Float) -> Float {
+        nudges += 1
+        return offGrid(anchor - Float(nudges) * VolumeGrid.nudge)
+    }
+
+    /// `immediate`, a nudge below the anchor, passed over any point of the 1/16 grid it falls on (within a read),
+    /// one nudge further down each time (counted), and no lower than 0. The rule: a nudge VolumeKit sets is never a
+    /// value a press lands on. Below an off-grid anchor a little above a point of the grid (Headphone Safety's
+    /// 0.8134 over 0.8125) the nudges reach that point, where a press from any of them snaps: a nudge within a read
+    /// of it took a held press's repeat for its own landing, and the next one, clamped up to the press's value
+    /// (0.8125 itself) and set while others were in flight, was then read as an up press when it landed under the
+    /// hold's next repeat (held-out session systemNotification 93821: a phantom up press and a hold split seven
+    /// times). Passed over, the nudges stay apart from every press's landing, below the press's value if they have
+    /// to be (VolumeKit's own value, within ``RecoveryRule/tolerance`` below the anchor and off the grid as that
+    /// rule expects).
+    private mutating func offGrid(_ immediate: Float) -> Float {
+        var value = immediate
+        while value > 0, VolumeGrid.isOnGrid(value) {
+            nudges += 1
+            value -= VolumeGrid.nudge
+        }
+        return max(0, value)
     }
 
     /// The anchor is confirmed where the machine believes the volume: the nudges count again from it.

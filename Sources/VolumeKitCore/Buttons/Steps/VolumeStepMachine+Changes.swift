@@ -54,11 +54,11 @@ extension VolumeStepMachine {
         else {
             userVolume = value
             actions.append(.userVolumeChanged(value))
-            hold(anchorFor(value), at: time, into: &actions)
+            hold(anchorFor(value), at: time, duringPresses: true, into: &actions)
             return
         }
         actions.append(.steps(button, count: count))
-        downPress.step(button, from: old)
+        downPress.step(button, from: old, at: time)
         guard mode == .capture else {
             userVolume = value
             actions.append(.userVolumeChanged(value))

@@ -50,8 +50,9 @@ extension VolumeStepMachine {
         return actions
     }
 
-    /// ``hold(_:at:)``, its actions appended to `actions`.
-    mutating func hold(_ target: Float, at time: Instant, into actions: inout Actions) {
+    /// ``hold(_:at:)``, its actions appended to `actions`. `duringPresses`: held for a change seen while capturing,
+    /// when a down press may still be held (``DownPressNudge/mayRefuse(_:)``).
+    mutating func hold(_ target: Float, at time: Instant, duringPresses: Bool = false, into actions: inout Actions) {
         if phase == .running, VolumeGrid.isApart(anchor, target) {
             anchor = target
             downPress.anchorMoved()
@@ -76,6 +77,18 @@ extension VolumeStepMachine {
         // the set in flight then lands last. Going a nudge beside it first makes the second set differ from
         // whatever the cache holds.
         if phase == .running, !VolumeGrid.isSame(believedVolume, target) {
+            // While a down press may still be held and refuse the anchor, a nudge below it first; the anchor itself
+            // at the retry. A refused set's echo lingers on a point of the grid, where a press from above snaps:
+            // held-out session outputVolume 90019, a Bluetooth headset's 0.8 synchronised during a hold from the
+            // anchor 0.75, whose set then was refused — the hold's repeat 0.8 → 0.75 was taken for that set's
+            // landing, and the hold split in three. (Only for a change seen among presses: at a start, a return or
+            // a new route the presses before say nothing of one held now, and an up press from a nudge snaps onto
+            // the anchor, where its retry lands.)
+            if duringPresses, downPress.mayRefuse(target) {
+                set(downPress.nudge(below: target), at: time, again: true, into: &actions)
+                downPress.nudgedBelow()
+                return
+            }
             set(target, at: time, again: true, into: &actions)
             return
         }

@@ -33,7 +33,7 @@ extension VolumeStepMachine {
                 match.echo, value: value, at: time, in: &echoes, capturing: phase == .running && mode == .capture,
                 believed: believedVolume, atRails: configuration.reportsPressesAtRails)
             {
-                downPress.step(press.button, from: press.value + VolumeGrid.step)
+                downPress.step(press.button, from: press.value + VolumeGrid.step, at: nil)
                 actions.append(.steps(press.button, count: press.count))
             }
             observeLanding(value, match, at: time, into: &actions)

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import VolumeKitCore
+import VolumeKitTesting
+
+/// Sessions of the held-out range 90,000 (`VOLUMEKIT_SWEEP_FIRST=90000 scripts/sweep.sh`) whose events broke: a set
+/// of VolumeKit's on a value where a held press lands took that press for its own landing. Each replayed with the
+/// verdict it has now, and the rule it broke shown on the step machine alone.
+@Suite("The held-out range 90,000: a set of ours where a held press lands")
+struct HeldOutRange90000EventTests {
+    @Test("A user's change during a down press held: a nudge below the anchor, not the anchor it refuses")
+    func userChangeDuringAHeldDownPress() {
+        // Sample 90019: a hold down from the Bluetooth route's anchor 0.75; the anchor set once the buttons seemed
+        // quiet was refused (the press still held), then the headset synchronised its 0.8 and VolumeKit set the
+        // anchor 0.75 again — refused too, its echo lingering where the hold's next repeat snapped from 0.8. The
+        // repeat was taken for that set's landing, the press reported over, and the hold split in three.
+        let session = RandomSession.replayed(.outputVolume, sample: 90019, seed: 712_860_461)
+        let verdict = session.eventVerdict()
+        #expect(verdict.violations.isEmpty, "\(verdict.violations.map(\.summary))")
+        #expect(session.violations() == [])
+    }
+
+    @Test("The same on the step machine: the hold's next repeat onto the anchor is a press")
+    func repeatOntoTheAnchorIsAPress() {
+        // Four steps of headroom (a slow phone's): the anchor stays 0.75 for the headset's 0.8.
+        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 4))
+        _ = machine.start(volume: 0.75, at: 0)
+        let nudge = sets(machine.observe(0.6875, at: 1.0))
+        #expect(nudge.count == 1 && nudge[0] < 0.75)
+        _ = machine.observe(nudge[0], at: 1.005)
+        // The buttons seem quiet: the anchor is set (and refused, the press still held: it never lands).
+        #expect(sets(machine.tick(at: 1.36, volume: nudge[0])) == [0.75])
+        // The headset's own volume synchronised, above the anchor, while that set may still be on its way.
+        let synced = Array(machine.observe(0.8, at: 1.5))
+        #expect(synced.contains(.userVolumeChanged(0.8)))
+        #expect(sets(synced).allSatisfy { $0 < 0.75 - VolumeStepMachine.readTolerance }, "\(synced)")
+        // The refused set's echo expires; the hold's next repeat snaps from 0.8 onto the anchor 0.75.
+        _ = machine.tick(at: 1.58, volume: 0.8)
+        #expect(machine.observe(0.75, at: 1.6).contains(.steps(.down, count: 1)))
+    }
+
+    @Test("Down steps below an off-grid anchor a little above a point of the grid: the nudges pass over that point")
+    func nudgesPassOverTheGrid() {
+        // Sample 93821: Headphone Safety's 0.8134 held; a hold down snaps onto 0.8125 from every nudge below it. The
+        // fourth nudge, 0.81242, was within a read of 0.8125 and took a repeat for its landing; the fifth, clamped up
+        // to the press's value 0.8125 itself, landed under the hold's next repeat (0.75) and read as an up press.
+        let session = RandomSession.replayed(.systemNotification, sample: 93821, seed: 742_968_500)
+        let verdict = session.eventVerdict()
+        #expect(verdict.violations.isEmpty, "\(verdict.violations.map(\.summary))")
+        #expect(session.violations() == [])
+    }
+
+    @Test("The same on the step machine: no nudge is a value a press lands on")
+    func noNudgeOnTheGrid() {
+        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 0, reportsPressesAtRails: true))
+        _ = machine.start(volume: 0.8134, at: 0)
+        var set = [Float]()
+        // A hold's repeats, each snapping onto the grid, seen before any of VolumeKit's resets lands.
+        for (index, value) in [Float(0.8125), 0.75, 0.6875, 0.625, 0.5625, 0.5].enumerated() {
+            set += sets(machine.observe(value, at: 1 + Double(index) * 0.07))
+        }
+        #expect(set.count == 6)
+        for value in set {
+            let offGrid = abs(value * 16 - (value * 16).rounded()) / 16
+            #expect(value < 0.8134 && offGrid > VolumeStepMachine.readTolerance, "\(set)")
+        }
+        #expect(Set(set).count == set.count, "each nudge its own value: \(set)")
+    }
+
+    /// The values `actions` set.
+    private func sets(_ actions: some Sequence<VolumeStepMachine.Action>) -> [Float] {
+        actions.compactMap { if case .setVolume(let value) = $0 { value } else { nil } }
+    }
+}
