@@ -39,6 +39,23 @@ struct HeldOutRange90000EventTests {
         #expect(machine.observe(0.75, at: 1.6).contains(.steps(.down, count: 1)))
     }
 
+    @Test("A user's change during a down press held that moves the anchor: a nudge below the new anchor first")
+    func userChangeMovingTheAnchorDuringAHeldDownPress() {
+        // The default two steps of headroom: the headset's 0.95 synchronised during a hold from the anchor 0.75 moves
+        // the anchor to 0.875 — above where the press started, so the press still held refuses it as it did 0.75, and
+        // a refused set's echo on the grid would take the repeat that snaps onto it (the independent review's world:
+        // moving the anchor forgot the nudge below the old one, and the anchor itself was set).
+        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 2))
+        _ = machine.start(volume: 0.75, at: 0)
+        let nudge = sets(machine.observe(0.6875, at: 1.0))
+        #expect(nudge.count == 1 && nudge[0] < 0.75)
+        _ = machine.observe(nudge[0], at: 1.005)
+        #expect(sets(machine.tick(at: 1.36, volume: nudge[0])) == [0.75])
+        let synced = Array(machine.observe(0.95, at: 1.5))
+        #expect(synced.contains(.userVolumeChanged(0.95)))
+        #expect(sets(synced).allSatisfy { $0 < 0.875 - VolumeStepMachine.readTolerance }, "\(synced)")
+    }
+
     @Test("Down steps below an off-grid anchor a little above a point of the grid: the nudges pass over that point")
     func nudgesPassOverTheGrid() {
         // Sample 93821: Headphone Safety's 0.8134 held; a hold down snaps onto 0.8125 from every nudge below it. The

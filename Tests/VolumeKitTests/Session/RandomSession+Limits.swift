@@ -161,14 +161,15 @@ extension RandomSession {
     /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) and every violating route's user volume was last
     /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), off by that press undone (one
     /// step, within ``VolumeStepMachine/stepTolerance``), or by presses VolumeKit could not see (the app not
-    /// running, or its session not live until the app ended) that ended on such a refused set after a crash that
-    /// came after the set, the recovery's diagnostic after them (``pressRun``: the anchor set at a start that a
+    /// running, or its session not live until the app ended: ``unreadUntilCrash(_:)``) that ended on such a refused
+    /// set after a crash that came after the set, the recovery's diagnostic after them (``pressRun``: the anchor set at a start that a
     /// volume view not ready dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor
     /// 0.1875; held-out 91817, presses during an interruption that never ended, then a crash, ending on the held
     /// value of a start whose sets the view dropped) or on a value VolumeKit's sets — or a press it captured, its
     /// reset to come — had left there before its last (``pressedOntoEarlierLeft``; held-out 90791: a press captured
     /// through a view not ready, its reset landing after a crash, then the user's press back onto the captured
-    /// value), the route ending at the user's volume from before those presses.
+    /// value, its reset landing only after a crash), the recovery's diagnostic after them, the route ending at the
+    /// user's volume from before those presses.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
@@ -181,6 +182,7 @@ extension RandomSession {
                 }
                 // Presses after a crash that came after the set, and the recovery's diagnostic after them.
                 if pressedOntoRefusedSet.contains(route), let run = pressRun[route], run.unseen,
+                    unreadUntilCrash(run),
                     let set = refusedSetPressedOnto[route], appEnds.contains(where: { set < $0 && $0 < run.at }),
                     recoveryDiagnostics.current.contains(where: {
                         $0.name == "recoveredAtUnconfirmedSet" && $0.time > run.at
@@ -189,9 +191,22 @@ extension RandomSession {
                 {
                     return true
                 }
-                guard let began = pressedOntoEarlierLeft[route] else { return false }
+                guard let began = pressedOntoEarlierLeft[route],
+                    recoveryDiagnostics.current.contains(where: {
+                        $0.name == "recoveredAtUnconfirmedSet" && $0.time > began
+                    })
+                else { return false }
                 return abs(endVolume(on: route) - userVolume(on: route, at: began)) <= VolumeStepMachine.readTolerance
             }
+    }
+
+    /// Whether the presses of `run` made while the app was running stayed unread until the app ended: a crash came
+    /// after the last of them with the session not made live in between (VolumeKit would have read the volume they
+    /// left). True for a run made with the app down throughout.
+    func unreadUntilCrash(_ run: PressRun) -> Bool {
+        guard let last = run.lastWhileRunning else { return true }
+        guard let end = appEnds.first(where: { $0 > last }) else { return false }
+        return !sessionLiveAgain.contains { $0 > last && $0 < end }
     }
 
     /// Unobservable limit (README): the user's last choice on a route was a Control Center value equal to the

@@ -92,6 +92,18 @@ final class RandomSession {
     var appSets: [(at: Instant, value: Float)] = []
     /// When and where the user pressed while VolumeKit did not hold the volume.
     var userPressTimes: [(at: Instant, route: AudioRoute)] = []
+    /// A run of the user's presses on a route (``pressRun``).
+    struct PressRun {
+        /// When its first press was made.
+        var at: Instant
+        /// VolumeKit could see none of its presses.
+        var unseen: Bool
+        /// The app made its session live since the run's last press.
+        var readSince = false
+        /// When its last press made while the app was running came, if one was.
+        var lastWhileRunning: Instant?
+    }
+
     /// The values of VolumeKit's landings per route since the user's last change there.
     private var appLeft: [AudioRoute: [Float]] = [:]
     /// Per route, the values captured presses left there (VolumeKit holding the volume, its reset to come) since
@@ -132,7 +144,9 @@ final class RandomSession {
     /// suspended; a press it could see after one it could not begins a run of its own); and whether the app has
     /// made its session live since the run's last press (`readSince`: it read the volume those presses left, so
     /// the next press begins a run of its own).
-    private(set) var pressRun: [AudioRoute: (at: Instant, unseen: Bool, readSince: Bool)] = [:]
+    private(set) var pressRun: [AudioRoute: PressRun] = [:]
+    /// When the app made its session live while running (it reads the volume then).
+    private(set) var sessionLiveAgain: [Instant] = []
     /// Per route, when the user's presses (VolumeKit not holding) began from a value VolumeKit's sets left there,
     /// and the values its earlier sets — or captured presses whose resets were to come — had left there before
     /// its last (kept press after press until another change of the user's).
@@ -348,8 +362,9 @@ final class RandomSession {
             }
             if case .appEnded(let at) = entry { appEnds.append(at) }
             // The session live again: VolumeKit reads the volume the presses so far left.
-            if case .sessionActivated = entry, device.isAppRunning {
-                for (route, run) in pressRun { pressRun[route] = (run.at, run.unseen, true) }
+            if case .sessionActivated(let at) = entry, device.isAppRunning {
+                sessionLiveAgain.append(at)
+                for route in pressRun.keys { pressRun[route]?.readSince = true }
             }
             guard case .volume(let at, let route, let value, let cause) = entry else {
                 narrate?("    \(entry)")
@@ -448,7 +463,12 @@ final class RandomSession {
                     // A captured press's value before VolumeKit's last set is one it left there too (held-out
                     // session 90791: a press captured through a volume view not ready, its reset landing only after
                     // a crash, then the user's press after it back onto that value).
-                    let captured = (capturedLeft[route] ?? []).filter { $0.at < (lastAppLanding[route] ?? 0) }
+                    // Only a capture whose reset landed after a crash that followed it: a reset the crashed run
+                    // could not see (a landing it saw told it where the volume was).
+                    let landing = lastAppLanding[route] ?? 0
+                    let captured = (capturedLeft[route] ?? []).filter { capture in
+                        capture.at < landing && appEnds.contains { $0 > capture.at && $0 < landing }
+                    }
                     leftBeforePresses[route] = (at, Array(appLeft[route]!.dropLast()) + captured.map(\.value))
                 }
                 appLeft[route] = nil
@@ -456,10 +476,12 @@ final class RandomSession {
                 let seen =
                     device.isAppRunning
                     && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
-                if let run = pressRun[route], !run.readSince, run.unseen || seen {
-                    pressRun[route] = (run.at, run.unseen && !seen, false)
+                if var run = pressRun[route], !run.readSince, run.unseen || seen {
+                    run.unseen = run.unseen && !seen
+                    if device.isAppRunning { run.lastWhileRunning = at }
+                    pressRun[route] = run
                 } else {
-                    pressRun[route] = (at, !seen, false)
+                    pressRun[route] = PressRun(at: at, unseen: !seen, lastWhileRunning: device.isAppRunning ? at : nil)
                 }
                 if let set = refused[route], abs(set.value - value) <= VolumeStepMachine.readTolerance {
                     pressedOntoRefusedSet.insert(route)

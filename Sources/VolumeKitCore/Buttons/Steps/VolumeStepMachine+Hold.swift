@@ -53,6 +53,9 @@ extension VolumeStepMachine {
     /// ``hold(_:at:)``, its actions appended to `actions`. `duringPresses`: held for a change seen while capturing,
     /// when a down press may still be held (``DownPressNudge/mayRefuse(_:)``).
     mutating func hold(_ target: Float, at time: Instant, duringPresses: Bool = false, into actions: inout Actions) {
+        // Judged before the anchor moves (moving it forgets the nudge below the old one): a press refusing the old
+        // anchor refuses a new one at or above where it started too (a headset's sync mid-hold moving the anchor).
+        let mayBeRefused = duringPresses && downPress.mayRefuse(target)
         if phase == .running, VolumeGrid.isApart(anchor, target) {
             anchor = target
             downPress.anchorMoved()
@@ -84,7 +87,7 @@ extension VolumeStepMachine {
             // landing, and the hold split in three. (Only for a change seen among presses: at a start, a return or
             // a new route the presses before say nothing of one held now, and an up press from a nudge snaps onto
             // the anchor, where its retry lands.)
-            if duringPresses, downPress.mayRefuse(target) {
+            if mayBeRefused {
                 set(downPress.nudge(below: target), at: time, again: true, into: &actions)
                 downPress.nudgedBelow()
                 return
