@@ -162,14 +162,13 @@ extension RandomSession {
     /// set by a press onto a set iOS had refused there (``pressedOntoRefusedSet``), off by that press undone (one
     /// step, within ``VolumeStepMachine/stepTolerance``), or by presses VolumeKit could not see (the app not
     /// running, or its session not live until the app ended: ``unreadUntilCrash(_:)``) that ended on such a refused
-    /// set after a crash that came after the set, the recovery's diagnostic after them (``pressRun``: the anchor set at a start that a
-    /// volume view not ready dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor
-    /// 0.1875; held-out 91817, presses during an interruption that never ended, then a crash, ending on the held
-    /// value of a start whose sets the view dropped) or on a value VolumeKit's sets — or a press it captured, its
-    /// reset to come — had left there before its last (``pressedOntoEarlierLeft``; held-out 90791: a press captured
-    /// through a view not ready, its reset landing after a crash, then the user's press back onto the captured
-    /// value, its reset landing only after a crash), the recovery's diagnostic after them, the route ending at the
-    /// user's volume from before those presses.
+    /// set after a crash that came after the set (``pressRun``: the anchor set at a start that a volume view not
+    /// ready dropped — sweep session outputVolume 1337, three presses up from 0 onto the anchor 0.1875; held-out
+    /// 91817, presses during an interruption that never ended, then a crash, ending on the held value of a start
+    /// whose sets the view dropped), or on a value VolumeKit's sets — or a press it captured, its reset landing
+    /// only after a crash — had left there before its last (``pressedOntoEarlierLeft``; held-out 90791: the user's
+    /// press back onto the captured value); in both, the recovery's diagnostic after the presses, the route ending
+    /// at the user's volume from before them.
     var isUnderUnconfirmedAnchor: Bool {
         let routes = violatingRoutes()
         return !routes.isEmpty && diagnostics.current.contains(.recoveredAtUnconfirmedSet)
@@ -184,20 +183,22 @@ extension RandomSession {
                 if pressedOntoRefusedSet.contains(route), let run = pressRun[route], run.unseen,
                     unreadUntilCrash(run),
                     let set = refusedSetPressedOnto[route], appEnds.contains(where: { set < $0 && $0 < run.at }),
-                    recoveryDiagnostics.current.contains(where: {
-                        $0.name == "recoveredAtUnconfirmedSet" && $0.time > run.at
-                    }),
+                    recoveryReportedUnconfirmedSet(after: run.at),
                     abs(endVolume(on: route) - userVolume(on: route, at: run.at)) <= VolumeStepMachine.readTolerance
                 {
                     return true
                 }
-                guard let began = pressedOntoEarlierLeft[route],
-                    recoveryDiagnostics.current.contains(where: {
-                        $0.name == "recoveredAtUnconfirmedSet" && $0.time > began
-                    })
-                else { return false }
+                guard let began = pressedOntoEarlierLeft[route], recoveryReportedUnconfirmedSet(after: began) else {
+                    return false
+                }
                 return abs(endVolume(on: route) - userVolume(on: route, at: began)) <= VolumeStepMachine.readTolerance
             }
+    }
+
+    /// Whether a launch recovery said it gave the user's volume back from a value of an unconfirmed set
+    /// (``VolumeButtonsDiagnostic/recoveredAtUnconfirmedSet``) after `time`.
+    func recoveryReportedUnconfirmedSet(after time: Instant) -> Bool {
+        recoveryDiagnostics.current.contains { $0.name == "recoveredAtUnconfirmedSet" && $0.time > time }
     }
 
     /// Whether the presses of `run` made while the app was running stayed unread until the app ended: a crash came

@@ -350,6 +350,12 @@ final class RandomSession {
         device.advance(by: 0.1)
     }
 
+    /// Whether the app can read the volume now: it runs, and with KVO its session is live; with the private
+    /// notification it is not suspended.
+    private var appReadsVolume: Bool {
+        device.isAppRunning && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
+    }
+
     /// Keeps `truth` from the device's log at the instant of each change: a Control Center change is always
     /// the user's; a button's is the user's only when VolumeKit was not holding the volume at that instant
     /// (not capturing, passive, or the app not running).
@@ -379,10 +385,7 @@ final class RandomSession {
             case .controlCenter, .otherSource:
                 if case .otherSource = cause {
                     otherSourceChange[route] = (at, value, device.isSessionActive)
-                    let readable =
-                        device.isAppRunning
-                        && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
-                    lastOtherSource[route] = (at, value, truth[route]!, readable)
+                    lastOtherSource[route] = (at, value, truth[route]!, appReadsVolume)
                 } else {
                     otherSourceChange[route] = nil
                     lastOtherSource[route] = nil
@@ -460,11 +463,10 @@ final class RandomSession {
                 unobservedReturn[route] = nil
                 let fromAppLeft = appLeft[route]?.isEmpty == false
                 if fromAppLeft {
-                    // A captured press's value before VolumeKit's last set is one it left there too (held-out
-                    // session 90791: a press captured through a volume view not ready, its reset landing only after
-                    // a crash, then the user's press after it back onto that value).
-                    // Only a capture whose reset landed after a crash that followed it: a reset the crashed run
-                    // could not see (a landing it saw told it where the volume was).
+                    // A captured press's value before VolumeKit's last set is one it left there too — when that set,
+                    // its reset, landed after a crash that followed the capture, so the crashed run never saw it (a
+                    // landing it saw told it where the volume was). Held-out session 90791: a press captured through
+                    // a volume view not ready, its reset landing after a crash, then the user's press back onto it.
                     let landing = lastAppLanding[route] ?? 0
                     let captured = (capturedLeft[route] ?? []).filter { capture in
                         capture.at < landing && appEnds.contains { $0 > capture.at && $0 < landing }
@@ -473,9 +475,7 @@ final class RandomSession {
                 }
                 appLeft[route] = nil
                 capturedLeft[route] = nil
-                let seen =
-                    device.isAppRunning
-                    && (strategy == .systemNotification ? !device.isAppSuspended : device.isSessionActive)
+                let seen = appReadsVolume
                 if var run = pressRun[route], !run.readSince, run.unseen || seen {
                     run.unseen = run.unseen && !seen
                     if device.isAppRunning { run.lastWhileRunning = at }

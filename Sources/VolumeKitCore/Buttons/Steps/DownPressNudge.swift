@@ -71,8 +71,7 @@ struct DownPressNudge: Sendable, Equatable {
     /// anchor's set still in flight), rather than a whole step off it until the buttons are quiet (a crash then
     /// would lose the user's volume: RecoveryRule takes a step off for a press).
     mutating func target(after value: Float, from old: Float, holding anchor: Float, nothingInFlight: Bool) -> Float {
-        nudges += 1
-        var immediate = anchor - Float(nudges) * VolumeGrid.nudge
+        var immediate = nextNudge(below: anchor)
         if nothingInFlight { immediate = min(immediate, old - VolumeGrid.nudge) }
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.resetStraightToAnchor) { return anchor }
@@ -94,8 +93,13 @@ struct DownPressNudge: Sendable, Equatable {
 
     /// The next nudge below `anchor`, set in its place while a down press may refuse it (``mayRefuse(_:)``).
     mutating func nudge(below anchor: Float) -> Float {
+        offGrid(nextNudge(below: anchor))
+    }
+
+    /// One nudge lower than the last below `anchor` since it was confirmed (counted).
+    private mutating func nextNudge(below anchor: Float) -> Float {
         nudges += 1
-        return offGrid(anchor - Float(nudges) * VolumeGrid.nudge)
+        return anchor - Float(nudges) * VolumeGrid.nudge
     }
 
     /// `immediate`, a nudge below the anchor, passed over any point of the 1/16 grid it falls on (within a read),
