@@ -13,7 +13,7 @@ struct RailPressTests {
     private func restoreLandingAfterPress(user: Float, rails: Bool = false) -> [VolumeStepMachine.Action] {
         var machine = VolumeStepMachine(configuration: .init(reportsPressesAtRails: rails))
         _ = machine.start(volume: 0.125, userVolume: user, at: 0)
-        let restore = machine.stop(at: 1).compactMap { if case .setVolume(let v) = $0 { v } else { nil } }
+        let restore = machine.stop(at: 1).setValues
         var actions = machine.observe(0.0625, at: 1.01)
         for (offset, value) in restore.enumerated() {
             actions += machine.observe(value, at: 1.02 + Double(offset) * 0.001)

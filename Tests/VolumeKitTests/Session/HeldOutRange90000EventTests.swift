@@ -20,20 +20,26 @@ struct HeldOutRange90000EventTests {
         #expect(session.violations() == [])
     }
 
+    /// A hold down from the anchor 0.75 with `headroom` steps: the first step's nudge below it lands; then the buttons
+    /// seem quiet and the anchor is set again — refused, the press still held, so it never lands.
+    static func holdDownWithAnchorRefused(headroom: Int) -> VolumeStepMachine {
+        var machine = VolumeStepMachine(configuration: .init(headroomSteps: headroom))
+        _ = machine.start(volume: 0.75, at: 0)
+        let nudge = machine.observe(0.6875, at: 1.0).setValues
+        #expect(nudge.count == 1 && nudge[0] < 0.75)
+        _ = machine.observe(nudge[0], at: 1.005)
+        #expect(machine.tick(at: 1.36, volume: nudge[0]).setValues == [0.75])
+        return machine
+    }
+
     @Test("The same on the step machine: the hold's next repeat onto the anchor is a press")
     func repeatOntoTheAnchorIsAPress() {
         // Four steps of headroom (a slow phone's): the anchor stays 0.75 for the headset's 0.8.
-        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 4))
-        _ = machine.start(volume: 0.75, at: 0)
-        let nudge = sets(machine.observe(0.6875, at: 1.0))
-        #expect(nudge.count == 1 && nudge[0] < 0.75)
-        _ = machine.observe(nudge[0], at: 1.005)
-        // The buttons seem quiet: the anchor is set (and refused, the press still held: it never lands).
-        #expect(sets(machine.tick(at: 1.36, volume: nudge[0])) == [0.75])
+        var machine = Self.holdDownWithAnchorRefused(headroom: 4)
         // The headset's own volume synchronised, above the anchor, while that set may still be on its way.
         let synced = Array(machine.observe(0.8, at: 1.5))
         #expect(synced.contains(.userVolumeChanged(0.8)))
-        #expect(sets(synced).allSatisfy { $0 < 0.75 - VolumeStepMachine.readTolerance }, "\(synced)")
+        #expect(synced.setValues.allSatisfy { $0 < 0.75 - VolumeStepMachine.readTolerance }, "\(synced)")
         // The refused set's echo expires; the hold's next repeat snaps from 0.8 onto the anchor 0.75.
         _ = machine.tick(at: 1.58, volume: 0.8)
         #expect(machine.observe(0.75, at: 1.6).contains(.steps(.down, count: 1)))
@@ -45,15 +51,10 @@ struct HeldOutRange90000EventTests {
         // the anchor to 0.875 — above where the press started, so the press still held refuses it as it did 0.75, and
         // a refused set's echo on the grid would take the repeat that snaps onto it (the independent review's world:
         // moving the anchor forgot the nudge below the old one, and the anchor itself was set).
-        var machine = VolumeStepMachine(configuration: .init(headroomSteps: 2))
-        _ = machine.start(volume: 0.75, at: 0)
-        let nudge = sets(machine.observe(0.6875, at: 1.0))
-        #expect(nudge.count == 1 && nudge[0] < 0.75)
-        _ = machine.observe(nudge[0], at: 1.005)
-        #expect(sets(machine.tick(at: 1.36, volume: nudge[0])) == [0.75])
+        var machine = Self.holdDownWithAnchorRefused(headroom: 2)
         let synced = Array(machine.observe(0.95, at: 1.5))
         #expect(synced.contains(.userVolumeChanged(0.95)))
-        #expect(sets(synced).allSatisfy { $0 < 0.875 - VolumeStepMachine.readTolerance }, "\(synced)")
+        #expect(synced.setValues.allSatisfy { $0 < 0.875 - VolumeStepMachine.readTolerance }, "\(synced)")
     }
 
     @Test("Down steps below an off-grid anchor a little above a point of the grid: the nudges pass over that point")
@@ -74,7 +75,7 @@ struct HeldOutRange90000EventTests {
         var set = [Float]()
         // A hold's repeats, each snapping onto the grid, seen before any of VolumeKit's resets lands.
         for (index, value) in [Float(0.8125), 0.75, 0.6875, 0.625, 0.5625, 0.5].enumerated() {
-            set += sets(machine.observe(value, at: 1 + Double(index) * 0.07))
+            set += machine.observe(value, at: 1 + Double(index) * 0.07).setValues
         }
         #expect(set.count == 6)
         for value in set {
@@ -82,10 +83,5 @@ struct HeldOutRange90000EventTests {
             #expect(value < 0.8134 && offGrid > VolumeStepMachine.readTolerance, "\(set)")
         }
         #expect(Set(set).count == set.count, "each nudge its own value: \(set)")
-    }
-
-    /// The values `actions` set.
-    private func sets(_ actions: some Sequence<VolumeStepMachine.Action>) -> [Float] {
-        actions.compactMap { if case .setVolume(let value) = $0 { value } else { nil } }
     }
 }

@@ -124,7 +124,7 @@ struct PressFromNudgeTests {
         #expect(Array(machine.start(volume: 1.0, at: 0)).contains(.setVolume(0.875)))
         let actions = Array(machine.observe(0.9375, at: 0.2))
         #expect(actions.first == .steps(.down, count: 1))
-        let sets = actions.compactMap { if case .setVolume(let value) = $0 { value } else { nil } }
+        let sets = actions.setValues
         #expect(!sets.isEmpty && sets.allSatisfy { $0 < 0.875 && $0 > 0.875 - RecoveryRule.tolerance })
     }
 }

@@ -33,7 +33,7 @@ struct ReadAfterPauseTests {
         var machine = VolumeStepMachine()
         _ = machine.start(volume: 0.07, at: 0)
         _ = machine.observe(0.125, at: 0.02)
-        let nudged = machine.observe(0.0625, at: 1).compactMap { if case .setVolume(let v) = $0 { v } else { nil } }
+        let nudged = machine.observe(0.0625, at: 1).setValues
         for value in nudged { _ = machine.observe(value, at: 1.02) }
         _ = machine.suspend(at: 1.1)
         _ = machine.assumeSetsLanded(at: 1.1)
