@@ -42,6 +42,20 @@ struct MPDIntegrationTests {
         #expect(try await mpd.volume() == 64)
     }
 
+    @Test("the command line's one command list: set and get land on the real MPD; a wrong password sets nothing")
+    func oneShotCommandList() throws {
+        let mpd = try MPDPeer.device()
+        #expect(try mpd.levelBlocking(setting: 23) == 23)
+        #expect(try mpd.levelBlocking(setting: nil) == 23)
+        let wrong = try MPDDevice(host: mpd.host, port: mpd.port, password: "not-it", requestTimeout: 2)
+        #expect(throws: RemoteVolumeError.self) { _ = try wrong.levelBlocking(setting: 71) }
+        // This server lets anyone read, and control only with the password: MPD ran nothing after the refusal.
+        #expect(try mpd.levelBlocking(setting: nil) == 23)
+        let anonymous = try MPDDevice(host: mpd.host, port: mpd.port, requestTimeout: 2)
+        #expect(throws: RemoteVolumeError.self) { _ = try anonymous.levelBlocking(setting: 71) }
+        #expect(try anonymous.levelBlocking(setting: nil) == 23)
+    }
+
     @Test("without the password, setvol is refused with an error that says to give one")
     func needsPassword() async throws {
         let real = try MPDPeer.device()

@@ -97,17 +97,26 @@ public final class MPDDevice: RemoteVolumeDevice {
         try await exchange(line: "setvol \(level)\n") { _, _ in }
     }
 
-    /// ``volume()`` on the caller's thread, which blocks until MPD answers (within ``requestTimeout``): for a
-    /// one-shot command-line process (`volumekit remote get`), which then starts no thread of Dispatch's or of
-    /// Swift concurrency's. The same request and errors.
-    package func volumeBlocking() throws -> Int {
-        try blocking { session, deadline in try session.volume(deadline: deadline) }
-    }
-
-    /// ``setVolume(_:)`` on the caller's thread, as ``volumeBlocking()`` (`volumekit remote set`).
-    package func setVolumeBlocking(_ level: Int) throws {
-        let level = volumeRange.clamped(level)
-        try blocking { session, deadline in _ = try session.command("setvol \(level)", deadline: deadline) }
+    /// The level, after setting it to `level` when one is given (clamped to 0…100): the request of a one-shot
+    /// command-line process (`volumekit remote get|set`), on a connection of its own and the caller's thread,
+    /// which blocks until MPD answers (within ``requestTimeout``); no thread of Dispatch's or of Swift
+    /// concurrency's is started. Once MPD has greeted, the password, the `setvol` and the command that reads the
+    /// level back go out as one command list (MPD protocol, "Command lists"): one write and one reply, where
+    /// a command at a time waits for MPD three times — about half a millisecond of a whole `remote set` here.
+    /// MPD stops a list at its first refusal, so nothing is set after a wrong password. The same errors as
+    /// ``volume()`` and ``setVolume(_:)``.
+    package func levelBlocking(setting level: Int?) throws -> Int {
+        do {
+            let deadline = Deadline(in: requestTimeout)
+            let session = try MPDSession(host: host, port: port, password: nil, deadline: deadline)
+            defer { session.channel.close() }
+            var commands = password.map { ["password \(MPDSession.quoted($0))"] } ?? []
+            if let level { commands.append("setvol \(volumeRange.clamped(level))") }
+            commands.append(session.volumeCommand)
+            return try session.level(from: session.commandList(commands, deadline: deadline))
+        } catch {
+            throw Self.forUser(error)
+        }
     }
 
     /// Whether the volume is 0 (MPD has no separate mute).
@@ -177,15 +186,6 @@ public final class MPDDevice: RemoteVolumeDevice {
     {
         try await mappingErrors {
             try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
-        }
-    }
-
-    /// `work` on the connection, on the caller's thread (``SerialLink/performBlocking(timeout:keepsSession:_:)``).
-    private func blocking<T>(_ work: (MPDSession, Deadline) throws -> T) throws -> T {
-        do {
-            return try link.performBlocking(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
-        } catch {
-            throw Self.forUser(error)
         }
     }
 

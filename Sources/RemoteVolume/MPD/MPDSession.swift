@@ -97,6 +97,15 @@ final class MPDSession {
         return try readResponse(deadline: deadline)
     }
 
+    /// Sends `commands` as one command list (`command_list_begin` … `command_list_end`, one write) and returns
+    /// the `key: value` pairs of all their replies, which MPD ends with a single `OK`; throws ``MPDAck`` for
+    /// the first command refused, after which MPD runs none of the rest (MPD protocol, "Command lists").
+    func commandList(_ commands: [String], deadline: Deadline) throws -> [(key: String, value: String)] {
+        let lines = ["command_list_begin"] + commands + ["command_list_end"]
+        try channel.send(lines.joined(separator: "\n") + "\n", deadline: deadline)
+        return try readResponse(deadline: deadline)
+    }
+
     /// Reads lines up to `OK` (or an `ACK`).
     func readResponse(deadline: Deadline) throws -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []

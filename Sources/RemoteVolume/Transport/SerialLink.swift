@@ -113,21 +113,6 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         }
     }
 
-    /// ``perform(timeout:keepsSession:_:)`` on the caller's thread, which blocks until `work` ends (at the
-    /// latest by the deadline): for a caller that has nothing else to do, such as a one-shot command-line
-    /// process, which then starts no thread of Dispatch's or of Swift concurrency's (about a millisecond of
-    /// its start). The same rules: one request at a time, the one retry on a kept connection found closed.
-    func performBlocking<T>(
-        timeout: TimeInterval,
-        keepsSession: (any Error) -> Bool = { _ in false },
-        _ work: (Session, Deadline) throws -> T
-    ) throws -> T {
-        let deadline = Deadline(in: timeout)
-        token.wait()
-        defer { token.signal() }
-        return try run(deadline: deadline, keepsSession: keepsSession, work)
-    }
-
     /// Runs a one-line `exchange`: on the caller's thread when the connection allows it (see the type's notes),
     /// else as ``perform(timeout:keepsSession:_:)`` does.
     func perform<T: Sendable>(
