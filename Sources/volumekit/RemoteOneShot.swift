@@ -64,17 +64,19 @@ enum RemoteOneShot {
 
     /// MPD's `get` line (`level` `nil`) or `set` line, on the calling thread with blocking sockets: no Dispatch
     /// worker thread and no Swift concurrency runtime start (about a millisecond of a whole `remote set`
-    /// process, whose budget is 2× `mpc`'s), and after MPD's greeting one command list
-    /// (``MPDDevice/levelBlocking(setting:)``).
+    /// process, whose budget is 2× `mpc`'s), no device object, and after MPD's greeting one command list
+    /// (``MPDDevice/levelBlocking(host:port:password:setting:requestTimeout:)``).
     static func mpdLine(host: String, port: UInt16, password: String?, setting level: Int?) throws -> String {
-        let device = try MPDDevice(host: host, port: port, password: password)
+        let name = MPDDevice.displayName(host: host, port: port)
+        let range = 0...100  // MPD's volume is a percentage (MPDDevice.volumeRange).
         guard let level else {
-            let level = try device.levelBlocking(setting: nil)
+            let level = try MPDDevice.levelBlocking(host: host, port: port, password: password, setting: nil)
             // MPD has no mute of its own (MPDDevice.isMuted()): muted is level 0.
-            return getLine(device.displayName, device.volumeRange, level, muted: level == 0)
+            return getLine(name, range, level, muted: level == 0)
         }
-        try check(level, within: device.volumeRange)
-        return "\(device.displayName): volume \(try device.levelBlocking(setting: level))"
+        try check(level, within: range)
+        return
+            "\(name): volume \(try MPDDevice.levelBlocking(host: host, port: port, password: password, setting: level))"
     }
 
     private static func check(_ level: Int, within range: ClosedRange<Int>) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 
@@ -145,6 +146,19 @@ struct MPDQuickPathTests {
                 ["command_list_begin", "password \"vk\"", "setvol 40", "getvol", "command_list_end"],
                 ["command_list_begin", "password \"vk\"", "getvol", "command_list_end"],
             ])
+    }
+
+    @Test(
+        "on Linux the volumekit binary does not link swift-corelibs-foundation (FoundationEssentials only)",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "Linux's corelibs"))
+    func cliLinksNoCorelibs() throws {
+        // Any one use of a corelibs-only type (a CGRect, a FileHandle, Bundle) links all of corelibs,
+        // CoreFoundation and ICU: ~125 page faults and half a millisecond of every start (docs/decisions/cli.md).
+        let binary = try Data(contentsOf: volumekitExecutable)
+        #expect(binary.firstRange(of: Data("\0libFoundation.so\0".utf8)) == nil, "a shared-library dependency")
+        #expect(binary.firstRange(of: Data("$s10Foundation".utf8)) == nil, "a symbol of corelibs, linked in")
+        // The search itself works: the C library is a dependency of every build.
+        #expect(binary.firstRange(of: Data("\0libc.so.6\0".utf8)) != nil)
     }
 
     @Test("remote set mpd://… with a wrong password sets nothing and says what to do")

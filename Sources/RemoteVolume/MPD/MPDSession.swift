@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A refusal from MPD: `ACK [code@index] {command} message` (MPD protocol, "Responses"). The connection
 /// stays usable after one.
@@ -101,8 +105,9 @@ final class MPDSession {
     /// the `key: value` pairs of all their replies, which MPD ends with a single `OK`; throws ``MPDAck`` for
     /// the first command refused, after which MPD runs none of the rest (MPD protocol, "Command lists").
     func commandList(_ commands: [String], deadline: Deadline) throws -> [(key: String, value: String)] {
-        let lines = ["command_list_begin"] + commands + ["command_list_end"]
-        try channel.send(lines.joined(separator: "\n") + "\n", deadline: deadline)
+        var text = "command_list_begin\n"
+        for command in commands { text += command + "\n" }
+        try channel.send(text + "command_list_end\n", deadline: deadline)
         return try readResponse(deadline: deadline)
     }
 
@@ -116,7 +121,7 @@ final class MPDSession {
             guard pairs.count < Self.maxResponseLines else {
                 throw RemoteVolumeError.invalidReply("an MPD response longer than \(Self.maxResponseLines) lines")
             }
-            guard let colon = line.range(of: ": ") else {
+            guard let colon = line.firstRange(ofText: ": ") else {
                 throw RemoteVolumeError.invalidReply(
                     "an MPD line that is not \"key: value\": \(PeerText.clean(line, limit: 60))")
             }
