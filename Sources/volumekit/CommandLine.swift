@@ -79,16 +79,5 @@ func printError(_ text: String) {
 /// Writes `text` to `descriptor` at once, past `print`'s buffer (a screen line, a line the next command in a
 /// pipe waits for). A write that fails (a closed pipe) is dropped.
 func writeUnbuffered(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if count > 0 {
-            written += count
-        } else if count < 0, errno == EINTR {
-            continue
-        } else {
-            return
-        }
-    }
+    _ = RegularFile.write(Array(text.utf8), to: descriptor)
 }

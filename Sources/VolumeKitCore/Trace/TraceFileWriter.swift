@@ -60,27 +60,13 @@ public final class TraceFileWriter: Sendable {
     public func write(_ line: String) {
         state.withLock { state in
             guard let descriptor = state.descriptor else { return }
-            let bytes = Array((line + "\n").utf8)
-            var written = 0
-            while written < bytes.count {
-                let count = bytes[written...].withUnsafeBytes {
-                    Self.systemWrite(descriptor, $0.baseAddress, $0.count)
-                }
-                if count > 0 {
-                    written += count
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    state.failure = TraceError(
-                        line: nil,
-                        .unwritable(
-                            path: path,
-                            reason: "writing failed; check that the disk has room and the file can be written"))
-                    _ = Self.systemClose(descriptor)
-                    state.descriptor = nil
-                    return
-                }
-            }
+            guard !RegularFile.write(Array((line + "\n").utf8), to: descriptor) else { return }
+            state.failure = TraceError(
+                line: nil,
+                .unwritable(
+                    path: path, reason: "writing failed; check that the disk has room and the file can be written"))
+            RegularFile.closeDescriptor(descriptor)
+            state.descriptor = nil
         }
     }
 
@@ -92,25 +78,9 @@ public final class TraceFileWriter: Sendable {
         state.withLock { state in
             if let descriptor = state.descriptor {
                 _ = fsync(descriptor)
-                _ = Self.systemClose(descriptor)
+                RegularFile.closeDescriptor(descriptor)
             }
             state.descriptor = nil
         }
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Darwin.write(descriptor, bytes, count)
-        #endif
-    }
-
-    private static func systemClose(_ descriptor: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.close(descriptor)
-        #else
-        Darwin.close(descriptor)
-        #endif
     }
 }

@@ -10,6 +10,8 @@ import Glibc
 import Darwin
 #endif
 
+/// Reading and writing a whole descriptor, for the files ``RegularFile/open(_:kind:pipes:)`` opens and the
+/// standard streams.
 extension RegularFile {
     /// Reads `descriptor` (a file ``open(_:kind:pipes:)`` opened, standard input, a pipe) to its end, or until
     /// it has read `limit` bytes, whichever comes first: an endless stream is cut at `limit`, never held whole.
@@ -36,6 +38,31 @@ extension RegularFile {
             }
         }
         return data
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a file, a pipe, a terminal), writing again after a partial write
+    /// or an interrupted one; `false` when a write fails (a full disk, a closed pipe).
+    package static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Darwin.write(descriptor, bytes, count)
+        #endif
     }
 
     private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
