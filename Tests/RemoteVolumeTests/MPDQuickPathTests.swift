@@ -153,7 +153,7 @@ struct MPDQuickPathTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "Linux's corelibs"))
     func cliLinksNoCorelibs() throws {
         // Any one use of a corelibs-only type (a CGRect, a FileHandle, Bundle) links all of corelibs,
-        // CoreFoundation and ICU: ~125 page faults and half a millisecond of every start (docs/decisions/cli.md).
+        // CoreFoundation and ICU: ~140 page faults and half a millisecond of every start (docs/decisions/cli.md).
         let binary = try Data(contentsOf: volumekitExecutable)
         #expect(binary.firstRange(of: Data("\0libFoundation.so\0".utf8)) == nil, "a shared-library dependency")
         #expect(binary.firstRange(of: Data("$s10Foundation".utf8)) == nil, "a symbol of corelibs, linked in")
