@@ -15,7 +15,7 @@ let package = Package(
     ],
     targets: [
         // Foundation only, platform-free: state machines, value types and the clients.
-        .target(name: "VolumeKitCore", resources: [.process("HUD/Resources")]),
+        .target(name: "VolumeKitCore"),
         // The iOS live layer. Every file is wrapped in `#if os(iOS)`; on Linux it only re-exports Core.
         .target(
             name: "VolumeKit",

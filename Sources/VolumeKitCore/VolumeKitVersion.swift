@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// VolumeKit's release version (semantic versioning; CHANGELOG.md names each release).
 public enum VolumeKitVersion {

@@ -1,5 +1,16 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Bad usage: printed as one line, exit status 2.
 struct UsageError: Error {
@@ -60,7 +71,13 @@ struct ArgumentReader {
     }
 }
 
-/// Writes to standard error.
+/// Writes a line to standard error.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    writeUnbuffered(text + "\n", to: STDERR_FILENO)
+}
+
+/// Writes `text` to `descriptor` at once, past `print`'s buffer (a screen line, a line the next command in a
+/// pipe waits for). A write that fails (a closed pipe) is dropped.
+func writeUnbuffered(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
+    _ = RegularFile.write(Array(text.utf8), to: descriptor)
 }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `volumekit hud preview`: the custom volume HUD drawn as SVG on a device outline.
 enum HUDCommand: Subcommand {

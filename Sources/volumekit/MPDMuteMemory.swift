@@ -1,4 +1,10 @@
+import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The level `volumekit remote mute mpd://… on` muted from, kept for a later `mute off` in another process.
 ///
@@ -54,12 +60,9 @@ enum MPDMuteMemory {
 
     private static func entries() -> [(server: String, level: Int)] {
         // A regular file only: a FIFO in its place must not block the command.
-        guard let file,
-            let type = try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType,
-            type == .typeRegular, let handle = try? FileHandle(forReadingFrom: file)
-        else { return [] }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: maxFileBytes)) ?? Data()
+        guard let file, let opened = try? RegularFile.open(file.path, kind: "state", pipes: false) else { return [] }
+        defer { RegularFile.closeDescriptor(opened.descriptor) }
+        let data = (try? RegularFile.read(opened.descriptor, atMost: maxFileBytes)) ?? Data()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\t")
             guard parts.count == 2, parts[0].count <= 300, let level = Int(parts[1]), (1...100).contains(level)

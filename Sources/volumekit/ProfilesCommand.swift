@@ -1,6 +1,11 @@
-import Foundation
 import VolumeKitCore
 import VolumeKitTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `volumekit profiles`: lists every uncertain rule of the simulated device, or the values of one sample.
 enum ProfilesCommand: Subcommand {
@@ -75,6 +80,6 @@ enum ProfilesCommand: Subcommand {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
     }
 }

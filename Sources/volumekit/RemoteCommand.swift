@@ -1,7 +1,12 @@
 import Dispatch
-import Foundation
 import RemoteVolume
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -92,7 +97,9 @@ enum RemoteCommand: Subcommand {
         case "get":
             let url = try readURL(&reader, extra: 0)
             if case .mpd(let host, let port, let password) = url {
-                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: nil))
+                // Written directly: `print` casts its argument at run time, a search of every conformance.
+                writeUnbuffered(
+                    try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: nil) + "\n")
                 return 0
             }
             return try blocking {
@@ -107,7 +114,8 @@ enum RemoteCommand: Subcommand {
                 )
             }
             if case .mpd(let host, let port, let password) = url {
-                print(try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: level))
+                writeUnbuffered(
+                    try RemoteOneShot.mpdLine(host: host, port: port, password: password, setting: level) + "\n")
                 return 0
             }
             return try blocking {
@@ -174,7 +182,7 @@ enum RemoteCommand: Subcommand {
             url = try RemoteDeviceURL.parse(text)
         } catch {
             throw UsageError(
-                "'\(shown)' is not a device URL\(reason(of: error, for: text)): give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingOccurrences(of: "http://HOST[:PORT]/description.xml (UPnP), ", with: ""))"
+                "'\(shown)' is not a device URL\(reason(of: error, for: text)): give the http:// description URL that 'volumekit remote discover' prints, or \(RemoteDeviceURL.acceptedForms.replacingAll("http://HOST[:PORT]/description.xml (UPnP), ", with: ""))"
             )
         }
         if case .upnp(let upnp) = url, upnp.scheme?.lowercased() != "http" {
@@ -190,7 +198,7 @@ enum RemoteCommand: Subcommand {
     private static func reason(of error: any Error, for text: String) -> String {
         let prefix = RemoteDeviceURL.redacted(text) + ": "
         guard case .invalidURL(let message) = error as? RemoteVolumeError, message.hasPrefix(prefix),
-            let end = message.range(of: "; use ")
+            let end = message.firstRange(ofText: "; use ")
         else { return "" }
         let why = message[message.index(message.startIndex, offsetBy: prefix.count)..<end.lowerBound]
         return why.isEmpty ? "" : " (\(why))"
@@ -276,7 +284,7 @@ enum RemoteCommand: Subcommand {
                 "\(base)\t(only the first \(SnapcastServerStatus.maxGroups) groups and \(SnapcastServerStatus.maxClients) clients are listed)"
             )
         }
-        FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        writeUnbuffered(lines.map { $0 + "\n" }.joined())
         return 0
     }
 
@@ -349,7 +357,7 @@ enum RemoteCommand: Subcommand {
                 failure = failure ?? error
                 continue
             }
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            writeUnbuffered(line + "\n")
             printed += 1
             if firstOnly { return 0 }
         }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +55,7 @@ final class RawTerminal: Sendable {
         let interactive = saved.current != nil
         let refused = self.refused
         return AsyncStream { continuation in
-            let thread = Thread {
+            DetachedThread.run(named: "volumekit keys") {
                 var decoder = KeyDecoder()
                 if interactive {
                     var byte: UInt8 = 0
@@ -73,7 +78,7 @@ final class RawTerminal: Sendable {
                             break reading
                         }
                         let text = String(decoding: line, as: UTF8.self)
-                        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+                        let word = text.trimmingSpaces().lowercased()
                         let words: [String: RemoteControlScreen.Key] = [
                             "up": .up, "down": .down, "mute": .mute, "quit": .quit, "exit": .quit,
                         ]
@@ -107,7 +112,6 @@ final class RawTerminal: Sendable {
                 continuation.yield(.quit)
                 continuation.finish()
             }
-            thread.start()
         }
     }
 }

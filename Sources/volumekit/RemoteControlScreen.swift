@@ -1,6 +1,11 @@
-import Foundation
 import RemoteVolume
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -47,10 +52,10 @@ enum RemoteControlScreen {
                 else { return }
                 text = line
             }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            writeUnbuffered(text)
         }
         // Written unbuffered like every screen line, so it comes first in a pipe too.
-        FileHandle.standardOutput.write(Data("\(renderer.displayName): ↑/↓ or +/- volume, m mute, q quit\n".utf8))
+        writeUnbuffered("\(renderer.displayName): ↑/↓ or +/- volume, m mute, q quit\n")
         draw()
         let drawing = Task {
             for await update in updates {

@@ -4,7 +4,8 @@ import RemoteVolume
 /// (the whole process within 2× of `mpc volume`, and one request on the wire for Snapcast).
 ///
 /// - MPD: no probe before the command (the command itself says when the server is not there, refuses the
-///   password or has no mixer): `get` is one `getvol`, `set` a `setvol` and the `getvol` that reads it back.
+///   password or has no mixer): after the greeting, one command list of the password, `setvol` for `set`, and
+///   the `getvol` that reads the level.
 /// - A Snapcast client: `get` is one `Client.GetStatus`; `set` one JSON-RPC batch of the `Client.SetVolume`
 ///   and a `Client.GetStatus` (the name to print, the level as the server has it): one line each way.
 /// - UPnP and a Snapcast group: connect (the description and its range; the group's members), then the calls.
@@ -63,17 +64,19 @@ enum RemoteOneShot {
 
     /// MPD's `get` line (`level` `nil`) or `set` line, on the calling thread with blocking sockets: no Dispatch
     /// worker thread and no Swift concurrency runtime start (about a millisecond of a whole `remote set`
-    /// process, whose budget is 2× `mpc`'s).
+    /// process, whose budget is 2× `mpc`'s), no device object, and after MPD's greeting one command list
+    /// (``MPDDevice/levelBlocking(host:port:password:setting:requestTimeout:)``).
     static func mpdLine(host: String, port: UInt16, password: String?, setting level: Int?) throws -> String {
-        let device = try MPDDevice(host: host, port: port, password: password)
+        let name = MPDDevice.displayName(host: host, port: port)
+        let range = 0...100  // MPD's volume is a percentage (MPDDevice.volumeRange).
         guard let level else {
-            let level = try device.volumeBlocking()
+            let level = try MPDDevice.levelBlocking(host: host, port: port, password: password, setting: nil)
             // MPD has no mute of its own (MPDDevice.isMuted()): muted is level 0.
-            return getLine(device.displayName, device.volumeRange, level, muted: level == 0)
+            return getLine(name, range, level, muted: level == 0)
         }
-        try check(level, within: device.volumeRange)
-        try device.setVolumeBlocking(level)
-        return "\(device.displayName): volume \(try device.volumeBlocking())"
+        try check(level, within: range)
+        return
+            "\(name): volume \(try MPDDevice.levelBlocking(host: host, port: port, password: password, setting: level))"
     }
 
     private static func check(_ level: Int, within range: ClosedRange<Int>) throws {

@@ -1,6 +1,17 @@
-import Foundation
 import VolumeKitCore
 import VolumeKitTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `volumekit simulate`: runs a scenario on the simulated iOS device and prints what the app observed.
 enum SimulateCommand: Subcommand {
@@ -157,19 +168,20 @@ enum SimulateCommand: Subcommand {
         let text: String
         if let path = paths.first {
             let shown = EchoedText.path(path)
-            let handle: FileHandle
+            let descriptor: Int32
             if path == "-" {
-                handle = .standardInput
+                descriptor = STDIN_FILENO
             } else {
                 // A FIFO with no writer would block forever: only a regular file is read (docs/security.md).
                 do {
-                    handle = try RegularFile.reading(path, kind: "script").handle
+                    descriptor = try RegularFile.open(path, kind: "script").descriptor
                 } catch let failure as RegularFile.Failure {
                     throw UsageError("cannot read script '\(shown)': \(failure.reason)")
                 }
             }
+            defer { if descriptor != STDIN_FILENO { RegularFile.closeDescriptor(descriptor) } }
             do {
-                text = try Scenario.readScript(from: handle)
+                text = try Scenario.readScript(from: descriptor)
             } catch let error as ScenarioInputError {
                 throw UsageError("\(shown): \(error)")
             } catch {
@@ -219,7 +231,7 @@ enum SimulateCommand: Subcommand {
             let volume = scenario.lines.reduce(SimulatedDevice.Configuration(behaviour: behaviour).volume) {
                 if case .volume(let volume) = $1.command { volume } else { $0 }
             }
-            var shown = String(format: "%.4f", (Double(volume) * 10_000).rounded() / 10_000)
+            var shown = cFormat("%.4f", (Double(volume) * 10_000).rounded() / 10_000)
             while shown.hasSuffix("0") && !shown.hasSuffix(".0") { shown.removeLast() }
             print("start    volume \(shown)")
         }
@@ -263,12 +275,13 @@ enum SimulateCommand: Subcommand {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let data: Data
         do {
-            let file = try RegularFile.reading(path, kind: "calibration")
+            let file = try RegularFile.open(path, kind: "calibration")
+            defer { RegularFile.closeDescriptor(file.descriptor) }
             guard file.size <= CalibrationStore.maximumBytes else {
-                throw UsageError("calibration '\(shown)': \(CalibrationStoreError.tooLarge(file.size))")
+                throw UsageError("calibration '\(shown)': \(CalibrationStoreError.tooLarge(Int(clamping: file.size)))")
             }
             // Bounded even if the file grows after it was measured.
-            data = try file.handle.read(upToCount: CalibrationStore.maximumBytes + 1) ?? Data()
+            data = try RegularFile.read(file.descriptor, atMost: CalibrationStore.maximumBytes + 1)
         } catch let failure as RegularFile.Failure {
             throw UsageError("cannot read calibration '\(shown)': \(failure.reason)")
         } catch let error as UsageError {
@@ -289,11 +302,9 @@ enum SimulateCommand: Subcommand {
     static func isSameFile(_ a: String, _ b: String) -> Bool {
         let urls = [a, b].map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath() }
         if urls[0].path == urls[1].path { return true }
-        let manager = FileManager.default
-        guard let first = try? manager.attributesOfItem(atPath: urls[0].path),
-            let second = try? manager.attributesOfItem(atPath: urls[1].path),
-            let file = first[.systemFileNumber] as? NSNumber, let device = first[.systemNumber] as? NSNumber
-        else { return false }
-        return file == second[.systemFileNumber] as? NSNumber && device == second[.systemNumber] as? NSNumber
+        var first = stat()
+        var second = stat()
+        guard stat(urls[0].path, &first) == 0, stat(urls[1].path, &second) == 0 else { return false }
+        return first.st_ino == second.st_ino && first.st_dev == second.st_dev
     }
 }

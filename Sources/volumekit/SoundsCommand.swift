@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `volumekit sounds`: the system sound catalogue, and AudioServices' checks for custom sound files.
 enum SoundsCommand: Subcommand {
@@ -78,7 +83,7 @@ enum SoundsCommand: Subcommand {
             if json {
                 print(encode(row))
             } else {
-                let id = "\(entry.id)".padding(toLength: 5, withPad: " ", startingAt: 0)
+                let id = "\(entry.id)".padded(toLength: 5)
                 print(
                     "\(id) \(row.file ?? "-") | \(row.category ?? "-") | \(row.folder ?? "-") | \(row.firstSeenIn ?? "-") | \(row.name ?? "-")"
                 )

@@ -1,6 +1,17 @@
-import Foundation
 import VolumeKitCore
 import VolumeKitTesting
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `volumekit trace`: replays a recorded trace through VolumeKit's engines, or fits the device-behaviour
 /// rules to it (`docs/trace.md`).
@@ -56,7 +67,7 @@ enum TraceCommand: Subcommand {
         let trace: Trace
         do {
             if path == "-" {
-                trace = try Trace(reading: FileHandle.standardInput)
+                trace = try Trace(reading: STDIN_FILENO)
             } else {
                 trace = try Trace(contentsOf: URL(fileURLWithPath: path))
             }

@@ -42,6 +42,25 @@ struct MPDIntegrationTests {
         #expect(try await mpd.volume() == 64)
     }
 
+    @Test("the command line's one command list: set and get land on the real MPD; a wrong password sets nothing")
+    func oneShotCommandList() throws {
+        let mpd = try MPDPeer.device()
+        func level(_ password: String?, setting level: Int?) throws -> Int {
+            try MPDDevice.levelBlocking(host: mpd.host, port: mpd.port, password: password, setting: level)
+        }
+        guard case .mpd(_, _, let password?) = try RemoteDeviceURL.parse(try #require(MPDPeer.url)) else {
+            Issue.record("VOLUMEKIT_MPD_URL names no password")
+            return
+        }
+        #expect(try level(password, setting: 23) == 23)
+        #expect(try level(password, setting: nil) == 23)
+        #expect(throws: RemoteVolumeError.self) { _ = try level("not-it", setting: 71) }
+        // This server lets anyone read, and control only with the password: MPD ran nothing after the refusal.
+        #expect(try level(password, setting: nil) == 23)
+        #expect(throws: RemoteVolumeError.self) { _ = try level(nil, setting: 71) }
+        #expect(try level(nil, setting: nil) == 23)
+    }
+
     @Test("without the password, setvol is refused with an error that says to give one")
     func needsPassword() async throws {
         let real = try MPDPeer.device()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import VolumeKitCore
 
@@ -116,22 +117,60 @@ struct MPDQuickPathTests {
         // runtime's start they cost a whole `remote set` process about 0.6 ms (issue 23: within 2× of `mpc`).
         let port = Locked<UInt16>(0)
         let threads = Locked<[String: Int]>([:])
+        let lists = Locked<[[String]]>([])
         let peer = try LinePeer { connection in
             _ = connection.send("OK MPD 0.23.5\n")
+            var list: [String] = []
             while let line = connection.readLine(timeout: honestPeerTimeout) {
+                list.append(line)
+                guard line == "command_list_end" else { continue }
                 // Counted while the command-line process waits for this reply.
-                let count = cliThreadCount(url: "mpd://127.0.0.1:\(port.current)") ?? -1
-                threads.withLock { $0[line] = max($0[line] ?? 0, count) }
-                _ = connection.send(line == "getvol" ? "volume: 40\nOK\n" : "OK\n")
+                let count = cliThreadCount(url: "mpd://vk@127.0.0.1:\(port.current)") ?? -1
+                let command = list.contains("setvol 40") ? "setvol 40" : "getvol"
+                threads.withLock { $0[command] = max($0[command] ?? 0, count) }
+                lists.withLock { [list] in $0.append(list) }
+                list.removeAll()
+                _ = connection.send("volume: 40\nOK\n")
             }
         }
         port.withLock { $0 = peer.port }
-        let url = "mpd://127.0.0.1:\(peer.port)"
+        let url = "mpd://vk@127.0.0.1:\(peer.port)"
         let set = try await CLI.run(["remote", "set", url, "40"])
         #expect(set.status == 0 && set.output == "MPD at 127.0.0.1:\(peer.port): volume 40\n", "\(set.error)")
         let get = try await CLI.run(["remote", "get", url])
         #expect(get.status == 0 && get.output == "MPD at 127.0.0.1:\(peer.port): volume 40 of 0…100\n")
         #expect(threads.current == ["setvol 40": 1, "getvol": 1], "threads per command (-1: process not found)")
+        // After the greeting, each is one command list: one write and one reply (MPD waited on three).
+        #expect(
+            lists.current == [
+                ["command_list_begin", "password \"vk\"", "setvol 40", "getvol", "command_list_end"],
+                ["command_list_begin", "password \"vk\"", "getvol", "command_list_end"],
+            ])
+    }
+
+    @Test(
+        "on Linux the volumekit binary does not link swift-corelibs-foundation (FoundationEssentials only)",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "Linux's corelibs"))
+    func cliLinksNoCorelibs() throws {
+        // Any one use of a corelibs-only type (a CGRect, a FileHandle, Bundle) links all of corelibs,
+        // CoreFoundation and ICU: ~140 page faults and half a millisecond of every start (docs/decisions/cli.md).
+        let binary = try Data(contentsOf: volumekitExecutable)
+        #expect(binary.firstRange(of: Data("\0libFoundation.so\0".utf8)) == nil, "a shared-library dependency")
+        #expect(binary.firstRange(of: Data("$s10Foundation".utf8)) == nil, "a symbol of corelibs, linked in")
+        // The search itself works: the C library is a dependency of every build.
+        #expect(binary.firstRange(of: Data("\0libc.so.6\0".utf8)) != nil)
+    }
+
+    @Test("remote set mpd://… with a wrong password sets nothing and says what to do")
+    func cliWrongPasswordSetsNothing() async throws {
+        let server = try FakeMPD(password: "right")
+        defer { server.peer.stop() }
+        let run = try await CLI.run(["remote", "set", "mpd://wrong@127.0.0.1:\(server.port)", "40"])
+        #expect(run.status == 1 && run.error.contains("MPD refused the password"), "\(run.error)")
+        #expect(!run.error.contains("wrong"), "the password is never printed: \(run.error)")
+        // MPD runs none of a command list after its first refusal: the setvol never ran.
+        #expect(server.state.current.volume == 50)
+        #expect(server.state.current.commands == ["password"])
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A domain name as it came on the wire: its labels, each at most 63 bytes, at most
 /// ``DNSMessage/maxNameBytes`` in all (RFC 1035 §2.3.4). Labels are raw bytes (a DNS-SD instance name may hold

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A volume change a device reported by itself (an event), not as the answer to one of our requests.
 public struct RemoteVolumeChange: Sendable, Equatable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything that can go wrong talking to a network volume device, as a value the app can switch over.
 public enum RemoteVolumeError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension RemoteVolumeController {
     /// Moves the device with every event of `events` until the sequence ends or the calling task is cancelled.

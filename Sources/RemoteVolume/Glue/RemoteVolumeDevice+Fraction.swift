@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension RemoteVolumeDevice {
     /// `level` (device units) as the 0…1 fraction a volume HUD draws, using ``volumeRange``: the range's lower

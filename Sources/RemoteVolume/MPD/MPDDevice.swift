@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A Music Player Daemon (the engine under Volumio, moOde and many DIY players) as a ``RemoteVolumeDevice``,
 /// over its text protocol on TCP port 6600: `setvol`, `getvol` (MPD ≥ 0.23) or `status`, and `idle mixer`
@@ -34,7 +39,12 @@ public final class MPDDevice: RemoteVolumeDevice {
     /// MPD's volume is a percentage.
     public let volumeRange: ClosedRange<Int> = 0...100
     /// "MPD at HOST:PORT".
-    public var displayName: String { "MPD at \(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    public var displayName: String { Self.displayName(host: host, port: port) }
+
+    /// "MPD at HOST:PORT" (an IPv6 host in brackets).
+    package static func displayName(host: String, port: UInt16) -> String {
+        "MPD at \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
 
     private let password: String?
     /// The command connection (internal: tests count its hand-offs).
@@ -51,6 +61,23 @@ public final class MPDDevice: RemoteVolumeDevice {
         host: String, port: UInt16 = MPDDevice.defaultPort, password: String? = nil,
         requestTimeout: TimeInterval = 3, unmuteLevel: Int = 20
     ) throws {
+        try Self.check(host: host, password: password)
+        self.host = host
+        self.port = port
+        self.password = password
+        self.requestTimeout = requestTimeout
+        self.unmuteLevel = min(max(unmuteLevel, 1), 100)
+        link = SerialLink(
+            label: "RemoteVolume.MPD",
+            open: { deadline in try MPDSession(host: host, port: port, password: password, deadline: deadline) },
+            isStale: { $0.channel.isStale },
+            close: { $0.channel.close() }
+        )
+    }
+
+    /// Refuses a password that cannot be sent and a host that is not a host name or address, as
+    /// ``init(host:port:password:requestTimeout:unmuteLevel:)`` says.
+    private static func check(host: String, password: String?) throws {
         if let password, !RemoteDeviceURL.isSendablePassword(password) {
             throw RemoteVolumeError.invalidURL(
                 "an MPD password with a control character (a line break, NUL, ESC, …) cannot be sent; use the password as mpd.conf has it"
@@ -63,17 +90,6 @@ public final class MPDDevice: RemoteVolumeDevice {
             throw RemoteVolumeError.invalidURL(
                 "the MPD host \"\(PeerText.clean(host, limit: 60))\": a host may hold \(RemoteDeviceURL.hostRule)")
         }
-        self.host = host
-        self.port = port
-        self.password = password
-        self.requestTimeout = requestTimeout
-        self.unmuteLevel = min(max(unmuteLevel, 1), 100)
-        link = SerialLink(
-            label: "RemoteVolume.MPD",
-            open: { deadline in try MPDSession(host: host, port: port, password: password, deadline: deadline) },
-            isStale: { $0.channel.isStale },
-            close: { $0.channel.close() }
-        )
     }
 
     /// Creates a device and checks that it answers, accepts the password and has a mixer (by reading the volume).
@@ -97,17 +113,33 @@ public final class MPDDevice: RemoteVolumeDevice {
         try await exchange(line: "setvol \(level)\n") { _, _ in }
     }
 
-    /// ``volume()`` on the caller's thread, which blocks until MPD answers (within ``requestTimeout``): for a
-    /// one-shot command-line process (`volumekit remote get`), which then starts no thread of Dispatch's or of
-    /// Swift concurrency's. The same request and errors.
-    package func volumeBlocking() throws -> Int {
-        try blocking { session, deadline in try session.volume(deadline: deadline) }
-    }
-
-    /// ``setVolume(_:)`` on the caller's thread, as ``volumeBlocking()`` (`volumekit remote set`).
-    package func setVolumeBlocking(_ level: Int) throws {
-        let level = volumeRange.clamped(level)
-        try blocking { session, deadline in _ = try session.command("setvol \(level)", deadline: deadline) }
+    /// The level, after setting it to `level` when one is given (clamped to 0…100): the request of a one-shot
+    /// command-line process (`volumekit remote get|set`), with the checks and errors of
+    /// ``init(host:port:password:requestTimeout:unmuteLevel:)``, ``volume()`` and ``setVolume(_:)``.
+    ///
+    /// No device is made (its connection link costs such a process generic metadata and locks it never
+    /// uses); the request runs on a connection of its own and the caller's thread, which blocks until MPD
+    /// answers (within `requestTimeout`), and starts no thread of Dispatch's or of Swift concurrency's. Once
+    /// MPD has greeted (the password never goes to a server that did not greet as MPD), the password, the
+    /// `setvol` and the command that reads the level back go out as one command list (MPD protocol, "Command
+    /// lists"): one write and one reply where a command at a time waits for MPD three times — one network
+    /// round trip instead of three over Wi-Fi. MPD stops a list at its first refusal, so nothing is set after
+    /// a wrong password.
+    package static func levelBlocking(
+        host: String, port: UInt16, password: String?, setting level: Int?, requestTimeout: TimeInterval = 3
+    ) throws -> Int {
+        try check(host: host, password: password)
+        do {
+            let deadline = Deadline(in: requestTimeout)
+            let session = try MPDSession(host: host, port: port, password: nil, deadline: deadline)
+            defer { session.channel.close() }
+            var commands = password.map { ["password \(MPDSession.quoted($0))"] } ?? []
+            if let level { commands.append("setvol \(min(max(level, 0), 100))") }
+            commands.append(session.volumeCommand)
+            return try session.level(from: session.commandList(commands, deadline: deadline))
+        } catch {
+            throw forUser(error)
+        }
     }
 
     /// Whether the volume is 0 (MPD has no separate mute).
@@ -177,15 +209,6 @@ public final class MPDDevice: RemoteVolumeDevice {
     {
         try await mappingErrors {
             try await link.perform(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
-        }
-    }
-
-    /// `work` on the connection, on the caller's thread (``SerialLink/performBlocking(timeout:keepsSession:_:)``).
-    private func blocking<T>(_ work: (MPDSession, Deadline) throws -> T) throws -> T {
-        do {
-            return try link.performBlocking(timeout: requestTimeout, keepsSession: { $0 is MPDAck }, work)
-        } catch {
-            throw Self.forUser(error)
         }
     }
 

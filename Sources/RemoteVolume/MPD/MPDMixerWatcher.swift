@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The `idle mixer` loop behind ``MPDDevice/changes()``, on its own thread and connection.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A refusal from MPD: `ACK [code@index] {command} message` (MPD protocol, "Responses"). The connection
 /// stays usable after one.
@@ -97,6 +101,16 @@ final class MPDSession {
         return try readResponse(deadline: deadline)
     }
 
+    /// Sends `commands` as one command list (`command_list_begin` … `command_list_end`, one write) and returns
+    /// the `key: value` pairs of all their replies, which MPD ends with a single `OK`; throws ``MPDAck`` for
+    /// the first command refused, after which MPD runs none of the rest (MPD protocol, "Command lists").
+    func commandList(_ commands: [String], deadline: Deadline) throws -> [(key: String, value: String)] {
+        var text = "command_list_begin\n"
+        for command in commands { text += command + "\n" }
+        try channel.send(text + "command_list_end\n", deadline: deadline)
+        return try readResponse(deadline: deadline)
+    }
+
     /// Reads lines up to `OK` (or an `ACK`).
     func readResponse(deadline: Deadline) throws -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []
@@ -107,7 +121,7 @@ final class MPDSession {
             guard pairs.count < Self.maxResponseLines else {
                 throw RemoteVolumeError.invalidReply("an MPD response longer than \(Self.maxResponseLines) lines")
             }
-            guard let colon = line.range(of: ": ") else {
+            guard let colon = line.firstRange(ofText: ": ") else {
                 throw RemoteVolumeError.invalidReply(
                     "an MPD line that is not \"key: value\": \(PeerText.clean(line, limit: 60))")
             }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One Snapcast client (a `snapclient` in some room) as a ``RemoteVolumeDevice``, over snapserver's
 /// JSON-RPC 2.0 control port (TCP 1705, one JSON object per line): `Client.GetStatus`, `Client.SetVolume`,

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A whole Snapcast group (several rooms playing one stream) as one ``RemoteVolumeDevice`` that keeps the
 /// clients' relative levels.

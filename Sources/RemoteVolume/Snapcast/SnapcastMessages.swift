@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The parts of Snapcast's JSON-RPC 2.0 control API (snapserver's `doc/json_rpc_api`, checked against
 /// snapserver 0.26) that volume control needs. Unknown fields are ignored.

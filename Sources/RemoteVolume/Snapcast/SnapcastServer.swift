@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What a snapserver knows: its groups and their clients, with names and ids (`Server.GetStatus`), so a
 /// person can find the id a `snapcast://HOST/CLIENT_ID` or `snapcast://HOST/group/GROUP_ID` URL needs.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The notification loop behind ``SnapcastClient/changes()`` and ``SnapcastGroup/changes()``, on its own
 /// thread and control connection.

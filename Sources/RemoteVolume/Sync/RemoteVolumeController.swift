@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Something the app may want to show or log, from a ``RemoteVolumeController``.
 public enum RemoteVolumeUpdate: Sendable, Equatable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a network speaker is, as one URL string: what `volumekit remote get|set|mute|control URL` accepts.
 ///

@@ -1,5 +1,11 @@
 import Dispatch
+import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One persistent connection to a line-protocol device, used by one request at a time.
 ///
@@ -49,11 +55,16 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// Opens and prepares a session (connect, greeting, password) before `deadline`.
     typealias Open = (Deadline) throws -> Session
 
-    private let queue: DispatchQueue
+    /// The serial queue requests run on when the caller's thread cannot.
+    private var queue: DispatchQueue { queues().requests }
     /// Where a late reply is read: a serial queue of its own (one late reply at a time, `token` being held).
     /// Not `DispatchQueue.global()`: its threads are about one per core and a blocked one is not replaced, so
     /// replies waited for there up to their deadline starved other work (MPD's watcher tests in the full run).
-    private let lateReplies: DispatchQueue
+    private var lateReplies: DispatchQueue { queues().lateReplies }
+    private let label: String
+    /// Both queues, made at first use: a link that never hands a request off (the one-shot command line's
+    /// devices) never starts Dispatch's queue machinery.
+    private let madeQueues = Locked<(requests: DispatchQueue, lateReplies: DispatchQueue)?>(nil)
     /// Owned by whichever thread runs a request (the caller's on the quick path, the queue's, or the thread
     /// finishing a handed-off reply): a semaphore, not a lock, because ownership moves between threads.
     private let token = DispatchSemaphore(value: 1)
@@ -79,8 +90,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
 
     init(label: String, open: @escaping Open, isStale: @escaping (Session) -> Bool, close: @escaping (Session) -> Void)
     {
-        queue = DispatchQueue(label: label)
-        lateReplies = DispatchQueue(label: label + ".late-replies")
+        self.label = label
         self.open = open
         self.isStale = isStale
         self.close = close
@@ -88,6 +98,17 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
 
     deinit {
         if let session { close(session) }
+    }
+
+    private func queues() -> (requests: DispatchQueue, lateReplies: DispatchQueue) {
+        madeQueues.withLock { made in
+            if let made { return made }
+            let queues = (
+                requests: DispatchQueue(label: label), lateReplies: DispatchQueue(label: label + ".late-replies")
+            )
+            made = queues
+            return queues
+        }
     }
 
     /// Runs `work` on the connection; the whole request (connecting included) ends by `timeout` seconds from now.
@@ -111,21 +132,6 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
                 continuation.resume(with: result)
             }
         }
-    }
-
-    /// ``perform(timeout:keepsSession:_:)`` on the caller's thread, which blocks until `work` ends (at the
-    /// latest by the deadline): for a caller that has nothing else to do, such as a one-shot command-line
-    /// process, which then starts no thread of Dispatch's or of Swift concurrency's (about a millisecond of
-    /// its start). The same rules: one request at a time, the one retry on a kept connection found closed.
-    func performBlocking<T>(
-        timeout: TimeInterval,
-        keepsSession: (any Error) -> Bool = { _ in false },
-        _ work: (Session, Deadline) throws -> T
-    ) throws -> T {
-        let deadline = Deadline(in: timeout)
-        token.wait()
-        defer { token.signal() }
-        return try run(deadline: deadline, keepsSession: keepsSession, work)
     }
 
     /// Runs a one-line `exchange`: on the caller's thread when the connection allows it (see the type's notes),

@@ -1,16 +1,10 @@
-import Foundation
 import VolumeKitCore
 
-extension Thread {
-    /// Starts `body` on a new thread named `name`. VolumeKit's blocking socket loops (searches, listeners,
-    /// watchers) each run on one, off the Swift concurrency pool and Dispatch's queues, as ``runBlocking(_:)``
-    /// says why.
-    static func run(named name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
-    }
-}
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The values `search` yields, as a stream, with the search on a thread of its own named `name`: the stream
 /// ends when `search` returns, or throws what it throws. `search` looks at its `stopped` flag to end early:
@@ -22,7 +16,7 @@ func searchStream<Value: Sendable>(
     let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream()
     let stopped = Locked(false)
     continuation.onTermination = { _ in stopped.withLock { $0 = true } }
-    Thread.run(named: name) {
+    DetachedThread.run(named: name) {
         do {
             try search(stopped) { continuation.yield($0) }
             continuation.finish()

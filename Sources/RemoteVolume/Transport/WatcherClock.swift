@@ -1,5 +1,16 @@
 import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The time a watcher thread (``MPDMixerWatcher``, ``SnapcastWatcher``) paces itself by: its idle rounds,
 /// its reconnect backoff and its notification coalescing. Monotonic seconds in use; a clock advanced by
@@ -24,7 +35,7 @@ struct WatcherClock: Sendable {
             while !stop() {
                 let left = instant - Double(DispatchTime.now().uptimeNanoseconds) / 1e9
                 guard left > 0 else { return }
-                Thread.sleep(forTimeInterval: min(slice, left))
+                usleep(UInt32(min(slice, left) * 1_000_000))
             }
         }
     )

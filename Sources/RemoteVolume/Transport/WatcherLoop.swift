@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What the MPD and Snapcast watchers share: a thread of their own that keeps one connection to the server —
 /// replaced when it is lost, refused or misbehaves, paced by ``ReconnectBackoff`` on the watcher's clock —
@@ -31,7 +36,7 @@ final class WatcherLoop: Sendable {
         named name: String, rest: (@Sendable (TimeInterval) -> Void)? = nil,
         connection: @escaping @Sendable () throws -> Void
     ) {
-        Thread.run(named: name) { [self] in
+        DetachedThread.run(named: name) { [self] in
             var backoff = ReconnectBackoff()
             while !isCancelled {
                 let attempt = clock.now()

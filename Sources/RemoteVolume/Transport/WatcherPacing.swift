@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The wait before a watcher's next connection: 0.1 s, doubling to at most
 /// ``longest``, and back to ``first`` only after a connection that stayed up ``healthyAfter`` seconds.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a UPnP device description says about a renderer's volume control (UDA 1.1 §2.3).
 public struct UPnPDeviceDescription: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A renderer found by ``UPnPRenderer/discover(timeout:interfaceAddress:)``: the SSDP answer, and the
 /// connected renderer or the reason its description could not be read in time.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Why a renderer's subscription loop should act now.
 enum SubscriptionWake: Sendable, Hashable {

@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -104,10 +109,10 @@ enum GENA {
         }
         guard var change = try? LastChange.parse(propertySet: request.body) else { return (400, nil) }
         // UDA 1.1 §4.2: the initial event of a subscription carries SEQ 0 — the device's state, not a change.
-        change.isInitial = request[header: "SEQ"].map { $0.trimmingCharacters(in: .whitespaces) == "0" } ?? false
+        change.isInitial = request[header: "SEQ"].map { $0.trimmingSpaces() == "0" } ?? false
         change.sid = request[header: "SID"]
         change.seq = request[header: "SEQ"].flatMap { text in
-            let digits = text.trimmingCharacters(in: .whitespaces)
+            let digits = text.trimmingSpaces()
             return digits.count <= 10 && digits.allSatisfy(\.isASCIIDigit) ? UInt32(digits) : nil
         }
         return (200, change)
@@ -179,7 +184,7 @@ final class GENAListener: Sendable {
     }
 
     func start() {
-        Thread.run(named: "VolumeKit GENA listener") { [self] in serve() }
+        DetachedThread.run(named: "VolumeKit GENA listener") { [self] in serve() }
     }
 
     func stop() {
@@ -222,7 +227,7 @@ final class GENAListener: Sendable {
                 connection.close()
                 return
             }
-            Thread.run(named: "VolumeKit GENA connection") { [self] in
+            DetachedThread.run(named: "VolumeKit GENA connection") { [self] in
                 serveOne(connection)
                 connection.close()
                 active.withLock { $0 -= 1 }

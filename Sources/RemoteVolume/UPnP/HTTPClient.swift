@@ -1,4 +1,10 @@
+import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small HTTP/1.1 client over plain sockets: one request per connection (`Connection: close`), a deadline
 /// on the whole exchange and a cap on the reply body.
@@ -99,7 +105,7 @@ public enum UPnPURL {
 
     /// Parses and validates a URL string (≤ 2048 characters).
     public static func parse(_ text: String) throws -> URL {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard trimmed.count <= 2048, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }),
             let url = URL(string: trimmed)
         else {
@@ -110,7 +116,7 @@ public enum UPnPURL {
 
     /// Resolves `reference` (absolute or relative) against `base`, then validates it.
     public static func resolve(_ reference: String, against base: URL) throws -> URL {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = reference.trimmingWhitespace()
         guard trimmed.count <= 2048, let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
             throw RemoteVolumeError.invalidURL(PeerText.clean(trimmed, limit: 200))
         }
@@ -119,8 +125,8 @@ public enum UPnPURL {
 
     /// Letters, digits and `.-_:[]%` — what a host name or an IP literal (v6 with zone) is made of; anything
     /// else (a decoded CR/LF, a space) is refused before it can reach a `HOST` header.
-    private static let allowedHostScalars = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%")
+    private static let allowedHostScalars = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:[]%".unicodeScalars)
 
     /// The request target for `url`: its path and query exactly as percent-encoded in the URL (never
     /// decoded), and any byte outside visible ASCII percent-encoded: a controlURL or LOCATION holding
@@ -135,7 +141,7 @@ public enum UPnPURL {
             if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "#") {
                 safe.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                safe += String(format: "%%%02X", byte)
+                safe += cFormat("%%%02X", byte)
             }
         }
         return safe

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An HTTP/1.1 message (request or response) as read off the wire.
 struct HTTPMessage: Sendable, Equatable {
@@ -69,14 +73,16 @@ struct HTTPMessageReader: Sendable {
     }
 
     /// Adds bytes; returns the message once complete, `nil` if more are needed.
+    /// The blank line that ends a head.
+    private static let headEnd: [UInt8] = Array("\r\n\r\n".utf8)
+
     mutating func append(_ data: Data) throws -> HTTPMessage? {
         if head == nil {
             // Search for the end of the head only in what can still belong to it.
             let searchFrom = max(0, pending.count - 3)
             pending.append(data)
             guard
-                let end = pending.range(
-                    of: Data("\r\n\r\n".utf8), in: (pending.startIndex + searchFrom)..<pending.endIndex)
+                let end = pending[(pending.startIndex + searchFrom)...].firstRange(of: Self.headEnd)
             else {
                 if pending.count > maxHeadBytes { throw RemoteVolumeError.replyTooLarge(limit: maxHeadBytes) }
                 return nil
@@ -119,7 +125,7 @@ struct HTTPMessageReader: Sendable {
             return .chunkSize
         }
         if let lengthText = head.headers["content-length"] {
-            let trimmed = lengthText.trimmingCharacters(in: .whitespaces)
+            let trimmed = lengthText.trimmingSpaces()
             guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy(\.isASCIIDigit), let length = Int(trimmed)
             else {
                 if !trimmed.isEmpty, trimmed.count > 18, trimmed.allSatisfy(\.isASCIIDigit) {
@@ -249,8 +255,8 @@ struct HTTPMessageReader: Sendable {
             guard let colon = line.firstIndex(of: ":") else {
                 throw RemoteVolumeError.invalidReply("bad HTTP header line")
             }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmingSpaces().lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingSpaces()
         }
         return HTTPHead(startLine: first, headers: headers)
     }

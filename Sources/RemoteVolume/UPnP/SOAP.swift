@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// SOAP 1.1 as UPnP uses it for actions (UDA 1.1 §3.2).
 enum SOAP {
@@ -29,7 +33,7 @@ enum SOAP {
             }
             var values: [String: String] = [:]
             for argument in response.children {
-                values[argument.name] = argument.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                values[argument.name] = argument.text.trimmingWhitespace()
             }
             return values
         }
@@ -98,7 +102,7 @@ struct LastChange: Sendable, Equatable {
 
     /// UPnP booleans: `0`/`1`, `false`/`true`, `no`/`yes` (UDA 1.1 §2.5).
     static func parseBool(_ text: String) -> Bool? {
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch text.trimmingSpaces().lowercased() {
         case "1", "true", "yes": return true
         case "0", "false", "no": return false
         default: return nil

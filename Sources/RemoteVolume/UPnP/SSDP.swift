@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -30,8 +35,8 @@ public struct SSDPResponse: Sendable, Equatable, Hashable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].trimmingCharacters(in: .whitespaces).uppercased()] =
-                line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].trimmingSpaces().uppercased()] =
+                line[line.index(after: colon)...].trimmingSpaces()
         }
         guard let location = headers["LOCATION"] else { return nil }
         return SSDPResponse(
@@ -46,7 +51,7 @@ public struct SSDPResponse: Sendable, Equatable, Hashable {
 extension SSDPResponse {
     /// What identifies the device: the `uuid:…` part of its USN (lowercased), else its LOCATION.
     var deviceKey: String {
-        let udn = usn.range(of: "::").map { String(usn[..<$0.lowerBound]) } ?? usn
+        let udn = usn.firstRange(ofText: "::").map { String(usn[..<$0.lowerBound]) } ?? usn
         return udn.isEmpty ? "location " + location.absoluteString : udn.lowercased()
     }
 }

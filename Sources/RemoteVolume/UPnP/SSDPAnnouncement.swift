@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One SSDP announcement a device multicasts by itself (`NOTIFY * HTTP/1.1`, UDA 1.1 §1.2): it came up or is
 /// still there (`ssdp:alive`), it is leaving (`ssdp:byebye`), or it will reboot with a new boot id
@@ -21,7 +25,7 @@ struct SSDPAnnouncement: Sendable, Equatable {
 
     /// The device part of ``usn`` (`uuid:…` before any `::`), lowercased.
     var udn: String {
-        let text = usn.range(of: "::").map { String(usn[..<$0.lowerBound]) } ?? usn
+        let text = usn.firstRange(ofText: "::").map { String(usn[..<$0.lowerBound]) } ?? usn
         return text.lowercased()
     }
 
@@ -34,10 +38,10 @@ struct SSDPAnnouncement: Sendable, Equatable {
         var headers: [String: String] = [:]
         for line in text.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).uppercased()
+            let name = line[..<colon].trimmingSpaces().uppercased()
             // Only the few headers read are kept: a datagram of 4,000 tiny headers costs no memory.
             guard ["NTS", "USN", "BOOTID.UPNP.ORG", "NEXTBOOTID.UPNP.ORG", "01-NLS"].contains(name) else { continue }
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = line[line.index(after: colon)...].trimmingSpaces()
         }
         let kind: Kind
         switch headers["NTS"]?.lowercased() {
@@ -79,7 +83,7 @@ struct DevicePresence: Sendable, Equatable {
     private(set) var away = false
 
     init(udn: String) {
-        let trimmed = udn.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = udn.trimmingSpaces().lowercased()
         self.udn = trimmed.hasPrefix("uuid:") ? trimmed : "uuid:" + trimmed
     }
 

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +66,7 @@ final class SSDPAnnouncementListener: Sendable {
     }
 
     func start() {
-        Thread.run(named: "VolumeKit SSDP announcements") { [self] in serve() }
+        DetachedThread.run(named: "VolumeKit SSDP announcements") { [self] in serve() }
     }
 
     func stop() {

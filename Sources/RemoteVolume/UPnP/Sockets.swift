@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -319,6 +324,6 @@ final class Socket: @unchecked Sendable {
 /// made deadlines late under load.
 func runBlocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        Thread.run(named: "VolumeKit network request") { continuation.resume(with: Result { try work() }) }
+        DetachedThread.run(named: "VolumeKit network request") { continuation.resume(with: Result { try work() }) }
     }
 }

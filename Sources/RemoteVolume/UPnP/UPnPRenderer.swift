@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A UPnP AV MediaRenderer's RenderingControl service as a ``RemoteVolumeDevice`` (Sonos, TVs, receivers,
 /// `gmediarender`): SOAP `GetVolume` / `SetVolume` / `GetMute` / `SetMute` on instance 0, channel `Master`

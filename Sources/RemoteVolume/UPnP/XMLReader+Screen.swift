@@ -48,7 +48,7 @@ extension XMLReader {
         let fields = body.dropFirst(5)
         guard let end = fields.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         let declaration = String(decoding: fields[..<end], as: UTF8.self).lowercased()
-        guard let range = declaration.range(of: "encoding") else { return nil }
+        guard let range = declaration.firstRange(ofText: "encoding") else { return nil }
         let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix { $0 != quote })

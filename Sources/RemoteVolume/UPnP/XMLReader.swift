@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// VolumeKit's own reader for the few XML documents UPnP sends — device descriptions, service descriptions,
 /// SOAP replies and GENA property sets — building an ``XMLTree`` (docs/security.md).

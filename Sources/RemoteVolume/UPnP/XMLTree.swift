@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parsed XML element: local name (prefix dropped), attributes, children and text.
 struct XMLTree: Sendable, Equatable {
@@ -13,7 +17,7 @@ struct XMLTree: Sendable, Equatable {
     func children(_ name: String) -> [XMLTree] { children.filter { $0.name == name } }
     /// The trimmed text of the first child with this local name.
     func value(_ name: String) -> String? {
-        child(name).map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        child(name).map { $0.text.trimmingWhitespace() }
     }
     /// The first element with this local name anywhere below (depth-first), or self.
     func first(_ name: String) -> XMLTree? {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How VolumeKit learns about volume-button presses.
 public enum ButtonStrategy: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The detection machine: turns what the system reports into ``VolumeButtonEvent``s.
 ///

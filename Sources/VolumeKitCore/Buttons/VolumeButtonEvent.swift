@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A hardware volume button.
 public enum VolumeButton: String, Sendable, Equatable, Hashable, CaseIterable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsError: CustomStringConvertible, LocalizedError {
     /// A sentence a person can act on: what went wrong and what to do.

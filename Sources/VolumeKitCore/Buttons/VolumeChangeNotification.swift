@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The meaning of a private system-volume notification, parsed from its raw name and payload.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What VolumeKit has learned of one timed rule: the measurements inside the envelope's range, as a mean with
 /// its sample count and spread, and those outside it, kept apart.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Learns the iPhone it runs on from what capture already sees — VolumeKit's own sets and their KVO, the steps
 /// of a hold, capture events, route changes — never from an extra set or sound a user could notice.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A rule of the iPhone VolumeKit learns while it runs, named as `volumekit profiles` names the simulator's
 /// rules — plus ``roundTrip``, the set → KVO time that the simulator splits into `sliderLatency` and

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The calibration kept on the phone through the key-value store client: one entry for the device model and
 /// iOS version it was learned on — another model or another iOS version starts afresh (an update may change

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How soon after a set its echo may come, from this phone's measured set → KVO round trip.
 ///

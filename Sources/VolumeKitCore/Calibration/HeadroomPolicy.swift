@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How many steps from 0 and 1 capture holds the volume (``VolumeButtonsConfiguration/headroomSteps`` at the
 /// least), from the round trip of VolumeKit's own sets measured on this phone (``CalibrationRule/roundTrip``).

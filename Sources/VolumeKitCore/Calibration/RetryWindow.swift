@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How long a set waits for its landing before it is made again, from this phone's measured set → KVO round trip.
 ///

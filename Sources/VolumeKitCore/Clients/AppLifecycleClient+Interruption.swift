@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What an interruption notification (`AVAudioSession.interruptionNotification`) said beyond its type: its
 /// reason and options, and whether it stands for the time the app was suspended. A trace records them

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The app's state as UIKit reports it.
 public enum AppState: String, Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The app's audio session (`AVAudioSession`): category, options, activation, route.
 public struct AudioSessionClient: Sendable {

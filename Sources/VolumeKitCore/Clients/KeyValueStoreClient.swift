@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Small persistent values that survive a crash or a kill (`UserDefaults` on iOS).
 public struct KeyValueStoreClient: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When VolumeKit may activate the app's audio session again — on returning to the foreground, after an
 /// interruption, after a media-services reset — without stopping audio the user started meanwhile.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An AudioServices sound ID (`SystemSoundID`).
 public typealias SystemSoundID = UInt32

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The system's output volume: read it, observe it, and set it the way `MPVolumeView`'s slider does.
 ///

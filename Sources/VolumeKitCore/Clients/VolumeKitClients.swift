@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The kind of device, as far as volume hardware goes.
 public enum DeviceKind: String, Sendable, Equatable, CaseIterable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When VolumeKit's volume view is *told* ready, and when VolumeKit believes it.
 ///

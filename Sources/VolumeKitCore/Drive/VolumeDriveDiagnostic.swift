@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A problem while the buttons drive a target; each is a sentence a person can act on (``description``).
 public enum VolumeDriveDiagnostic: Sendable, Equatable, CustomStringConvertible {

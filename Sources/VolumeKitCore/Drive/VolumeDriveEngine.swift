@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The hardware volume buttons driving a ``VolumeDriveTarget`` (a network speaker), with a HUD showing the
 /// target's level: button capture, the HUD and the target started together, and stopped together.

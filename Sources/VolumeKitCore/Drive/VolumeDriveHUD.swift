@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The HUD a ``VolumeDriveEngine`` shows the target's level on.
 ///

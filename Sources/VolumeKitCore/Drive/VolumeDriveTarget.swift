@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Something the hardware volume buttons drive: a network speaker, a player's own level.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -46,13 +50,6 @@ package enum RegularFile {
             throw error
         }
         return Descriptor(descriptor: descriptor, size: Int64(opened.st_size))
-    }
-
-    /// Opens `path` for reading as a `FileHandle` that closes the file when released, with the file's size;
-    /// throws a ``Failure`` as ``open(_:kind:)`` does.
-    package static func reading(_ path: String, kind: String) throws -> (handle: FileHandle, size: Int) {
-        let file = try open(path, kind: kind)
-        return (FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true), Int(file.size))
     }
 
     /// Closes a descriptor ``open(_:kind:)`` returned.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reports once when something asked for (a volume view's readiness) has not come within a deadline, and
 /// stays quiet when it comes in time. Whatever waits keeps waiting: this only tells the app why nothing

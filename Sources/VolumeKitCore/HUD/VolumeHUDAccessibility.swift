@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The words VoiceOver speaks for the HUD, as pure functions so that they are tested on Linux.
 ///

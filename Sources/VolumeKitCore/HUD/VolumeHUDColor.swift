@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A colour as plain RGBA components (0…1, sRGB), so that styles stay platform-free and comparable.
 public struct VolumeHUDColor: Sendable, Equatable, Hashable, CustomStringConvertible {
@@ -43,11 +47,11 @@ public struct VolumeHUDColor: Sendable, Equatable, Hashable, CustomStringConvert
     /// `#RRGGBB`, ignoring opacity (SVG's `fill`; opacity goes in `fill-opacity`).
     public var hexString: String {
         func byte(_ value: Double) -> Int { Int((value * 255).rounded()) }
-        return String(format: "#%02X%02X%02X", byte(red), byte(green), byte(blue))
+        return cFormat("#%02X%02X%02X", byte(red), byte(green), byte(blue))
     }
 
     /// `#RRGGBB@0.50`.
-    public var description: String { hexString + String(format: "@%.2f", alpha) }
+    public var description: String { hexString + cFormat("@%.2f", alpha) }
 
     /// Opaque white.
     public static let white = VolumeHUDColor(white: 1)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -26,7 +30,7 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     /// Phone or tablet.
     public var kind: Kind
     /// Screen size in portrait, points.
-    public var portraitSize: CGSize
+    public var portraitSize: VolumeHUDSize
     /// Safe-area insets in portrait.
     public var portraitInsets: VolumeHUDInsets
     /// Safe-area insets in landscape-left (landscape-right mirrors left and right).
@@ -34,15 +38,15 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     /// Notch, Dynamic Island or nothing.
     public var cutout: VolumeHUDCutout
     /// Corner radius of the display, points (0 for square displays), for drawing.
-    public var displayCornerRadius: CGFloat
+    public var displayCornerRadius: VolumeHUDFloat
     /// Whether it has a home button, for drawing.
     public var hasHomeButton: Bool
 
     /// Creates a device shape.
     public init(
-        id: String, name: String, kind: Kind, portraitSize: CGSize,
+        id: String, name: String, kind: Kind, portraitSize: VolumeHUDSize,
         portraitInsets: VolumeHUDInsets, landscapeInsets: VolumeHUDInsets,
-        cutout: VolumeHUDCutout, displayCornerRadius: CGFloat, hasHomeButton: Bool
+        cutout: VolumeHUDCutout, displayCornerRadius: VolumeHUDFloat, hasHomeButton: Bool
     ) {
         self.id = id
         self.name = name
@@ -66,18 +70,19 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
             var insets = landscapeInsets
             if orientation == .landscapeRight { swap(&insets.left, &insets.right) }
             return VolumeHUDScreen(
-                size: CGSize(width: portraitSize.height, height: portraitSize.width),
+                size: VolumeHUDSize(width: portraitSize.height, height: portraitSize.width),
                 safeArea: insets, orientation: orientation, cutout: cutout, isRightToLeft: isRightToLeft
             )
         }
     }
 
     private static func phone(
-        _ id: String, _ name: String, _ width: CGFloat, _ height: CGFloat, top: CGFloat, bottom: CGFloat,
-        side: CGFloat, landscapeBottom: CGFloat, cutout: VolumeHUDCutout, radius: CGFloat
+        _ id: String, _ name: String, _ width: VolumeHUDFloat, _ height: VolumeHUDFloat, top: VolumeHUDFloat,
+        bottom: VolumeHUDFloat,
+        side: VolumeHUDFloat, landscapeBottom: VolumeHUDFloat, cutout: VolumeHUDCutout, radius: VolumeHUDFloat
     ) -> VolumeHUDDevice {
         VolumeHUDDevice(
-            id: id, name: name, kind: .phone, portraitSize: CGSize(width: width, height: height),
+            id: id, name: name, kind: .phone, portraitSize: VolumeHUDSize(width: width, height: height),
             portraitInsets: VolumeHUDInsets(top: top, bottom: bottom),
             landscapeInsets: VolumeHUDInsets(left: side, bottom: landscapeBottom, right: side),
             cutout: cutout, displayCornerRadius: radius, hasHomeButton: cutout == .none
@@ -85,11 +90,12 @@ public struct VolumeHUDDevice: Sendable, Equatable, Identifiable {
     }
 
     private static func pad(
-        _ id: String, _ name: String, _ width: CGFloat, _ height: CGFloat, top: CGFloat, bottom: CGFloat,
-        radius: CGFloat
+        _ id: String, _ name: String, _ width: VolumeHUDFloat, _ height: VolumeHUDFloat, top: VolumeHUDFloat,
+        bottom: VolumeHUDFloat,
+        radius: VolumeHUDFloat
     ) -> VolumeHUDDevice {
         VolumeHUDDevice(
-            id: id, name: name, kind: .pad, portraitSize: CGSize(width: width, height: height),
+            id: id, name: name, kind: .pad, portraitSize: VolumeHUDSize(width: width, height: height),
             portraitInsets: VolumeHUDInsets(top: top, bottom: bottom),
             landscapeInsets: VolumeHUDInsets(top: top, bottom: bottom),
             cutout: .none, displayCornerRadius: radius, hasHomeButton: radius == 0

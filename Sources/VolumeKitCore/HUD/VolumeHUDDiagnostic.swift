@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A problem that did not stop the HUD.
 public enum VolumeHUDDiagnostic: Sendable, Equatable, CustomStringConvertible {

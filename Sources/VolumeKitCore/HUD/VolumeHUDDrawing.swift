@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -21,12 +25,12 @@ public struct VolumeHUDShape: Sendable, Equatable {
     /// What it stands for.
     public var role: VolumeHUDShapeRole
     /// Its rectangle, in the plate's coordinates (origin at the plate's top-left corner).
-    public var rect: CGRect
+    public var rect: VolumeHUDRect
     /// Its corner radius.
-    public var cornerRadius: CGFloat
+    public var cornerRadius: VolumeHUDFloat
 
     /// Creates a shape.
-    public init(role: VolumeHUDShapeRole, rect: CGRect, cornerRadius: CGFloat) {
+    public init(role: VolumeHUDShapeRole, rect: VolumeHUDRect, cornerRadius: VolumeHUDFloat) {
         self.role = role
         self.rect = rect
         self.cornerRadius = cornerRadius
@@ -43,36 +47,40 @@ public struct VolumeHUDDrawing: Sendable, Equatable {
     public var shapes: [VolumeHUDShape]
 
     /// Draws `style` in a plate of `size` (from ``VolumeHUDLayout/frame``) along `axis` at `level` (0…1).
-    public init(style: VolumeHUDStyle, size: CGSize, axis: VolumeHUDAxis, level: Float, bump: VolumeHUDBump? = nil) {
-        let level = level.isFinite ? CGFloat(min(1, max(0, level))) : 0
+    public init(
+        style: VolumeHUDStyle, size: VolumeHUDSize, axis: VolumeHUDAxis, level: Float, bump: VolumeHUDBump? = nil
+    ) {
+        let level = level.isFinite ? VolumeHUDFloat(min(1, max(0, level))) : 0
         let plateRadius = min(style.cornerRadius, min(size.width, size.height) / 2)
-        var shapes = [VolumeHUDShape(role: .plate, rect: CGRect(origin: .zero, size: size), cornerRadius: plateRadius)]
+        var shapes = [
+            VolumeHUDShape(role: .plate, rect: VolumeHUDRect(origin: .zero, size: size), cornerRadius: plateRadius)
+        ]
 
-        let bar = CGRect(origin: .zero, size: size).insetBy(dx: style.padding, dy: style.padding)
+        let bar = VolumeHUDRect(origin: .zero, size: size).insetBy(dx: style.padding, dy: style.padding)
         let barLength = max(0, axis == .horizontal ? bar.width : bar.height)
         let barThickness = max(0, axis == .horizontal ? bar.height : bar.width)
         let count = style.fill.segmentCount
-        let spacing = count > 1 ? min(style.segmentSpacing, barLength / CGFloat(count)) : 0
-        let pieceLength = max(0, (barLength - spacing * CGFloat(count - 1)) / CGFloat(count))
+        let spacing = count > 1 ? min(style.segmentSpacing, barLength / VolumeHUDFloat(count)) : 0
+        let pieceLength = max(0, (barLength - spacing * VolumeHUDFloat(count - 1)) / VolumeHUDFloat(count))
         let radius = min(style.barCornerRadius, barThickness / 2, pieceLength / 2)
 
         /// The rectangle covering `start ..< start + length` along the bar (horizontal: from the left;
         /// vertical: from the bottom).
-        func piece(from start: CGFloat, length: CGFloat) -> CGRect {
+        func piece(from start: VolumeHUDFloat, length: VolumeHUDFloat) -> VolumeHUDRect {
             switch axis {
             case .horizontal:
-                return CGRect(x: bar.minX + start, y: bar.minY, width: length, height: barThickness)
+                return VolumeHUDRect(x: bar.minX + start, y: bar.minY, width: length, height: barThickness)
             case .vertical:
-                return CGRect(x: bar.minX, y: bar.maxY - start - length, width: barThickness, height: length)
+                return VolumeHUDRect(x: bar.minX, y: bar.maxY - start - length, width: barThickness, height: length)
             }
         }
 
         var fills: [VolumeHUDShape] = []
         for index in 0..<count {
-            let start = CGFloat(index) * (pieceLength + spacing)
+            let start = VolumeHUDFloat(index) * (pieceLength + spacing)
             shapes.append(
                 VolumeHUDShape(role: .track, rect: piece(from: start, length: pieceLength), cornerRadius: radius))
-            let lit = min(1, max(0, level * CGFloat(count) - CGFloat(index)))
+            let lit = min(1, max(0, level * VolumeHUDFloat(count) - VolumeHUDFloat(index)))
             if lit > 0 {
                 fills.append(
                     VolumeHUDShape(

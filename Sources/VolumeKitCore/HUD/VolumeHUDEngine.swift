@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the HUD's level comes from.
 public enum VolumeHUDLevelSource: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -26,17 +30,17 @@ public enum VolumeHUDAxis: String, Sendable, Equatable, Hashable {
 /// - the bar never grows beyond the safe area minus the margins; sizes never depend on Dynamic Type.
 public struct VolumeHUDLayout: Sendable, Equatable {
     /// The plate's frame in the window's coordinates (points).
-    public var frame: CGRect
+    public var frame: VolumeHUDRect
     /// The bar's direction.
     public var axis: VolumeHUDAxis
     /// The placement actually used (``VolumeHUDPlacement/besideIsland`` falls back to ``VolumeHUDPlacement/top``).
     public var placement: VolumeHUDPlacement
     /// Where the plate comes from for the slide animation: add this to the frame's origin for the hidden
     /// position (it points off screen, or into the island).
-    public var slideOffset: CGPoint
+    public var slideOffset: VolumeHUDPoint
 
     /// Creates a layout from its parts (normally use ``init(style:screen:)``).
-    public init(frame: CGRect, axis: VolumeHUDAxis, placement: VolumeHUDPlacement, slideOffset: CGPoint) {
+    public init(frame: VolumeHUDRect, axis: VolumeHUDAxis, placement: VolumeHUDPlacement, slideOffset: VolumeHUDPoint) {
         self.frame = frame
         self.axis = axis
         self.placement = placement
@@ -48,7 +52,7 @@ public struct VolumeHUDLayout: Sendable, Equatable {
         let safe = screen.safeRect
         let margin = style.margin
         let across = style.thickness + 2 * style.padding
-        func along(available: CGFloat) -> CGFloat {
+        func along(available: VolumeHUDFloat) -> VolumeHUDFloat {
             max(across, min(style.length + 2 * style.padding, available - 2 * margin))
         }
 
@@ -59,30 +63,30 @@ public struct VolumeHUDLayout: Sendable, Equatable {
         switch placement {
         case .top:
             let width = along(available: safe.width)
-            frame = CGRect(x: safe.midX - width / 2, y: safe.minY + margin, width: width, height: across)
+            frame = VolumeHUDRect(x: safe.midX - width / 2, y: safe.minY + margin, width: width, height: across)
             axis = .horizontal
-            slideOffset = CGPoint(x: 0, y: -(frame.maxY + 1))
+            slideOffset = VolumeHUDPoint(x: 0, y: -(frame.maxY + 1))
         case .besideIsland:
             let cutout = screen.cutoutRect ?? .zero
             if screen.orientation.isLandscape {
                 let height = along(available: safe.height)
                 let x = screen.orientation == .landscapeRight ? cutout.maxX + margin : cutout.minX - margin - across
-                frame = CGRect(x: x, y: cutout.midY - height / 2, width: across, height: height)
+                frame = VolumeHUDRect(x: x, y: cutout.midY - height / 2, width: across, height: height)
                 axis = .vertical
-                slideOffset = CGPoint(x: cutout.midX - frame.midX, y: 0)
+                slideOffset = VolumeHUDPoint(x: cutout.midX - frame.midX, y: 0)
             } else {
                 let width = along(available: safe.width)
-                frame = CGRect(x: cutout.midX - width / 2, y: cutout.maxY + margin, width: width, height: across)
+                frame = VolumeHUDRect(x: cutout.midX - width / 2, y: cutout.maxY + margin, width: width, height: across)
                 axis = .horizontal
-                slideOffset = CGPoint(x: 0, y: cutout.midY - frame.midY)
+                slideOffset = VolumeHUDPoint(x: 0, y: cutout.midY - frame.midY)
             }
         case .leading, .trailing:
             let height = along(available: safe.height)
             let onLeft = (placement == .leading) == leadingIsLeft
             let x = onLeft ? safe.minX + margin : safe.maxX - margin - across
-            frame = CGRect(x: x, y: safe.midY - height / 2, width: across, height: height)
+            frame = VolumeHUDRect(x: x, y: safe.midY - height / 2, width: across, height: height)
             axis = .vertical
-            slideOffset = CGPoint(x: onLeft ? -(frame.maxX + 1) : screen.size.width - frame.minX + 1, y: 0)
+            slideOffset = VolumeHUDPoint(x: onLeft ? -(frame.maxX + 1) : screen.size.width - frame.minX + 1, y: 0)
         }
         self.placement = placement
     }

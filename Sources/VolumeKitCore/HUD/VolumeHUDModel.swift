@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which rail a press ran into: the level could not move because it was already at the end.
 ///
@@ -51,7 +55,9 @@ public struct VolumeHUDDisplay: Sendable, Equatable, Hashable, CustomStringConve
         guard value.isFinite else { return "0" }
         let rounded = (value * 1_000_000).rounded() / 1_000_000
         if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return String(format: "%.6f", rounded).replacingOccurrences(of: "0+$", with: "", options: .regularExpression)
+        var text = cFormat("%.6f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether a ``VolumeHUDEngine`` makes the app's audio session live. iOS hides its own volume HUD only while
 /// the app's session is active (`shared/facts/volume-hud.md`; seed 002 §1), and `outputVolume` only follows the

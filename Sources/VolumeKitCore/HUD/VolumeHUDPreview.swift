@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -34,17 +38,18 @@ public enum VolumeHUDPreview {
             style: style, size: layout.frame.size, axis: layout.axis, level: level, bump: bump)
         let palette = style.palette(increaseContrast: increaseContrast)
 
-        let bezel: CGFloat = device.kind == .phone ? 12 : 20
-        let chin: CGFloat = device.hasHomeButton ? (device.kind == .phone ? 64 : 40) : 0
+        let bezel: VolumeHUDFloat = device.kind == .phone ? 12 : 20
+        let chin: VolumeHUDFloat = device.hasHomeButton ? (device.kind == .phone ? 64 : 40) : 0
         let landscape = orientation.isLandscape
-        let screenOrigin = CGPoint(x: bezel + (landscape ? chin : 0), y: bezel + (landscape ? 0 : chin))
-        let bodySize = CGSize(
+        let screenOrigin = VolumeHUDPoint(x: bezel + (landscape ? chin : 0), y: bezel + (landscape ? 0 : chin))
+        let bodySize = VolumeHUDSize(
             width: screen.size.width + 2 * bezel + (landscape ? 2 * chin : 0),
             height: screen.size.height + 2 * bezel + (landscape ? 0 : 2 * chin)
         )
-        let margin: CGFloat = 16
-        let captionHeight: CGFloat = 28
-        let canvas = CGSize(width: bodySize.width + 2 * margin, height: bodySize.height + 2 * margin + captionHeight)
+        let margin: VolumeHUDFloat = 16
+        let captionHeight: VolumeHUDFloat = 28
+        let canvas = VolumeHUDSize(
+            width: bodySize.width + 2 * margin, height: bodySize.height + 2 * margin + captionHeight)
 
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -64,11 +69,11 @@ public enum VolumeHUDPreview {
 
             """
         if device.hasHomeButton {
-            let home: CGPoint
+            let home: VolumeHUDPoint
             switch orientation {
-            case .portrait: home = CGPoint(x: bodySize.width / 2, y: bodySize.height - bezel - chin / 2)
-            case .landscapeLeft: home = CGPoint(x: bezel + chin / 2, y: bodySize.height / 2)
-            case .landscapeRight: home = CGPoint(x: bodySize.width - bezel - chin / 2, y: bodySize.height / 2)
+            case .portrait: home = VolumeHUDPoint(x: bodySize.width / 2, y: bodySize.height - bezel - chin / 2)
+            case .landscapeLeft: home = VolumeHUDPoint(x: bezel + chin / 2, y: bodySize.height / 2)
+            case .landscapeRight: home = VolumeHUDPoint(x: bodySize.width - bezel - chin / 2, y: bodySize.height / 2)
             }
             out +=
                 "<circle class=\"home-button\" cx=\"\(n(home.x))\" cy=\"\(n(home.y))\" r=\"\(n(chin * 0.3))\" fill=\"none\" stroke=\"#555555\" stroke-width=\"2\"/>\n"
@@ -94,10 +99,10 @@ public enum VolumeHUDPreview {
             let color = palette.color(for: shape.role)
             let className = shape.role == .track ? "segment" : shape.role.rawValue
             var rect =
-                "<rect class=\"\(className)\" x=\"\(n(shape.rect.minX))\" y=\"\(n(shape.rect.minY))\" width=\"\(n(shape.rect.width))\" height=\"\(n(shape.rect.height))\" rx=\"\(n(shape.cornerRadius))\" fill=\"\(color.hexString)\" fill-opacity=\"\(n(CGFloat(color.alpha)))\""
+                "<rect class=\"\(className)\" x=\"\(n(shape.rect.minX))\" y=\"\(n(shape.rect.minY))\" width=\"\(n(shape.rect.width))\" height=\"\(n(shape.rect.height))\" rx=\"\(n(shape.cornerRadius))\" fill=\"\(color.hexString)\" fill-opacity=\"\(n(VolumeHUDFloat(color.alpha)))\""
             if shape.role == .plate, palette.outline.alpha > 0 {
                 rect +=
-                    " stroke=\"\(palette.outline.hexString)\" stroke-opacity=\"\(n(CGFloat(palette.outline.alpha)))\" stroke-width=\"1\""
+                    " stroke=\"\(palette.outline.hexString)\" stroke-opacity=\"\(n(VolumeHUDFloat(palette.outline.alpha)))\" stroke-width=\"1\""
             }
             out += rect + "/>\n"
         }
@@ -106,7 +111,7 @@ public enum VolumeHUDPreview {
             "\(style.name) · \(device.name) · \(orientation.rawValue) · \(VolumeHUDAccessibility.value(level: level))"
             + (bump.map { " · bump \($0.rawValue)" } ?? "") + (increaseContrast ? " · increase contrast" : "")
         // Shrink the caption to fit narrow devices (≈ 0.56 em per character in a sans-serif face).
-        let fontSize = min(14, (canvas.width - 16) / (CGFloat(caption.count) * 0.56))
+        let fontSize = min(14, (canvas.width - 16) / (VolumeHUDFloat(caption.count) * 0.56))
         out +=
             "<text x=\"\(n(canvas.width / 2))\" y=\"\(n(canvas.height - margin))\" text-anchor=\"middle\" font-size=\"\(n(fontSize))\" fill=\"#3C3C43\">\(escape(caption))</text>\n"
         out += "</svg>\n"
@@ -116,13 +121,13 @@ public enum VolumeHUDPreview {
     /// Placeholder app content (a few cards) so the HUD is seen over something.
     private static func content(screen: VolumeHUDScreen) -> String {
         let safe = screen.safeRect
-        let inset: CGFloat = 16
+        let inset: VolumeHUDFloat = 16
         let width = max(0, safe.width - 2 * inset)
         var out = ""
         var y = safe.minY + 48
         var index = 0
         while y + 60 < safe.maxY - 16 && index < 12 {
-            let height: CGFloat = index == 0 ? 160 : 72
+            let height: VolumeHUDFloat = index == 0 ? 160 : 72
             if y + height > safe.maxY - 16 { break }
             out +=
                 "<rect class=\"content\" x=\"\(n(safe.minX + inset))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" rx=\"12\" fill=\"#FFFFFF\" fill-opacity=\"0.55\"/>\n"
@@ -137,7 +142,7 @@ public enum VolumeHUDPreview {
         guard device.kind == .pad || screen.orientation == .portrait else { return "" }
         let height = max(20, screen.safeArea.top)
         let mid = screen.cutout == .none ? height / 2 : height / 2 + 2
-        let side: CGFloat = screen.cutout == .none ? 8 : screen.size.width * 0.14
+        let side: VolumeHUDFloat = screen.cutout == .none ? 8 : screen.size.width * 0.14
         var out =
             "<text class=\"status-bar\" x=\"\(n(side))\" y=\"\(n(mid + 5))\" font-size=\"15\" font-weight=\"600\" fill=\"#000000\""
         out += screen.cutout == .none ? ">9:41</text>\n" : " text-anchor=\"middle\">9:41</text>\n"
@@ -148,20 +153,20 @@ public enum VolumeHUDPreview {
     }
 
     /// Compact decimal for SVG: up to two decimals, no trailing zeros.
-    static func n(_ value: CGFloat) -> String {
+    static func n(_ value: VolumeHUDFloat) -> String {
         guard value.isFinite else { return "0" }
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int(rounded)) }
-        var text = String(format: "%.2f", Double(rounded))
+        var text = cFormat("%.2f", Double(rounded))
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }
 
     /// Escapes text for XML content and attributes.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacingAll("&", with: "&amp;")
+            .replacingAll("<", with: "&lt;")
+            .replacingAll(">", with: "&gt;")
+            .replacingAll("\"", with: "&quot;")
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -28,9 +32,9 @@ public enum VolumeHUDCutout: String, Sendable, Equatable, Hashable, CaseIterable
 
     /// The top safe-area inset from which a portrait iPhone has a Dynamic Island: 59 pt (iPhone 14 Pro,
     /// `shared/facts/volume-hud.md` §5, apache/cordova-plugin-statusbar #243); 16 Pro reports 62.
-    public static let islandTopInset: CGFloat = 59
+    public static let islandTopInset: VolumeHUDFloat = 59
     /// The smallest top inset a notch gives (iPhone X: 44 pt; 13/14: 47; 11/XR: 48; 12/13 mini: 50).
-    public static let notchTopInset: CGFloat = 44
+    public static let notchTopInset: VolumeHUDFloat = 44
 
     /// Infers the cutout from safe-area insets, as an app can read them at run time: the inset on the side of
     /// the device's top edge (top in portrait, the right in landscape-left, the left in landscape-right).
@@ -39,7 +43,7 @@ public enum VolumeHUDCutout: String, Sendable, Equatable, Hashable, CaseIterable
         -> VolumeHUDCutout
     {
         guard !isPad else { return .none }
-        let inset: CGFloat
+        let inset: VolumeHUDFloat
         switch orientation {
         case .portrait: inset = insets.top
         case .landscapeLeft: inset = insets.right
@@ -54,17 +58,19 @@ public enum VolumeHUDCutout: String, Sendable, Equatable, Hashable, CaseIterable
 /// Safe-area insets in points (UIKit's `UIEdgeInsets`, without UIKit).
 public struct VolumeHUDInsets: Sendable, Equatable, Hashable {
     /// Top inset.
-    public var top: CGFloat
+    public var top: VolumeHUDFloat
     /// Left inset.
-    public var left: CGFloat
+    public var left: VolumeHUDFloat
     /// Bottom inset.
-    public var bottom: CGFloat
+    public var bottom: VolumeHUDFloat
     /// Right inset.
-    public var right: CGFloat
+    public var right: VolumeHUDFloat
 
     /// Creates insets; negative or non-finite values become 0.
-    public init(top: CGFloat = 0, left: CGFloat = 0, bottom: CGFloat = 0, right: CGFloat = 0) {
-        func clean(_ value: CGFloat) -> CGFloat { value.isFinite ? max(0, value) : 0 }
+    public init(
+        top: VolumeHUDFloat = 0, left: VolumeHUDFloat = 0, bottom: VolumeHUDFloat = 0, right: VolumeHUDFloat = 0
+    ) {
+        func clean(_ value: VolumeHUDFloat) -> VolumeHUDFloat { value.isFinite ? max(0, value) : 0 }
         self.top = clean(top)
         self.left = clean(left)
         self.bottom = clean(bottom)
@@ -78,7 +84,7 @@ public struct VolumeHUDInsets: Sendable, Equatable, Hashable {
 /// The screen the HUD is laid out on, in the current interface orientation.
 public struct VolumeHUDScreen: Sendable, Equatable {
     /// The window's size in points, in the current orientation (width > height in landscape).
-    public var size: CGSize
+    public var size: VolumeHUDSize
     /// The window's safe-area insets in the current orientation.
     public var safeArea: VolumeHUDInsets
     /// The interface orientation.
@@ -90,14 +96,14 @@ public struct VolumeHUDScreen: Sendable, Equatable {
 
     /// Creates a screen description. A non-finite or negative size becomes zero.
     public init(
-        size: CGSize,
+        size: VolumeHUDSize,
         safeArea: VolumeHUDInsets,
         orientation: VolumeHUDOrientation,
         cutout: VolumeHUDCutout,
         isRightToLeft: Bool = false
     ) {
-        func clean(_ value: CGFloat) -> CGFloat { value.isFinite ? max(0, value) : 0 }
-        self.size = CGSize(width: clean(size.width), height: clean(size.height))
+        func clean(_ value: VolumeHUDFloat) -> VolumeHUDFloat { value.isFinite ? max(0, value) : 0 }
+        self.size = VolumeHUDSize(width: clean(size.width), height: clean(size.height))
         self.safeArea = safeArea
         self.orientation = orientation
         self.cutout = cutout
@@ -105,8 +111,8 @@ public struct VolumeHUDScreen: Sendable, Equatable {
     }
 
     /// The rectangle inside the safe area.
-    public var safeRect: CGRect {
-        CGRect(
+    public var safeRect: VolumeHUDRect {
+        VolumeHUDRect(
             x: safeArea.left,
             y: safeArea.top,
             width: max(0, size.width - safeArea.left - safeArea.right),
@@ -115,17 +121,17 @@ public struct VolumeHUDScreen: Sendable, Equatable {
     }
 
     /// Approximate size of the Dynamic Island in portrait (iPhone 14 Pro: 126 × 37 pt, 11 pt below the top edge).
-    public static let islandSize = CGSize(width: 126, height: 37)
+    public static let islandSize = VolumeHUDSize(width: 126, height: 37)
     /// Distance of the Dynamic Island from the device's top edge.
-    public static let islandTop: CGFloat = 11
+    public static let islandTop: VolumeHUDFloat = 11
     /// Approximate size of the notch in portrait (iPhone 13/14: about 162 × 33 pt; iPhone X: about 209 × 30).
-    public static let notchSize = CGSize(width: 162, height: 33)
+    public static let notchSize = VolumeHUDSize(width: 162, height: 33)
 
     /// Where the cutout is on screen in this orientation, or `nil` without one. Approximate: used to place
     /// the HUD next to it and to draw previews, never to hit-test.
-    public var cutoutRect: CGRect? {
-        let portrait: CGSize
-        let inset: CGFloat
+    public var cutoutRect: VolumeHUDRect? {
+        let portrait: VolumeHUDSize
+        let inset: VolumeHUDFloat
         switch cutout {
         case .none: return nil
         case .dynamicIsland:
@@ -142,14 +148,14 @@ public struct VolumeHUDScreen: Sendable, Equatable {
         }
         switch orientation {
         case .portrait:
-            return CGRect(
+            return VolumeHUDRect(
                 x: (size.width - portrait.width) / 2, y: inset, width: portrait.width, height: portrait.height)
         case .landscapeLeft:
-            return CGRect(
+            return VolumeHUDRect(
                 x: size.width - inset - portrait.height, y: (size.height - portrait.width) / 2, width: portrait.height,
                 height: portrait.width)
         case .landscapeRight:
-            return CGRect(
+            return VolumeHUDRect(
                 x: inset, y: (size.height - portrait.width) / 2, width: portrait.height, height: portrait.width)
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeHUDStyle {
     /// A dark capsule with 16 segments below the status bar: the look most apps want.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(CoreGraphics)
 import CoreGraphics
@@ -75,19 +79,19 @@ public struct VolumeHUDStyle: Sendable, Equatable, Hashable {
     /// Colours when Increase Contrast (Darken Colors) is on.
     public var highContrastColors: VolumeHUDPalette
     /// The bar's length along its axis, in points (the plate adds ``padding`` on each side).
-    public var length: CGFloat
+    public var length: VolumeHUDFloat
     /// The bar's thickness, in points.
-    public var thickness: CGFloat
+    public var thickness: VolumeHUDFloat
     /// Space between the bar and the plate's edge, in points.
-    public var padding: CGFloat
+    public var padding: VolumeHUDFloat
     /// Distance between the plate and the safe-area edge (or the island), in points.
-    public var margin: CGFloat
+    public var margin: VolumeHUDFloat
     /// Gap between segments, in points.
-    public var segmentSpacing: CGFloat
+    public var segmentSpacing: VolumeHUDFloat
     /// The plate's corner radius in points; clamped to half the plate's thickness (a capsule).
-    public var cornerRadius: CGFloat
+    public var cornerRadius: VolumeHUDFloat
     /// The corner radius of the bar and of each segment; clamped to half the bar's thickness.
-    public var barCornerRadius: CGFloat
+    public var barCornerRadius: VolumeHUDFloat
 
     /// Creates a style. Negative or non-finite sizes are replaced by 0, lengths by at least 1 point.
     public init(
@@ -98,15 +102,15 @@ public struct VolumeHUDStyle: Sendable, Equatable, Hashable {
         autoHideDelay: TimeInterval = 1.5,
         colors: VolumeHUDPalette,
         highContrastColors: VolumeHUDPalette? = nil,
-        length: CGFloat = 160,
-        thickness: CGFloat = 6,
-        padding: CGFloat = 8,
-        margin: CGFloat = 8,
-        segmentSpacing: CGFloat = 2,
-        cornerRadius: CGFloat = .greatestFiniteMagnitude,
-        barCornerRadius: CGFloat = 1.5
+        length: VolumeHUDFloat = 160,
+        thickness: VolumeHUDFloat = 6,
+        padding: VolumeHUDFloat = 8,
+        margin: VolumeHUDFloat = 8,
+        segmentSpacing: VolumeHUDFloat = 2,
+        cornerRadius: VolumeHUDFloat = .greatestFiniteMagnitude,
+        barCornerRadius: VolumeHUDFloat = 1.5
     ) {
-        func size(_ value: CGFloat) -> CGFloat { value.isFinite ? max(0, value) : 0 }
+        func size(_ value: VolumeHUDFloat) -> VolumeHUDFloat { value.isFinite ? max(0, value) : 0 }
         self.name = name
         self.fill = fill
         self.placement = placement

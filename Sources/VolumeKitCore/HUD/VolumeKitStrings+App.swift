@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeKitStrings.Language {
     /// The language VolumeKit speaks in an app: the first of the user's preferred languages that the app is
@@ -25,20 +29,15 @@ extension VolumeKitStrings.Language {
 
     /// The app's language now: the user's preferred languages (`Locale.preferredLanguages`) among the main
     /// bundle's localizations, as ``init(preferredLanguages:appLocalizations:developmentLocalization:)`` chooses.
+    /// Outside Apple's platforms a process has no app bundle (VolumeKit's Linux builds leave out `Bundle`, which
+    /// comes with swift-corelibs-foundation there): English.
     public static var current: VolumeKitStrings.Language {
+        #if canImport(FoundationEssentials)
+        VolumeKitStrings.Language(preferredLanguages: Locale.preferredLanguages, appLocalizations: [])
+        #else
         VolumeKitStrings.Language(
             preferredLanguages: Locale.preferredLanguages, appLocalizations: Bundle.main.localizations,
-            developmentLocalization: mainDevelopmentLocalization)
-    }
-
-    /// The main bundle's development language. Outside Apple's platforms it is read from the Info.plist key
-    /// itself: swift-corelibs-foundation's `developmentLocalization` traps for a bundle without an Info.plist
-    /// (a command-line tool, a test runner), which is how VolumeKit runs on Linux.
-    static var mainDevelopmentLocalization: String? {
-        #if canImport(Darwin)
-        Bundle.main.developmentLocalization
-        #else
-        Bundle.main.object(forInfoDictionaryKey: "CFBundleDevelopmentRegion") as? String
+            developmentLocalization: Bundle.main.developmentLocalization)
         #endif
     }
 }

@@ -1,5 +1,9 @@
 #if VOLUMEKIT_MUTANTS
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Defects planted on purpose, to prove the tests catch them (`scripts/mutants.sh`). Compiled only with
 /// `-DVOLUMEKIT_MUTANTS` (that script's own build): no release or test build of VolumeKit contains them. The

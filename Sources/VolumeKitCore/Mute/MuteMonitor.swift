@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When to probe the Ring/Silent switch and what to tell whom: a pure machine, one method per input, each
 /// returning the actions to carry out (``MuteSwitchEngine`` carries them out against the clients).

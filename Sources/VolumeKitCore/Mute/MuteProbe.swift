@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One mute probe: a silent system sound played at ``startedAt`` and classified from monotonic times alone.
 ///

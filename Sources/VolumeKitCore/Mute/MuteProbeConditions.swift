@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What decides, before any sound plays, whether a probe can answer at all.
 public struct MuteProbeConditions: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The probe's sound: ``MuteProbeTiming/standard``'s 200 ms of true silence — every sample zero, so it can
 /// never be heard (the anchors' low-noise files hissed: akramhussein/Mute #1, PR #8; gnestor #6) — as 16-bit

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The three times a mute probe runs on: the silent sound's length, the threshold that separates a skipped
 /// sound from a played one, and the timeout for a completion that never comes.

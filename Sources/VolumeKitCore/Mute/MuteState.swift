@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What VolumeKit knows about the Ring/Silent switch: an answer only when it can know.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs Ring/Silent switch detection against the system's clients: feeds ``MuteMonitor`` (and its
 /// ``MuteProbe``s) and ``RealVolumeTracker`` with what the clients report, and carries out their actions.

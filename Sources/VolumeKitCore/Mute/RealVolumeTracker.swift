@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The seed's other two answers, from the output volume and the mute state: the *real* volume (0 while the
 /// switch is on silent) and volume changes with old and new values (seeds 001/004).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Counts VolumeKit's users of the app's one audio session, so that one feature stopping never pulls the
 /// session from under another (buttons and the Ring/Silent monitor running together).

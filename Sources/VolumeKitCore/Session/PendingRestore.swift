@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The user's volume on one route, saved before VolumeKit first moves that route's volume, so that a crash
 /// or a kill cannot lose it (seed 000: "处理不了APP crash或者人为杀掉情况下的系统音量恢复" — "a crash or a kill

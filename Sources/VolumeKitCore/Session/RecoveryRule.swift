@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decides whether a saved user volume is given back when VolumeKit next runs on a route.
 ///

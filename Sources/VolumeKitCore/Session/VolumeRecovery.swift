@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Gives back a user volume that a run of VolumeKit which crashed or was killed could not restore.
 ///

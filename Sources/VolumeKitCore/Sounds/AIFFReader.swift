@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads an AIFF or AIFF-C file's `COMM` and `SSND` chunks (AIFF 1.3, AIFF-C draft 1991;
 /// `shared/facts/system-sounds.md` §4 "AIFF / AIFF-C"): big-endian, `FORM` size + form type, 8-byte chunk

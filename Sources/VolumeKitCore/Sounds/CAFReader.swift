@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a CAF file's `desc`, `data` and `pakt` chunks (Apple Core Audio Format Specification 1.0;
 /// `shared/facts/system-sounds.md` §4 "CAF"): big-endian, 8-byte file header, 12-byte chunk headers with

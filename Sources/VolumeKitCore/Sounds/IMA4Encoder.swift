@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The IMA ADPCM step-size and index-adjust tables (IMA Digital Audio Focus and Technical Working Groups,
 /// "Recommended Practices for Enhancing Digital Audio Compatibility in Multimedia Systems", 1992).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Random access to a sound file's bytes, so that `SoundFileReader` reads headers only.
 ///
@@ -31,6 +35,7 @@ public struct DataByteSource: SoundByteSource {
     }
 }
 
+#if !canImport(FoundationEssentials)
 /// A sound file on disk, read through a `FileHandle` in bounded pieces.
 ///
 /// Keeps count of the bytes it has read (`bytesRead`), which shows that only headers are read.
@@ -68,6 +73,7 @@ public final class FileHandleByteSource: SoundByteSource {
         }
     }
 }
+#endif
 
 /// Big- and little-endian field access on a small byte array, never trapping: reads past the end give zero.
 /// Callers check lengths first; the zero fallback only keeps a bug from turning into a crash.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where in a sound file something is wrong: the chunk and the byte offset of its header.
 public struct SoundFileLocation: Sendable, Equatable, Hashable, CustomStringConvertible {

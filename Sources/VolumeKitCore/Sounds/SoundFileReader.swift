@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -48,11 +52,13 @@ public enum SoundFileReader {
         return try read(from: source)
     }
 
+    #if !canImport(FoundationEssentials)
     /// Reads the headers through an open file handle, in small bounded reads (never the whole file).
     /// - Throws: `SoundFileError` naming what is wrong and where.
     public static func read(from handle: FileHandle) throws -> SoundFileInfo {
         try read(from: FileHandleByteSource(handle))
     }
+    #endif
 
     /// Reads the headers from any byte source.
     /// - Throws: `SoundFileError` naming what is wrong and where.

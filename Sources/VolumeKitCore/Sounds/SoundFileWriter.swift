@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes small sound files that AudioServices plays: CAF, AIFF, AIFF-C and WAV (plain or
 /// `WAVE_FORMAT_EXTENSIBLE`) in linear PCM, and Apple IMA4 in CAF or AIFF-C.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The file container of a sound file.
 ///
@@ -170,7 +174,7 @@ public struct SoundFileInfo: Sendable, Equatable {
 }
 
 extension SoundFileInfo {
-    /// `value` seconds with three decimals, exactly as `String(format: "%.3f")` writes them, without
+    /// `value` seconds with three decimals, exactly as `cFormat("%.3f")` writes them, without
     /// Foundation's formatter (it cost `volumekit sounds check` a third of a file's check). A value that is not
     /// finite, or of 10^12 s or more, is written as Swift writes it.
     package static func seconds(_ value: Double) -> String {

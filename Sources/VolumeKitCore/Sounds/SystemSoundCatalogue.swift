@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The built-in iOS system sounds as data: ID, file, category, folder and the iOS version each was first seen in.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a sound is played (the three ways of seed 003, plus the system's own alert).
 public enum SystemSoundPlaybackMode: String, Sendable, Equatable, Hashable, CaseIterable {

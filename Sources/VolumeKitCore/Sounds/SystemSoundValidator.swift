@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Applies AudioServices' rules for custom system sounds to a file, before iOS rejects it with a bare `OSStatus`.
 ///

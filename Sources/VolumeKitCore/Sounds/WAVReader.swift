@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a WAV file's `fmt `, `fact` and `data` chunks (Microsoft/IBM RIFF 1.0, `WAVEFORMATEX`,
 /// `WAVEFORMATEXTENSIBLE`; `shared/facts/system-sounds.md` §4 "WAV"): little-endian, `RIFF` size + `WAVE`,
@@ -87,7 +91,7 @@ struct WAVReader<Source: SoundByteSource> {
             if Array(guid.dropFirst(2)) == waveSubFormatGUIDTail {
                 code = f.u16le(24)
             } else {
-                format.encoding = .other("WAVE sub-format GUID \(guid.map { String(format: "%02X", $0) }.joined())")
+                format.encoding = .other("WAVE sub-format GUID \(guid.map { cFormat("%02X", $0) }.joined())")
                 code = 0xFFFE
             }
         }
@@ -144,7 +148,7 @@ struct WAVReader<Source: SoundByteSource> {
         case 0x0011: .imaADPCM
         case 0x0055: .mp3
         case 0x00FF, 0x1600, 0x1610, 0x4143: .aac
-        default: .other(String(format: "WAVE format 0x%04X", tag))
+        default: .other(cFormat("WAVE format 0x%04X", tag))
         }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The shell the buttons, mute and HUD engines share around their pure machines: the engine's state under one
 /// lock, and the single timer that follows the machines' next deadline — the one wake-up convention of Core: a

@@ -1,11 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value guarded by a lock, so that a `Sendable` type can keep mutable state.
 ///
-/// `Synchronization.Mutex` needs iOS 18; VolumeKit supports iOS 15, so this small wrapper stands in for it.
+/// `Synchronization.Mutex` needs iOS 18; VolumeKit supports iOS 15, so this small wrapper (over a POSIX mutex)
+/// stands in for it.
 public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
-    private let lock = NSLock()
+    private let lock = PosixLock()
 
     /// Wraps `value`.
     public init(_ value: Value) {

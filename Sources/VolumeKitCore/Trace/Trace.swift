@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A whole trace: its header and its records, in file order (`docs/trace.md`).
 ///
@@ -90,39 +94,39 @@ public struct Trace: Sendable, Equatable {
     /// type checked on the open descriptor, so nothing swapped in after a check can block it either. A
     /// missing or unreadable file is refused with a sentence, never with the system's error text.
     public init(contentsOf url: URL, limits: Limits = .standard) throws {
-        let file: (handle: FileHandle, size: Int)
+        let file: RegularFile.Descriptor
+        let data: Data
         do {
-            file = try RegularFile.reading(url.path, kind: "trace")
+            file = try RegularFile.open(url.path, kind: "trace")
+            defer { RegularFile.closeDescriptor(file.descriptor) }
+            data = try RegularFile.read(file.descriptor, atMost: limits.maxFileBytes + 1)
         } catch let failure as RegularFile.Failure {
             throw TraceError(line: nil, .unreadable(failure.reason))
         }
-        let handle = file.handle
-        let data: Data
-        do {
-            data = try handle.read(upToCount: limits.maxFileBytes + 1) ?? Data()
-        } catch {
-            throw TraceError(line: nil, .unreadable("reading it failed; check that the disk and the file are intact"))
-        }
         if data.count > limits.maxFileBytes {
             throw TraceError(
-                line: nil, .fileTooLarge(bytes: max(file.size, data.count), limit: limits.maxFileBytes))
+                line: nil, .fileTooLarge(bytes: max(Int(clamping: file.size), data.count), limit: limits.maxFileBytes))
         }
         try self.init(jsonLines: data, limits: limits)
     }
 
-    /// Reads a trace from a stream (standard input, a pipe) to its end, reading at most
-    /// `limits.maxFileBytes` + 1 bytes: an endless or oversized stream is refused without being held in memory.
+    #if !canImport(FoundationEssentials)
+    /// Reads a trace from a stream (standard input, a pipe) to its end, as ``init(reading:limits:)-(Int32,_)``
+    /// does with the handle's descriptor.
     public init(reading handle: FileHandle, limits: Limits = .standard) throws {
-        var data = Data()
-        while data.count <= limits.maxFileBytes {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: min(1 << 20, limits.maxFileBytes + 1 - data.count))
-            } catch {
-                throw TraceError(line: nil, .unreadable("reading the input failed; check where it comes from"))
-            }
-            guard let chunk, !chunk.isEmpty else { break }
-            data.append(chunk)
+        try self.init(reading: handle.fileDescriptor, limits: limits)
+    }
+    #endif
+
+    /// Reads a trace from an open descriptor — standard input (`0`), a pipe — to its end, reading at most
+    /// `limits.maxFileBytes` + 1 bytes: an endless or oversized stream is refused without being held in memory.
+    /// The descriptor stays open.
+    public init(reading descriptor: Int32, limits: Limits = .standard) throws {
+        let data: Data
+        do {
+            data = try RegularFile.read(descriptor, atMost: limits.maxFileBytes + 1)
+        } catch {
+            throw TraceError(line: nil, .unreadable("reading the input failed; check where it comes from"))
         }
         guard data.count <= limits.maxFileBytes else {
             throw TraceError(line: nil, .streamTooLarge(limit: limits.maxFileBytes))

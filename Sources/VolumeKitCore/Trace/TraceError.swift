@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a trace file cannot be read, and where: every problem names its line (1-based) when it has one.
 ///

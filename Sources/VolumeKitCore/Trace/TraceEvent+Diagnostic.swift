@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsDiagnostic {
     /// The case's stable name, as a trace's `diagnostic` record and `volumekit simulate --json` write it

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An `interruptionDetails` record's fields (`docs/trace.md`), and the format versions that brought records.
 extension TraceEvent {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One line of a trace after the header: something that crossed a client, at a monotonic time.
 public struct TraceRecord: Sendable, Equatable {

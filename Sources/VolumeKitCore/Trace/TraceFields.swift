@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads the fields of one trace line, strictly: each getter throws a ``TraceError`` naming the line and the
 /// field (with its path, e.g. `session.category`) when the field is missing or of the wrong type.

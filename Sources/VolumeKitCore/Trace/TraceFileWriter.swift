@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes a trace to a file line by line as it is recorded, so that a run cut short (the app killed, the
 /// phone out of battery) still leaves every record up to the last one — which the decoder then reports as
@@ -13,7 +23,8 @@ import Foundation
 /// ```
 public final class TraceFileWriter: Sendable {
     private struct State {
-        var handle: FileHandle?
+        /// The open descriptor, or `nil` once closed or after a failed write.
+        var descriptor: Int32?
         var failure: TraceError?
     }
 
@@ -25,25 +36,22 @@ public final class TraceFileWriter: Sendable {
     /// be written.
     public init(url: URL) throws {
         path = url.path
-        let files = FileManager.default
-        var isFolder: ObjCBool = false
-        if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw TraceError(line: nil, .unwritable(path: path, reason: "it is a folder; name a file in it"))
         }
         let folder = url.deletingLastPathComponent().path
-        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw TraceError(line: nil, .unwritable(path: path, reason: "the folder '\(folder)' does not exist"))
         }
         // An existing file is opened in place (never replaced: it may be a device such as /dev/stdout).
-        if !files.fileExists(atPath: path), !files.createFile(atPath: path, contents: nil) {
-            throw TraceError(line: nil, .unwritable(path: path, reason: Self.cannotWrite))
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw TraceError(line: nil, .unwritable(path: path, reason: Self.cannotWrite))
         }
         // A regular file is emptied; a pipe or a terminal cannot be, and need not be.
-        try? handle.truncate(atOffset: 0)
-        state = Locked(State(handle: handle))
+        _ = ftruncate(descriptor, 0)
+        state = Locked(State(descriptor: descriptor))
     }
 
     private static let cannotWrite = "it may not be written there (permissions, or a read-only disk)"
@@ -51,17 +59,14 @@ public final class TraceFileWriter: Sendable {
     /// Appends one line (a newline is added). Does nothing once closed or after a failed write.
     public func write(_ line: String) {
         state.withLock { state in
-            guard let handle = state.handle else { return }
-            do {
-                try handle.write(contentsOf: Data((line + "\n").utf8))
-            } catch {
-                state.failure = TraceError(
-                    line: nil,
-                    .unwritable(
-                        path: path, reason: "writing failed; check that the disk has room and the file can be written"))
-                try? handle.close()
-                state.handle = nil
-            }
+            guard let descriptor = state.descriptor else { return }
+            guard !RegularFile.write(Array((line + "\n").utf8), to: descriptor) else { return }
+            state.failure = TraceError(
+                line: nil,
+                .unwritable(
+                    path: path, reason: "writing failed; check that the disk has room and the file can be written"))
+            RegularFile.closeDescriptor(descriptor)
+            state.descriptor = nil
         }
     }
 
@@ -71,9 +76,11 @@ public final class TraceFileWriter: Sendable {
     /// Flushes and closes the file. Later writes are ignored.
     public func close() {
         state.withLock { state in
-            try? state.handle?.synchronize()
-            try? state.handle?.close()
-            state.handle = nil
+            if let descriptor = state.descriptor {
+                _ = fsync(descriptor)
+                RegularFile.closeDescriptor(descriptor)
+            }
+            state.descriptor = nil
         }
     }
 }

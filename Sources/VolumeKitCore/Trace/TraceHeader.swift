@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a trace came from. Only a trace recorded on real hardware may say ``device``; traces made by
 /// `SimulatedDevice` say ``simulator`` so that a synthetic fixture is never mistaken for evidence of how

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON value as a trace line holds it: the one representation both the encoder and the strict decoder
 /// work on, so that every field is checked by hand and a wrong type gets a sentence, not a crash.

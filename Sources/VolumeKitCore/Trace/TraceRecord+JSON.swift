@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension TraceRecord {
     /// The record as one JSON object: `t`, `type`, the event's fields, then `by` (the feature) if tagged.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Collects a trace as it happens: thread-safe, so the clients' callbacks may record from any thread.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeKitClients {
     /// The same clients, recording everything that passes through them to `recorder`: every value the

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension DeviceBehaviour {
     /// One rule of ``DeviceBehaviour`` described as data: its name, what it decides, its default, its range or
@@ -76,7 +81,7 @@ extension DeviceBehaviour {
 
         static func format(_ value: Double) -> String {
             let rounded = (value * 10_000).rounded() / 10_000
-            var text = String(format: "%.4f", rounded)
+            var text = cFormat("%.4f", rounded)
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return text

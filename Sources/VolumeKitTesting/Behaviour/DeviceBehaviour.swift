@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every rule of the simulated device that is an assumption about iOS rather than a known fact, as data:
 /// its default (today's best guess), the plausible range or variants, and the sources.

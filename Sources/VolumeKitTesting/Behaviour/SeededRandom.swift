@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small, fast, seeded random number generator (SplitMix64), so simulated jitter and sampled device
 /// behaviours are reproducible: the same seed gives the same sequence on every run and every machine.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Clients that tell a test about every call made through them: the unimplemented clients a test gives code that
 /// must not reach the system, and any clients watched call by call.

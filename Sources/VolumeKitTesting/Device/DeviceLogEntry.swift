@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Errors the simulated system returns where iOS would.
 public enum SimulatedDeviceError: Error, Sendable, Equatable {

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Buttons and volume: presses, auto-repeat, the Control Center slider, what the app reads and observes of
 /// the volume, and the app's sets through the volume view's slider.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// HUD suppression: when the system volume HUD stays hidden, and the app's `MPVolumeView`s.
 extension SimulatedDevice {

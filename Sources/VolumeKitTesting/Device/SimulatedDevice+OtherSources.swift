@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Other sources of the volume than the phone's buttons, Control Center and the app, which can move it while
 /// the app is active (`shared/facts/envelope.md`, "Added for the honest-oracle round"): a

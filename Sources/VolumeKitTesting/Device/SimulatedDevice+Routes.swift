@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Routes: each keeps its own volume; a change posts `routeChangeNotification` and the new route's KVO in
 /// an order nothing guarantees (``DeviceBehaviour/routeNotification``, ``DeviceBehaviour/routeNotificationGap``).

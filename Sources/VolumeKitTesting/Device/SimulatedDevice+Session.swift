@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Another part of the app that can take its audio session over.
 public enum SessionComponent: String, Sendable, Equatable, CaseIterable {

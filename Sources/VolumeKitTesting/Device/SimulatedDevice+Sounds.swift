@@ -1,5 +1,16 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The device's system-sound state: created sound IDs, the Ring/Silent switch and completion timing.
 struct SimulatedSounds {

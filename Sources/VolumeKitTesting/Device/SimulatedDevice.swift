@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A simulated iPhone or iPad, driven in virtual time, that reproduces how iOS's volume hardware, audio
 /// session and app lifecycle behave in the situations VolumeKit's users hit.
@@ -76,7 +81,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// `AVCaptureEventInteraction` exists from iOS 17.2 (`shared/facts/volume-buttons.md` §3).
     public static let captureEventsSince = OSVersion(17, 2)
 
-    let lock = NSRecursiveLock()
+    let lock = PosixLock(recursive: true)
     /// The configuration the device was created with.
     public let configuration: Configuration
     /// The behaviour in force (the configuration's).

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Envelope limits on a route's volume at the end of a run, as proofs over the ground truth (``TruthRecord``)
 /// and the diagnostics VolumeKit raised, each with its time: a final volume off the user's is excused only

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What the user physically did on the simulated device, recorded by the device itself — apart from anything
 /// VolumeKit reports — so that an oracle can judge every event VolumeKit delivered against it
@@ -118,7 +123,7 @@ extension TruthRecord {
 
     /// One line for people: "1.0      you pressed up (0.08 s)".
     public var text: String {
-        let t = ScenarioRecord.format(time).padding(toLength: 8, withPad: " ", startingAt: 0)
+        let t = ScenarioRecord.format(time).padded(toLength: 8)
         switch action {
         case .press(let button, let duration, let context):
             let length = duration.map { " (\(ScenarioRecord.format($0)) s)" } ?? ""

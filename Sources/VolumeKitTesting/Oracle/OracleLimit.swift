@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// An envelope limit as a proof: a failure is excused only when a narrow predicate over the ground truth at the
 /// failing event holds — which press, which route change, which strategy, which kind of failure — and VolumeKit

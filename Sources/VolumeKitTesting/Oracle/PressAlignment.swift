@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension PressOracle {
     /// Which press each `pressed` event reports, per button: the order-preserving assignment that matches the

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension PressOracle {
     /// Whether a press of the phone's buttons could move the volume from `old` to `new` — the README's rule,

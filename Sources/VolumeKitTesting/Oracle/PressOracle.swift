@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Judges every button event an app received against what the user physically did (``TruthRecord``): the
 /// presses reported against the presses made, per button; phantom events; their order; the delay from a press

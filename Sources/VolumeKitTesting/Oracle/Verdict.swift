@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The oracle's judgment of one run: the violations left once each proven limit has excused what it explains,
 /// and the excused failures with the limit and the diagnostic that prove each.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The approach most anchor libraries ship, run on the same simulated device for comparison
 /// (JPSVolumeButtonHandler and its ports; seed 000's sample): KVO on `outputVolume`, a synchronous reset to

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A scenario for the simulated device: one command a line, `#` starts a comment, times in seconds.
 ///
@@ -227,15 +232,22 @@ public struct Scenario: Sendable, Equatable {
         EchoedText.clean(word, limit: maximumEchoedCharacters)
     }
 
-    /// Reads a script from `handle` (a file or standard input) in chunks, stopping one byte past
-    /// ``maximumScriptBytes``, and decodes it with ``decodeScript(_:)``.
+    #if !canImport(FoundationEssentials)
+    /// Reads a script from `handle` (a file or standard input), as ``readScript(from:)-(Int32)`` does with the
+    /// handle's descriptor.
     public static func readScript(from handle: FileHandle) throws -> String {
-        var data = Data()
-        while data.count <= maximumScriptBytes {
-            guard let chunk = try handle.read(upToCount: min(65_536, maximumScriptBytes + 1 - data.count)),
-                !chunk.isEmpty
-            else { break }
-            data.append(chunk)
+        try readScript(from: handle.fileDescriptor)
+    }
+    #endif
+
+    /// Reads a script from an open descriptor (a file, standard input: `0`), stopping one byte past
+    /// ``maximumScriptBytes``, and decodes it with ``decodeScript(_:)``. The descriptor stays open.
+    public static func readScript(from descriptor: Int32) throws -> String {
+        let data: Data
+        do {
+            data = try RegularFile.read(descriptor, atMost: maximumScriptBytes + 1)
+        } catch {
+            throw ScenarioInputError(message: "reading the script failed; check where it comes from")
         }
         return try decodeScript(data)
     }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One thing the scenario's observer saw.
 public struct ScenarioRecord: Sendable, Equatable {
@@ -135,7 +140,7 @@ public struct ScenarioRecord: Sendable, Equatable {
         }
         // A column of 8, widened (never cut) for a longer time: a trace's uptime clock reads 48213.7723.
         let t =
-            time.map { Self.format($0).padding(toLength: max(8, Self.format($0).count), withPad: " ", startingAt: 0) }
+            time.map { Self.format($0).padded(toLength: max(8, Self.format($0).count)) }
             ?? "        "
         switch kind {
         case .button(let button, let phase): return "\(t) button \(button.rawValue) \(phase.rawValue)"
@@ -159,7 +164,7 @@ public struct ScenarioRecord: Sendable, Equatable {
 
     static func format(_ value: Double) -> String {
         let rounded = (value * 10_000).rounded() / 10_000
-        var text = String(format: "%.4f", rounded)
+        var text = cFormat("%.4f", rounded)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.append("0") }
         return text
@@ -172,7 +177,7 @@ public struct ScenarioRecord: Sendable, Equatable {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: out += cFormat("\\u%04x", scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The app on the simulated device: its features started and stopped as a script says (buttons with the custom
 /// HUD, the HUD alone, the mute monitor), and its launch code's recovery.

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How a run hands its records on: held back ``ScenarioRunner/deliveryLookback`` seconds so that they go out in
 /// time order, delivered a minute of virtual time at a time, and stopped at ``ScenarioRunner/recordLimit``.

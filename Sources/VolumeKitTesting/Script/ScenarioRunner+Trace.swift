@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The run's trace (``ScenarioRunner/traceOptions``): the recorder, kept within what a reader accepts, and the
 /// clients each feature runs on.

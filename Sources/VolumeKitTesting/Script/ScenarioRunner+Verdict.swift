@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The runner's side of the oracle: VolumeKit's diagnostics as they come, the windows capture ran in, and the
 /// verdict at the end (``PressOracle``).

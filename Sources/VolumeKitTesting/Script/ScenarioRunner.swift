@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Runs a ``Scenario`` on a ``SimulatedDevice`` with one app strategy and collects what an observer sees.
 public final class ScenarioRunner: @unchecked Sendable {

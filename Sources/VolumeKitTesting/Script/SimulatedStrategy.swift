@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Which app runs on the simulated device during a scenario.
 public enum SimulatedStrategy: String, Sendable, Equatable, CaseIterable {

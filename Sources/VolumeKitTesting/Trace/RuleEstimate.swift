@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The fitter's estimate of one device-behaviour rule, from a trace alone.
 public struct RuleEstimate: Sendable, Equatable {
@@ -65,7 +70,7 @@ public struct RuleEstimate: Sendable, Equatable {
         let half = (range.upperBound - range.lowerBound) / 2
         return RuleEstimate(
             rule: rule, value: .seconds(range.lowerBound + half), tolerance: half, samples: samples,
-            how: String(format: "between %.1f and %.1f ms: ", range.lowerBound * 1000, range.upperBound * 1000) + how,
+            how: cFormat("between %.1f and %.1f ms: ", range.lowerBound * 1000, range.upperBound * 1000) + how,
             isBound: true)
     }
 

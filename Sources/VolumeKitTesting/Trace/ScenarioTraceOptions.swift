@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How a ``ScenarioRunner`` records the trace of its run (`volumekit simulate --trace FILE`, `docs/trace.md`).
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension TraceHeader {
     /// The header of a trace recorded on `device`: marked ``/VolumeKitCore/TraceSource/simulator`` (synthetic), with the

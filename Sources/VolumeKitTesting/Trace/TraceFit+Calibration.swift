@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The live calibration a trace carries: what VolumeKit itself had learned of the phone when it last saved it —
 /// the last `storeWrite` of ``/VolumeKitCore/CalibrationStore/key`` (the JSON of
@@ -64,7 +69,7 @@ public struct LiveCalibration: Sendable, Equatable {
         guard let estimate = estimates[rule] else { return nil }
         var text =
             estimate.value.map {
-                String(format: "%.1f ms (%d, ±%.1f)", $0 * 1000, estimate.samples, estimate.spread * 1000)
+                cFormat("%.1f ms (%d, ±%.1f)", $0 * 1000, estimate.samples, estimate.spread * 1000)
             } ?? "—"
         if estimate.outsideSamples > 0 {
             text += " \(estimate.outsideSamples) outside"

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The rules a trace's interruption details show (trace format 3: `interruptionDetails` records).
 extension TraceFit {

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The latencies a trace shows, attributed across the route gap: `routeNotificationGap`, `kvoLatency` and
 /// `sliderLatency`, as `volumekit profiles` names them.
@@ -36,11 +41,10 @@ extension TraceFit {
             let sum = RuleEstimate.seconds("sum", route.beforeKVO, how: "")
             let total = sum.value?.number ?? 0
             let spread = sum.tolerance ?? 0
-            let shown = String(
-                format:
-                    "%d route change%@ notified before the KVO show%@ kvoLatency + routeNotificationGap = %.1f ± %.1f ms",
-                route.beforeKVO.count, route.beforeKVO.count == 1 ? "" : "s", route.beforeKVO.count == 1 ? "s" : "",
-                total * 1000, spread * 1000)
+            let count = route.beforeKVO.count
+            let shown =
+                "\(count) route change\(count == 1 ? "" : "s") notified before the KVO show\(count == 1 ? "s" : "")"
+                + cFormat(" kvoLatency + routeNotificationGap = %.1f ± %.1f ms", total * 1000, spread * 1000)
             let kvo = max(0, total - spread - gapRange.upperBound)...(total + spread)
             let gap = max(0, total - spread - kvoRange.upperBound)...(total + spread)
             let samples = route.beforeKVO.count

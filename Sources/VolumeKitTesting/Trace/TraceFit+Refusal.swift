@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The refusal rules a trace's dropped sets show: ``DeviceBehaviour/downPressRefusal`` and, under its
 /// `cachedEqualSetDrop` variant, ``DeviceBehaviour/volumeCacheDelay``.
@@ -70,7 +75,7 @@ extension TraceFit {
         let how =
             "\(counts.dropped) of \(counts.of) sets that should have moved the volume never reached KVO: \(downOnly.count) of the down-press shape only, \(cacheOnly.count) of the cache shape only, \(both.count) of both, \(neither) of neither; \(notSeed) landed while a down press was held"
             + (quickest.map {
-                String(format: ", the quickest repeat of a landed set landed %.1f ms after its change's KVO", $0 * 1000)
+                cFormat(", the quickest repeat of a landed set landed %.1f ms after its change's KVO", $0 * 1000)
             } ?? "")
         let variant: RuleEstimate
         switch candidates.count {
@@ -103,7 +108,7 @@ extension TraceFit {
         guard let lower, let upper, upper >= lower else {
             return .notObserved(
                 "volumeCacheDelay",
-                lower.map { String(format: "the drops show only that the cache lags more than %.1f ms", $0 * 1000) }
+                lower.map { cFormat("the drops show only that the cache lags more than %.1f ms", $0 * 1000) }
                     ?? "no set of the cache shape was dropped")
         }
         return .bound(

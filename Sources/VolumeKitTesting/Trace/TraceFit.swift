@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Estimates, from a trace alone, the device-behaviour rules a trace can show — named as `volumekit profiles`
 /// names them (``DeviceBehaviour/rules``), plus `roundTrip` for set → KVO as the live calibration names it

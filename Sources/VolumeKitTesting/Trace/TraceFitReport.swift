@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The fitter's report: every rule's estimate beside the envelope's range, its verdict, and the live
 /// calibration's estimate where the trace carries one.
@@ -119,7 +124,7 @@ public struct TraceFitReport: Sendable, Equatable {
     /// A table for people: each rule's estimate, the envelope, the verdict and the live calibration's estimate,
     /// then why each undetermined rule is.
     public var textLines: [String] {
-        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func pad(_ text: String, _ width: Int) -> String { text.padded(toLength: width) }
         var out = [
             pad("rule", 23) + pad("estimate", 24) + pad("envelope", 36) + pad("verdict", 14)
                 + (live == nil ? "" : "live calibration")
@@ -128,15 +133,15 @@ public struct TraceFitReport: Sendable, Equatable {
             let value: String
             switch estimate.value {
             case .seconds(let seconds)?:
-                value = String(format: "%.1f ms ± %.1f", seconds * 1000, (estimate.tolerance ?? 0) * 1000)
-            case .number(let number)?: value = String(format: "%.5f ± %.5f", number, estimate.tolerance ?? 0)
-            case .fraction(let fraction)?: value = String(format: "%.0f%%", fraction * 100)
+                value = cFormat("%.1f ms ± %.1f", seconds * 1000, (estimate.tolerance ?? 0) * 1000)
+            case .number(let number)?: value = cFormat("%.5f ± %.5f", number, estimate.tolerance ?? 0)
+            case .fraction(let fraction)?: value = cFormat("%.0f%%", fraction * 100)
             case .variant(let name)?: value = name
             case nil: value = "—"
             }
             let range: String
             switch ranges[estimate.rule]?.kind {
-            case .interval(let lower, let upper)?: range = String(format: "%.0f–%.0f ms", lower * 1000, upper * 1000)
+            case .interval(let lower, let upper)?: range = cFormat("%.0f–%.0f ms", lower * 1000, upper * 1000)
             case .variants(let names)?: range = names.joined(separator: "|")
             case nil: range = "—"
             }
@@ -168,7 +173,7 @@ public struct TraceFitReport: Sendable, Equatable {
         }
         if let live {
             out.append(
-                String(format: "live calibration: the last VolumeKit stored, at %.3f s", live.time)
+                cFormat("live calibration: the last VolumeKit stored, at %.3f s", live.time)
                     + (live.problem.map { " — \($0)" } ?? " (value, samples, spread)"))
         }
         if source == .simulator {

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The presses in a trace — the volume changes no set explains — and what they show: the step, its
 /// quantization and the auto-repeat rhythm.
@@ -82,12 +87,12 @@ extension TraceObservations {
             let spread = max(1e-5, ((near.max() ?? provisional) - (near.min() ?? provisional)) / 2)
             stepText =
                 "presses move "
-                + String(format: "%.5f ± %.5f", provisional, spread)
+                + cFormat("%.5f ± %.5f", provisional, spread)
                 + " (the median of \(sizes.count) volume changes no set explains\(fromGrid.isEmpty ? "" : ", from values on the grid"))"
         }
         if !fromGrid.isEmpty, abs(provisional - nominal) > nominal * 0.1 {
             return RuleEstimate(
-                rule: "stepQuantization", value: .variant(String(format: "step %.4f", provisional)),
+                rule: "stepQuantization", value: .variant(cFormat("step %.4f", provisional)),
                 samples: fromGrid.count, how: stepText + ": not the envelope's 1/16")
         }
         let presses =

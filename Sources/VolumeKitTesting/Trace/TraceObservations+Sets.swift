@@ -1,5 +1,16 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The app's sets in a trace: each matched with the KVO of its value, for the latency of a set and the sets
 /// that never landed, and the rounding of the device's reads.
@@ -103,6 +114,6 @@ extension TraceObservations {
     /// A power of ten as people write it: `0.0001`.
     static func decimal(_ power: Double) -> String {
         let decimals = max(0, Int((-log10(power)).rounded()))
-        return String(format: "%.\(decimals)f", power)
+        return cFormat("%.\(decimals)f", power)
     }
 }

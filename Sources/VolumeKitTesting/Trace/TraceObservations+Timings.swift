@@ -1,5 +1,16 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The timings a trace shows beside sets and presses: route changes against their volume jump, volume views
 /// becoming ready, the mute probe's sound completions and capture events' tap lengths.
@@ -99,8 +110,7 @@ extension TraceObservations {
         guard !bounds.isEmpty else {
             let why =
                 upper.map {
-                    String(
-                        format: "every view's first set landed: ready within %.1f ms, with no sooner bound", $0 * 1000)
+                    cFormat("every view's first set landed: ready within %.1f ms, with no sooner bound", $0 * 1000)
                 } ?? "no set made through a volume view landed"
             return .notObserved("volumeViewReadyDelay", why)
         }
@@ -159,7 +169,7 @@ extension TraceObservations {
                 "soundSkippedDelay", skipped, floor: 0.0001,
                 how: skipped.isEmpty
                     ? "no sound completed early (the switch never on silent)"
-                    : "the short group of the probe's play-to-completion delays (max \(String(format: "%.1f", (skipped.max() ?? 0) * 1000)) ms)"
+                    : "the short group of the probe's play-to-completion delays (max \(cFormat("%.1f", (skipped.max() ?? 0) * 1000)) ms)"
             ),
             .seconds(
                 "soundPlayedDelay", played, floor: 0.0001,

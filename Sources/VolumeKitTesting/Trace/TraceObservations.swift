@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What a trace shows, reduced for the fitter: the volume stream (each KVO value once, whichever observers
 /// received it; the private notification when no KVO was recorded), the sets, the app's listening and

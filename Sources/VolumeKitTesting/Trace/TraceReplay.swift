@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Why a trace cannot be replayed.
 public enum TraceReplayError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What a replay produced, compared with what the trace recorded.
 public struct TraceReplayReport: Sendable, Equatable {
@@ -379,6 +384,6 @@ public struct TraceReplayReport: Sendable, Equatable {
     private static func pad(_ time: Instant) -> String {
         // Widened, never cut: at a real trace's uptime clock (48213.7723) a cut column lost the milliseconds.
         let text = ScenarioRecord.format(time)
-        return text.padding(toLength: max(8, text.count), withPad: " ", startingAt: 0) + " "
+        return text.padded(toLength: max(8, text.count)) + " "
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import VolumeKitCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The system as a trace remembers it, in virtual time: clients that deliver the trace's recorded inputs
 /// (KVO, notifications, lifecycle, capture events, view readiness, sound completions) at their recorded
@@ -28,7 +33,7 @@ final class TraceReplayWorld: @unchecked Sendable {
         let value: TraceReading
     }
 
-    private let lock = NSRecursiveLock()
+    private let lock = PosixLock(recursive: true)
     private var timeline = Timeline()
     /// The recorded inputs in file order, delivered by ``run(until:)`` as their times come (kept apart from
     /// the timeline, whose sorted insert would make a long trace quadratic).

@@ -174,32 +174,25 @@ final class FakeMPD: @unchecked Sendable {
             let line = connection.readLine(timeout: honestPeerTimeout * 3)
         {
             served += 1
-            let words = line.split(separator: " ", maxSplits: 1).map(String.init)
-            state.withLock { $0.commands.append(words.first == "password" ? "password" : line) }
-            switch words.first ?? "" {
-            case "password":
-                if words.count == 2, words[1] == MPDSession.quoted(password ?? "") {
-                    authenticated = true
-                    connection.send("OK\n")
-                } else {
-                    connection.send("ACK [3@0] {password} incorrect password\n")
+            if line == "command_list_begin" {
+                // MPD's command list: the commands' replies in one, ended by a single OK; the first refusal
+                // (with its index in the list) ends it, and the commands after it are not run.
+                var reply = ""
+                var index = 0
+                while let next = connection.readLine(timeout: honestPeerTimeout), next != "command_list_end" {
+                    guard !reply.hasPrefix("ACK") else { continue }
+                    let answer = respond(to: next, state: state, password: password, authenticated: &authenticated)
+                    if answer.hasPrefix("ACK") {
+                        reply = answer.replacingOccurrences(of: "@0]", with: "@\(index)]")
+                    } else {
+                        reply += answer.dropLast(3)
+                    }
+                    index += 1
                 }
-            case "getvol":
-                connection.send("volume: \(state.current.volume)\nOK\n")
-            case "status":
-                connection.send("volume: \(state.current.volume)\nrepeat: 0\nstate: stop\nOK\n")
-            case "setvol":
-                guard authenticated else {
-                    connection.send("ACK [4@0] {setvol} you don't have permission for \"setvol\"\n"); continue
-                }
-                guard words.count == 2, let level = Int(words[1]), (0...100).contains(level) else {
-                    connection.send("ACK [2@0] {setvol} Integer expected\n"); continue
-                }
-                state.withLock {
-                    $0.volume = level; $0.changes += 1
-                }
-                connection.send("OK\n")
-            case "idle":
+                connection.send(reply.hasPrefix("ACK") ? reply : reply + "OK\n")
+                continue
+            }
+            if line.hasPrefix("idle") {
                 var answered = false
                 // Bounded: ends on a change, on noidle, on close, or after 10 s.
                 for _ in 0..<200 where !answered && !connection.isStopped {
@@ -213,9 +206,43 @@ final class FakeMPD: @unchecked Sendable {
                         return
                     }
                 }
-            default:
-                connection.send("ACK [5@0] {} unknown command \"\(words.first ?? "")\"\n")
+                continue
             }
+            connection.send(respond(to: line, state: state, password: password, authenticated: &authenticated))
+        }
+    }
+
+    /// The reply to one command line other than `idle` (with its `OK`, or an `ACK` for command index 0).
+    private static func respond(
+        to line: String, state: Locked<State>, password: String?, authenticated: inout Bool
+    ) -> String {
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        state.withLock { $0.commands.append(words.first == "password" ? "password" : line) }
+        switch words.first ?? "" {
+        case "password":
+            if words.count == 2, words[1] == MPDSession.quoted(password ?? "") {
+                authenticated = true
+                return "OK\n"
+            } else {
+                return "ACK [3@0] {password} incorrect password\n"
+            }
+        case "getvol":
+            return "volume: \(state.current.volume)\nOK\n"
+        case "status":
+            return "volume: \(state.current.volume)\nrepeat: 0\nstate: stop\nOK\n"
+        case "setvol":
+            guard authenticated else {
+                return "ACK [4@0] {setvol} you don't have permission for \"setvol\"\n"
+            }
+            guard words.count == 2, let level = Int(words[1]), (0...100).contains(level) else {
+                return "ACK [2@0] {setvol} Integer expected\n"
+            }
+            state.withLock {
+                $0.volume = level; $0.changes += 1
+            }
+            return "OK\n"
+        default:
+            return "ACK [5@0] {} unknown command \"\(words.first ?? "")\"\n"
         }
     }
 }

@@ -83,9 +83,14 @@ struct AppLanguageTests {
         }
         #expect(VolumeHUDOptions().strings == VolumeKitStrings(language: .current))
         #expect(VolumeKitStrings.current == VolumeKitStrings(language: .current))
+        #if canImport(Darwin)
         let current = VolumeKitStrings.Language(
             preferredLanguages: Locale.preferredLanguages, appLocalizations: Bundle.main.localizations,
-            developmentLocalization: VolumeKitStrings.Language.mainDevelopmentLocalization)
+            developmentLocalization: Bundle.main.developmentLocalization)
+        #else
+        // No app bundle outside Apple's platforms: the app's languages are none, so English.
+        let current = VolumeKitStrings.Language(preferredLanguages: Locale.preferredLanguages, appLocalizations: [])
+        #endif
         #expect(VolumeKitStrings.Language.current == current)
     }
 }

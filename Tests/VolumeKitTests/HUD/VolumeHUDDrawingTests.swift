@@ -4,7 +4,7 @@ import VolumeKitCore
 
 @Suite("VolumeHUDDrawing")
 struct VolumeHUDDrawingTests {
-    private let size = CGSize(width: 176, height: 22)
+    private let size = VolumeHUDSize(width: 176, height: 22)
 
     @Test("16 segments; one lit per 1/16 step")
     func segments() {
@@ -40,7 +40,7 @@ struct VolumeHUDDrawingTests {
         #expect(abs(fills[8].rect.width - fills[0].rect.width / 2) < 0.001)
 
         let vertical = VolumeHUDDrawing(
-            style: .edge, size: CGSize(width: 18, height: 150), axis: .vertical, level: 0.25)
+            style: .edge, size: VolumeHUDSize(width: 18, height: 150), axis: .vertical, level: 0.25)
         let track = vertical.shapes(.track)[0].rect
         let fill = vertical.shapes(.fill)[0].rect
         #expect(fill.maxY == track.maxY)

@@ -41,7 +41,7 @@ struct VolumeHUDLayoutTests {
                 for style in VolumeHUDStyle.presets {
                     let result = VolumeHUDLayout(style: style, screen: screen)
                     let name = "\(style.name) on \(device.id) \(orientation)"
-                    let bounds = CGRect(origin: .zero, size: screen.size)
+                    let bounds = VolumeHUDRect(origin: .zero, size: screen.size)
                     #expect(bounds.contains(result.frame), "\(name): \(result.frame)")
                     if let cutout = screen.cutoutRect {
                         #expect(!cutout.intersects(result.frame), "\(name) overlaps the cutout")
@@ -54,7 +54,7 @@ struct VolumeHUDLayoutTests {
                         #expect(!bounds.intersects(hidden), "\(name): the slide starts off screen")
                     } else {
                         #expect(
-                            screen.cutoutRect!.contains(CGPoint(x: hidden.midX, y: hidden.midY)),
+                            screen.cutoutRect!.contains(VolumeHUDPoint(x: hidden.midX, y: hidden.midY)),
                             "\(name): the slide starts in the island")
                     }
                 }
@@ -65,8 +65,9 @@ struct VolumeHUDLayoutTests {
     @Test("top: centred, the style's margin below the top safe-area edge, Dynamic Type-independent size")
     func top() {
         let style = VolumeHUDStyle.classic
-        let expectedSize = CGSize(width: style.length + 2 * style.padding, height: style.thickness + 2 * style.padding)
-        let cases: [(String, VolumeHUDOrientation, CGFloat)] = [
+        let expectedSize = VolumeHUDSize(
+            width: style.length + 2 * style.padding, height: style.thickness + 2 * style.padding)
+        let cases: [(String, VolumeHUDOrientation, VolumeHUDFloat)] = [
             ("iphone-se", .portrait, 20), ("iphone-se", .landscapeLeft, 0),
             ("iphone-14", .portrait, 47), ("iphone-14", .landscapeRight, 0),
             ("iphone-15", .portrait, 59), ("iphone-15", .landscapeLeft, 0),

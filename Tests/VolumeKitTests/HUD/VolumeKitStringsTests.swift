@@ -57,15 +57,14 @@ struct VolumeKitStringsTests {
         #expect(strings.muteState(.unavailable) == expected.unavailable)
     }
 
-    @Test("the tables are read from the resource bundle's lproj folders on this platform")
-    func bundleLookup() throws {
-        let directory = try #require(VolumeKitResources.directory)
+    @Test("every language's table has every key English has, no others, and keeps the level's %ld")
+    func tablesComplete() throws {
         for language in VolumeKitStrings.Language.allCases {
-            let url = try #require(VolumeKitResources.url(forTable: "VolumeKit", language: language.rawValue))
-            #expect(url.path.hasPrefix(directory.path))
-            let table = try #require(StringsTable.parse(try Data(contentsOf: url)))
-            // Every table has every key the English built-in fallback has, and no others.
+            let table = try #require(VolumeKitStrings.tables[language], "\(language.rawValue)")
             #expect(Set(table.keys) == Set(VolumeKitStrings.builtInEnglish.keys), "\(language.rawValue)")
+            for (key, english) in VolumeKitStrings.builtInEnglish where english.contains("%ld") {
+                #expect(table[key]?.contains("%ld") == true, "\(language.rawValue) \(key)")
+            }
         }
     }
 
@@ -98,23 +97,6 @@ struct VolumeKitStringsTests {
         #expect(bump.isEmpty)
         _ = model.levelChanged(1, at: 3)
         #expect(model.buttonPressed(.up, at: 4).contains(.announce("음량 100%, 최대")))
-    }
-
-    @Test("a .strings table in text form parses with comments, escapes and UTF-16")
-    func parser() throws {
-        let text = """
-            /* a comment */ "a" = "one";
-            // a line comment
-            "b"="two \\"quoted\\" \\U00e9";
-            "c" = "50%%";
-            """
-        #expect(StringsTable.parse(text) == ["a": "one", "b": "two \"quoted\" é", "c": "50%%"])
-        var utf16 = Data([0xFF, 0xFE])
-        utf16.append(try #require("\"k\" = \"음량\";".data(using: .utf16LittleEndian)))
-        #expect(StringsTable.parse(utf16) == ["k": "음량"])
-        #expect(StringsTable.parse("\"a\" = \"one\"") == nil)
-        #expect(StringsTable.parse("\"a\" \"one\";") == nil)
-        #expect(StringsTable.parse("/* open") == nil)
     }
 }
 

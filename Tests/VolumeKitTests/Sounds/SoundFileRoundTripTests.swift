@@ -177,12 +177,13 @@ struct SoundFileRoundTripTests {
             samples: sineSamples(frames: 48_000 * 10, channels: 2, sampleRate: 48_000),
             format: .init(container: .wav, sampleRate: 48_000, channels: 2))
         try data.write(to: url)
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        let source = try FileHandleByteSource(handle)
+        let file = try RegularFile.open(url.path, kind: "sound")
+        defer { RegularFile.closeDescriptor(file.descriptor) }
+        let source = DescriptorByteSource(fd: file.descriptor, byteCount: file.size)
         let info = try SoundFileReader.read(from: source)
         #expect(info.frameCount == 480_000)
-        #expect(source.bytesRead < 256, "read \(source.bytesRead) bytes of a \(data.count)-byte file")
+        // One window of 4 KiB at the start holds the headers of a 1.9 MB file.
+        #expect(source.readCalls == 1, "\(source.readCalls) reads of a \(data.count)-byte file")
         #expect(try SystemSoundValidator.check(contentsOf: url) == info)
     }
 

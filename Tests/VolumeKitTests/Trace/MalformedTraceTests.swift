@@ -212,7 +212,7 @@ extension MalformedTraceTests {
         try pipe.fileHandleForWriting.write(contentsOf: Data(repeating: 0x20, count: 8192))
         try pipe.fileHandleForWriting.close()
         #expect(throws: TraceError(line: nil, .streamTooLarge(limit: 4096))) {
-            try Trace(reading: pipe.fileHandleForReading, limits: small)
+            try Trace(reading: pipe.fileHandleForReading.fileDescriptor, limits: small)
         }
         try? pipe.fileHandleForReading.close()
         // A device with no end, named as a file: refused by its type before a byte is read (issue 23, item 6:
@@ -237,6 +237,6 @@ extension MalformedTraceTests {
         #expect(text.count < 32_768)
         try good.fileHandleForWriting.write(contentsOf: text)
         try good.fileHandleForWriting.close()
-        #expect(try Trace(reading: good.fileHandleForReading).records.count == 29)
+        #expect(try Trace(reading: good.fileHandleForReading.fileDescriptor).records.count == 29)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The activation retries while interrupted and active: the pending one, and which delay comes next.
 struct ActivationRetry {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where one run of ``VolumeButtonsEngine`` is in its life, each phase with what it needs.
 ///

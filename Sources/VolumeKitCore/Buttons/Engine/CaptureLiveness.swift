@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether the app and its audio session let the engine read and hold the volume.
 struct CaptureLiveness {

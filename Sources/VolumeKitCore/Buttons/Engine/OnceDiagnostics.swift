@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The diagnostics ``VolumeButtonsEngine`` raises once for a cause, not once for every input that shows it
 /// again: each is raised when it is first seen, and may be raised again only after its cause went away

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The records that give the user's volume back after a crash or a kill (``PendingRestores``), kept in step with
 /// what ``VolumeStepMachine`` does: a record exists for a route while VolumeKit holds its volume (a press may move

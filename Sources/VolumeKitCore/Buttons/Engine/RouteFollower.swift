@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The output the engine believes in force, and the route changes it has read but not yet handled.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsEngine {
     /// The volume view is ready (or none is needed): capture starts, from the records as saved now.

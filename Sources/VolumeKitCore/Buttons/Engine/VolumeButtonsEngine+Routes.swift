@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsEngine {
     /// How long a route's notification may follow its KVO (the gap is 0–20 ms in `shared/facts/envelope.md`,

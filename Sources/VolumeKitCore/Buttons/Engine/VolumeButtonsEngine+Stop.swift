@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsEngine {
     /// Stops capture and puts everything back; see the type's lifecycle rules. `onStopped` runs once the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VolumeButtonsEngine {
     /// What an input asks the engine to do once its lock is released.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs volume-button capture against the system's clients: feeds the pure machines
 /// (``VolumeStepMachine``, ``PressClassifier``) with what the clients report, and carries out their

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The engine's volume view (`MPVolumeView` on iOS): sets through it are lost until it is ready, and iOS never
 /// says when that is (``VolumeViewReadiness``).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Whether VolumeKit holds the volume still or lets presses change it.
 public enum ButtonCaptureMode: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// VolumeKit's own sets still on their way to the system, one entry per set issued, in the order issued.
 ///

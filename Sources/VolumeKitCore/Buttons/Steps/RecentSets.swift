@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The sets VolumeKit issued lately, in order, each until its echo would expire — whether or not an observation
 /// has since been taken for it — and the rule that knows a landing of ours whose echo an earlier observation took.

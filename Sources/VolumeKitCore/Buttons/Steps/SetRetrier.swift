@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value VolumeKit wants the system volume at, until the machine sees it there: a set may be refused (during a
 /// held down press, seed 000), dropped (equal to the slider's cached value, decompiled iOS 18.2

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The user's own volume, inferred from a change VolumeKit did not make while it was not capturing, or from a
 /// read after observations had stopped.

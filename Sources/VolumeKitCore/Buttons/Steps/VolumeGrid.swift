@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The 1/16 grid a press of the phone's buttons moves the volume on, and how close two values must be to be
 /// the same: the arithmetic ``VolumeStepMachine`` and ``RecoveryRule`` share.

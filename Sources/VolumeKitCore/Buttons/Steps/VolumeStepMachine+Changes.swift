@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A change no set of ours explains: while capturing, a press (one step from where the volume was, or onto the 1/16
 /// grid: `shared/facts/envelope.md`, `stepQuantization`) and the reset after it, which a held down press may refuse

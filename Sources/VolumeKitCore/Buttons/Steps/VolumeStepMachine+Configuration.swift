@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a ``VolumeStepMachine`` behaves: its mode, headroom, and the delays of its sets and echoes — set from the
 /// envelope of slider and KVO latencies and button rhythms (`shared/facts/envelope.md`).

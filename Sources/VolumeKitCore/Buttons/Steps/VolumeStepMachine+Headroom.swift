@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The headroom following the phone (``HeadroomPolicy``): taken only between runs of presses — while idle or
 /// suspended — so the next start or resume holds the anchor it gives. Moved while running, a set of the new

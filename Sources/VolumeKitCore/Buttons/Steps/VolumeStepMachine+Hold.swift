@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Holding a value: setting it (its echo expected), confirming it, and setting it again at a deadline until it is
 /// confirmed or the tries run out — a set may be refused during a held down press (seed 000) or dropped as equal to

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Starting, pausing, resuming and stopping: each phase change holds the value it needs — the anchor while running,
 /// the user's own volume otherwise — and a stop reports ``VolumeStepMachine/Action/restored`` once that is there

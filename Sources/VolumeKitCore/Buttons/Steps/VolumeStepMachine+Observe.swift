@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An observed value, judged: the route's own KVO, a press a live read already saw, the landing of a set of ours
 /// (by the order sets land in, one slider carrying them all: `LandingOrder`, `shared/facts/envelope.md`), or a

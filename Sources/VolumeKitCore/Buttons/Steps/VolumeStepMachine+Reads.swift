@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Observations stopping and reads coming back: sets issued are taken as landed while nothing is observed (an app
 /// suspended in the background, a session interrupted: `shared/facts/envelope.md`), and a live read afterwards

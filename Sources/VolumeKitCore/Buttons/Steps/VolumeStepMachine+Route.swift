@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Route changes: the new route's own volume, its KVO, and sets of ours that land on either route
 /// (`shared/facts/envelope.md`: the route's KVO and its notification come in either order).

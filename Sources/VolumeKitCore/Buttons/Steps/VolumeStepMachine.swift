@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns observed output-volume values into button steps, and keeps the system volume where the app wants
 /// it: at an *anchor* inside a headroom away from the rails while capturing, at the user's own volume
