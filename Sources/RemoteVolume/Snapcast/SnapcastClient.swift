@@ -42,7 +42,8 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// The client's name as the server knows it (its configured name, else its host name, else its id).
     public let displayName: String
 
-    private let link: SnapcastLink
+    /// The command connection (internal: tests count its hand-offs).
+    let link: SnapcastLink
 
     /// Creates a device; no connection is made until the first request.
     public convenience init(
@@ -99,12 +100,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
     /// Sets the client's percent, keeping its mute state: one `Client.SetVolume` carrying the percent alone
     /// (see the type's notes).
     public func setVolume(_ level: Int) async throws {
-        let level = volumeRange.clamped(level)
-        let id = clientID
-        try await link.request { session, deadline in
-            try session.catchUp()
-            try session.setVolume(.init(percent: level), of: id, deadline: deadline)
-        }
+        try await link.setVolume(.init(percent: volumeRange.clamped(level)), of: clientID)
     }
 
     /// Reads the client's mute state.
@@ -114,11 +110,7 @@ public final class SnapcastClient: RemoteVolumeDevice {
 
     /// Mutes or unmutes the client, keeping its percent: one `Client.SetVolume` carrying the mute state alone.
     public func setMuted(_ muted: Bool) async throws {
-        let id = clientID
-        try await link.request { session, deadline in
-            try session.catchUp()
-            try session.setVolume(.init(muted: muted), of: id, deadline: deadline)
-        }
+        try await link.setVolume(.init(muted: muted), of: clientID)
     }
 
     /// The client's name, percent and mute state from one `Client.GetStatus` — read after setting its percent

@@ -22,6 +22,8 @@ final class SnapcastSession {
     /// `Client.GetStatus` first: one round trip per set. Empty on a fresh connection: what
     /// happened while none was open is unknown.
     private(set) var known: [String: Volume] = [:]
+    /// The set ``sendSetVolume(_:of:deadline:)`` sent, whose reply ``receiveSetVolume(deadline:)`` reads.
+    private var pendingSet: (request: Int, client: String, canonical: Snapcast.CanonicalReply<Snapcast.VolumeResult>)?
     /// Each group's client ids, in the server's order, as this connection last learnt them (from
     /// `Group.GetStatus` replies and `Server.OnUpdate`, which snapserver sends whenever membership changes),
     /// so a group set needs no `Group.GetStatus` first either. Forgotten when a client this connection
@@ -40,9 +42,25 @@ final class SnapcastSession {
         _ method: String, _ params: P, as type: R.Type, deadline: Deadline,
         canonical: Snapcast.CanonicalReply<R>? = nil, notified: (String, String) -> Void = { _, _ in }
     ) throws -> R {
+        let id = try send(method, params, deadline: deadline)
+        return try reply(to: id, method, as: type, deadline: deadline, canonical: canonical, notified: notified)
+    }
+
+    /// Sends `method(params)` with the next id, which it returns: the first half of
+    /// ``call(_:_:as:deadline:canonical:notified:)``.
+    func send<P: Snapcast.Params>(_ method: String, _ params: P, deadline: Deadline) throws -> Int {
         let id = nextID
         nextID += 1
         try channel.send(Snapcast.request(id: id, method: method, params: params) + "\n", deadline: deadline)
+        return id
+    }
+
+    /// Reads up to the reply to request `id` and decodes its `result` as `R`: the second half of
+    /// ``call(_:_:as:deadline:canonical:notified:)``.
+    func reply<R: Decodable>(
+        to id: Int, _ method: String, as type: R.Type, deadline: Deadline,
+        canonical: Snapcast.CanonicalReply<R>? = nil, notified: (String, String) -> Void = { _, _ in }
+    ) throws -> R {
         let expected = canonical.map { ($0.text(id), $0.result) }
         var skipped = 0
         while true {
@@ -201,6 +219,14 @@ extension SnapcastSession {
     /// per-request cost). The client's volume after the set, as the server answered it.
     @discardableResult
     func setVolume(_ change: Snapcast.VolumeChange, of id: String, deadline: Deadline) throws -> Volume {
+        try sendSetVolume(change, of: id, deadline: deadline)
+        return try receiveSetVolume(deadline: deadline)
+    }
+
+    /// Reads the notifications already buffered, then sends `Client.SetVolume` of `change` for client `id`:
+    /// the first half of ``setVolume(_:of:deadline:)``, whose reply may be read on another thread.
+    func sendSetVolume(_ change: Snapcast.VolumeChange, of id: String, deadline: Deadline) throws {
+        try catchUp()
         // The reply is expected to hold the part not sent as this connection last knew it (unmuted, when it
         // knows nothing): a wrong guess costs a parse, never a wrong result.
         let guess =
@@ -208,10 +234,30 @@ extension SnapcastSession {
         let canonical = Snapcast.CanonicalReply(
             text: { #"{"id":\#($0),"jsonrpc":"2.0","result":{"volume":\#(guess.json)}}"# },
             result: Snapcast.VolumeResult(volume: guess))
-        let result = try call(
-            "Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: change), as: Snapcast.VolumeResult.self,
-            deadline: deadline, canonical: canonical)
-        remember(result.volume, of: id)
+        let request = try send("Client.SetVolume", Snapcast.SetVolumeParams(id: id, volume: change), deadline: deadline)
+        pendingSet = (request, id, canonical)
+    }
+
+    /// Whether a line naming the pending set's request id has arrived, waiting at most `milliseconds`
+    /// (``LineChannel/hasLine(waitingAtMost:where:)``). A notification alone is not its reply; a reply written
+    /// otherwise than snapserver writes it reads as not arrived, and is then read on another thread.
+    func setVolumeReplyArrived(waitingAtMost milliseconds: Int32) throws -> Bool {
+        guard let pendingSet else { return true }
+        let head = Array(#"{"id":\#(pendingSet.request),"#.utf8)
+        return try channel.hasLine(waitingAtMost: milliseconds) { $0.starts(with: head) }
+    }
+
+    /// Reads the reply to the set ``sendSetVolume(_:of:deadline:)`` sent (notifications met meanwhile are kept),
+    /// keeps the client's state it gives, and returns the client's volume.
+    func receiveSetVolume(deadline: Deadline) throws -> Volume {
+        guard let pending = pendingSet else {
+            throw RemoteVolumeError.invalidReply("no Snapcast set is waiting for its reply")
+        }
+        pendingSet = nil
+        let result = try reply(
+            to: pending.request, "Client.SetVolume", as: Snapcast.VolumeResult.self, deadline: deadline,
+            canonical: pending.canonical)
+        remember(result.volume, of: pending.client)
         return result.volume
     }
 
@@ -281,6 +327,15 @@ final class SnapcastLink: @unchecked Sendable {
         )
     }
 
+    /// Requests handed to another thread than their caller's (``SerialLink/handOffs``; tests count them).
+    var handOffs: Int { link.handOffs }
+
+    /// How long a caller's thread waits for a quick reply (``SerialLink/callerPatience``; tests set it).
+    var callerPatience: TimeInterval {
+        get { link.callerPatience }
+        set { link.callerPatience = newValue }
+    }
+
     /// "HOST:PORT" (an IPv6 host in brackets), for messages.
     var address: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
@@ -300,8 +355,29 @@ final class SnapcastLink: @unchecked Sendable {
     func request<T: Sendable>(
         missing: Missing? = nil, _ work: @escaping @Sendable (SnapcastSession, Deadline) throws -> T
     ) async throws -> T {
+        try await mappingErrors(missing: missing) {
+            try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
+        }
+    }
+
+    /// Sets client `id`'s volume (``SnapcastSession/setVolume(_:of:deadline:)``) on the caller's thread when
+    /// the connection answers quickly (``SerialLink``'s quick path, as MPD's requests): on loopback or a wired
+    /// LAN that saves the two thread hand-offs of the link's queue, most of a set's cost. Errors as
+    /// ``request(missing:_:)``.
+    func setVolume(_ change: Snapcast.VolumeChange, of id: String) async throws {
+        let exchange = SerialLink<SnapcastSession>.Exchange<Void>(
+            send: { session, deadline in try session.sendSetVolume(change, of: id, deadline: deadline) },
+            arrived: { session, milliseconds in try session.setVolumeReplyArrived(waitingAtMost: milliseconds) },
+            receive: { session, deadline in _ = try session.receiveSetVolume(deadline: deadline) })
+        try await mappingErrors(missing: nil) {
+            try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, quick: exchange)
+        }
+    }
+
+    /// `body`'s errors in the user's words (see ``request(missing:_:)``).
+    private func mappingErrors<T>(missing: Missing?, _ body: () async throws -> T) async throws -> T {
         do {
-            return try await link.perform(timeout: requestTimeout, keepsSession: { $0 is SnapcastRefusal }, work)
+            return try await body()
         } catch let refusal as SnapcastRefusal {
             if let missing, refusal.isNotFound {
                 throw RemoteVolumeError.unsupported(

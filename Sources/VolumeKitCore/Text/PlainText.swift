@@ -30,17 +30,17 @@ package func cFormat(_ format: String, _ arguments: any CVarArg...) -> String {
 extension StringProtocol {
     /// The text without spaces and tabs at either end (Unicode space separators included), as
     /// `trimmingCharacters(in: .whitespaces)`.
-    package func trimmingSpaces() -> String {
+    @inlinable package func trimmingSpaces() -> String {
         trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
     }
 
     /// The text without white space or line breaks at either end, as
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`.
-    package func trimmingWhitespace() -> String {
+    @inlinable package func trimmingWhitespace() -> String {
         trimming { $0.properties.isWhitespace }
     }
 
-    private func trimming(_ drops: (Unicode.Scalar) -> Bool) -> String {
+    @inlinable package func trimming(_ drops: (Unicode.Scalar) -> Bool) -> String {
         let scalars = String(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !drops($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !drops($0) })!
@@ -49,7 +49,7 @@ extension StringProtocol {
 
     /// The text with every occurrence of `target` (searched left to right, not overlapping) replaced by
     /// `replacement`, as `replacingOccurrences(of:with:)`.
-    package func replacingAll(_ target: String, with replacement: String) -> String {
+    @inlinable package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return String(self) }
         var result = ""
         var rest = self[...]
@@ -62,7 +62,7 @@ extension StringProtocol {
     }
 
     /// The range of the first occurrence of `target`, comparing characters, as `range(of:)`.
-    package func firstRange(ofText target: some StringProtocol) -> Range<Index>? {
+    @inlinable package func firstRange(ofText target: some StringProtocol) -> Range<Index>? {
         guard let head = target.first else { return nil }
         var start = startIndex
         while let candidate = self[start...].firstIndex(of: head) {
@@ -76,7 +76,7 @@ extension StringProtocol {
 
     /// The text cut or padded with spaces to `length` characters, as
     /// `padding(toLength:withPad: " ", startingAt: 0)`.
-    package func padded(toLength length: Int) -> String {
+    @inlinable package func padded(toLength length: Int) -> String {
         count >= length ? String(prefix(length)) : self + String(repeating: " ", count: length - count)
     }
 }
