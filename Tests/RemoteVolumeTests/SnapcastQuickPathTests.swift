@@ -5,7 +5,8 @@ import VolumeKitCore
 @testable import RemoteVolume
 
 /// A Snapcast set on a connection that answers quickly runs on the caller's thread, as MPD's requests do
-/// (issue 23: per request within 1.2× of a raw JSON-RPC loop), and a notification is never taken for its reply.
+/// (issue 23: per request within 1.2× of a raw JSON-RPC loop), and a burst of notifications from another
+/// controller costs neither the connection nor a set.
 @Suite("Snapcast sets on the caller's thread")
 struct SnapcastQuickPathTests {
     @Test("on a connection that answers within the patience, sets are not handed to another thread")
@@ -26,8 +27,8 @@ struct SnapcastQuickPathTests {
         #expect(server.peer.accepted.current == 1)
     }
 
-    @Test("a notification buffered before the reply is kept, not read as the set's reply")
-    func notificationBeforeReply() async throws {
+    @Test("another controller's changes between quick sets are read and kept, and every set lands")
+    func notificationsBetweenSets() async throws {
         let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall", 10)])
         let client = server.client("kitchen")
         let other = server.client("hall")
@@ -41,5 +42,21 @@ struct SnapcastQuickPathTests {
         }
         #expect(try await client.volume() == 70)
         #expect(server.levels() == [70, 30])
+    }
+
+    @Test("a burst of notifications read before a quick set does not cost the connection")
+    func notificationBurstKeepsTheConnection() async throws {
+        let server = try FakeSnapserver(clients: [("kitchen", 30), ("hall", 10)])
+        let client = server.client("kitchen")
+        let other = server.client("hall")
+        // A patience a burst of notifications takes longer than to read: they are read before it starts.
+        client.link.callerPatience = 0.01
+        for level in 31...36 { try await client.setVolume(level) }
+        for level in 0..<400 { try await other.setVolume(level % 100) }
+        try await client.setVolume(50)
+        #expect(server.state.current.clients["kitchen"]!.percent == 50)
+        // Kitchen's connection and hall's: before, the set's send ran out of the patience while the 400
+        // notifications were read, and the connection was dropped and opened again.
+        #expect(server.peer.accepted.current == 2)
     }
 }

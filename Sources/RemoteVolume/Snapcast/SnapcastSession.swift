@@ -223,10 +223,9 @@ extension SnapcastSession {
         return try receiveSetVolume(deadline: deadline)
     }
 
-    /// Reads the notifications already buffered, then sends `Client.SetVolume` of `change` for client `id`:
-    /// the first half of ``setVolume(_:of:deadline:)``, whose reply may be read on another thread.
+    /// Sends `Client.SetVolume` of `change` for client `id`: the first half of ``setVolume(_:of:deadline:)``,
+    /// whose reply may be read on another thread.
     func sendSetVolume(_ change: Snapcast.VolumeChange, of id: String, deadline: Deadline) throws {
-        try catchUp()
         // The reply is expected to hold the part not sent as this connection last knew it (unmuted, when it
         // knows nothing): a wrong guess costs a parse, never a wrong result.
         let guess =
@@ -366,6 +365,9 @@ final class SnapcastLink: @unchecked Sendable {
     /// ``request(missing:_:)``.
     func setVolume(_ change: Snapcast.VolumeChange, of id: String) async throws {
         let exchange = SerialLink<SnapcastSession>.Exchange<Void>(
+            // Notifications that came while the connection was idle (another controller's changes) are read
+            // first, before the caller's patience starts: a burst of them takes longer than the patience.
+            prepare: { session in try session.catchUp() },
             send: { session, deadline in try session.sendSetVolume(change, of: id, deadline: deadline) },
             arrived: { session, milliseconds in try session.setVolumeReplyArrived(waitingAtMost: milliseconds) },
             receive: { session, deadline in _ = try session.receiveSetVolume(deadline: deadline) })

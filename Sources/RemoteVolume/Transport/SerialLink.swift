@@ -47,6 +47,9 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
     /// is given) and says whether the whole reply is in, `receive` reads the reply (which then needs no
     /// further wait unless it was handed off).
     struct Exchange<T> {
+        /// Work before the line goes out that may take a while (reading notifications already buffered): run
+        /// before the caller's patience starts, so that it never spends the patience the reply is waited for.
+        var prepare: (Session) throws -> Void = { _ in }
         var send: (Session, Deadline) throws -> Void
         var arrived: (Session, _ milliseconds: Int32) throws -> Bool
         var receive: (Session, Deadline) throws -> T
@@ -161,6 +164,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
                             guard case .unreachable = error, !deadline.hasPassed else { throw error }
                             return try self.attempt(deadline: deadline, keepsSession: keepsSession) {
                                 session, deadline in
+                                try carried.exchange.prepare(session)
                                 try carried.exchange.send(session, deadline)
                                 return try carried.exchange.receive(session, deadline)
                             }
@@ -173,6 +177,7 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
         case .notTaken:
             let carried = UnsafeExchange(exchange)
             return try await perform(timeout: timeout, keepsSession: keepsSession) { session, deadline in
+                try carried.exchange.prepare(session)
                 try carried.exchange.send(session, deadline)
                 return try carried.exchange.receive(session, deadline)
             }
@@ -205,8 +210,9 @@ final class SerialLink<Session: AnyObject>: @unchecked Sendable {
             token.signal()
             return .notTaken
         }
-        let patience = Deadline(in: patienceSeconds)
         do {
+            try exchange.prepare(current)
+            let patience = Deadline(in: patienceSeconds)
             // The line is a few bytes on an idle connection: a full send buffer would be a broken peer.
             try exchange.send(current, patience.earlier(than: deadline))
             // poll(2) counts whole milliseconds: each wait is 1 ms, so the caller waits 2 ms at the very most.

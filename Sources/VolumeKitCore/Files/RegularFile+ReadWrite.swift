@@ -41,7 +41,8 @@ extension RegularFile {
     }
 
     /// Writes all of `bytes` to `descriptor` (a file, a pipe, a terminal), writing again after a partial write
-    /// or an interrupted one; `false` when a write fails (a full disk, a closed pipe).
+    /// or an interrupted one, and waiting (`poll`) while a non-blocking pipe is full; `false` when a write fails
+    /// (a full disk, a closed pipe).
     package static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var written = 0
         while written < bytes.count {
@@ -50,6 +51,10 @@ extension RegularFile {
                 written += count
             } else if count < 0, errno == EINTR {
                 continue
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // A non-blocking pipe that is full (the flag can come from the process that made the pipe).
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
             } else {
                 return false
             }

@@ -20,7 +20,7 @@ public typealias VolumeHUDRect = CGRect
 public typealias VolumeHUDFloat = Double
 
 /// A point in the HUD's geometry: `CGPoint` on Apple platforms.
-public struct VolumeHUDPoint: Sendable, Hashable, Codable {
+public struct VolumeHUDPoint: Sendable, Hashable {
     /// The horizontal coordinate.
     public var x: VolumeHUDFloat
     /// The vertical coordinate, growing downwards as UIKit's does.
@@ -35,7 +35,7 @@ public struct VolumeHUDPoint: Sendable, Hashable, Codable {
 }
 
 /// A size in the HUD's geometry: `CGSize` on Apple platforms.
-public struct VolumeHUDSize: Sendable, Hashable, Codable {
+public struct VolumeHUDSize: Sendable, Hashable {
     /// The width.
     public var width: VolumeHUDFloat
     /// The height.
@@ -50,7 +50,7 @@ public struct VolumeHUDSize: Sendable, Hashable, Codable {
 }
 
 /// A rectangle in the HUD's geometry: `CGRect` on Apple platforms.
-public struct VolumeHUDRect: Sendable, Hashable, Codable {
+public struct VolumeHUDRect: Sendable, Hashable {
     /// The top-left corner (for a rectangle of positive size).
     public var origin: VolumeHUDPoint
     /// The width and height.

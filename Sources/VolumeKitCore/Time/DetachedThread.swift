@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,9 +23,10 @@ package enum DetachedThread {
         var thread = pthread_t()
         #endif
         guard pthread_create(&thread, nil, DetachedThread.main, context) == 0 else {
-            // No thread could be made (the process is at its limit): the work runs here rather than never.
+            // No thread could be made (the process is at its thread limit): the work runs on one of
+            // Dispatch's rather than never, and never on the caller's, which a listener's loop would hold.
             Unmanaged<Start>.fromOpaque(context).release()
-            body()
+            DispatchQueue.global().async(execute: body)
             return
         }
         #if canImport(Darwin)
