@@ -68,7 +68,7 @@ enum RemoteOneShot {
     /// (``MPDDevice/levelBlocking(host:port:password:setting:requestTimeout:)``).
     static func mpdLine(host: String, port: UInt16, password: String?, setting level: Int?) throws -> String {
         let name = MPDDevice.displayName(host: host, port: port)
-        let range = 0...100  // MPD's volume is a percentage (MPDDevice.volumeRange).
+        let range = MPDDevice.percentRange
         guard let level else {
             let level = try MPDDevice.levelBlocking(host: host, port: port, password: password, setting: nil)
             // MPD has no mute of its own (MPDDevice.isMuted()): muted is level 0.

@@ -37,7 +37,10 @@ public final class MPDDevice: RemoteVolumeDevice {
     /// The level ``setMuted(_:)`` `false` restores when there is no level remembered from muting.
     public let unmuteLevel: Int
     /// MPD's volume is a percentage.
-    public let volumeRange: ClosedRange<Int> = 0...100
+    public let volumeRange: ClosedRange<Int> = MPDDevice.percentRange
+
+    /// MPD's volume: a percentage, 0…100 (the range `setvol` takes and `getvol` reports).
+    package static let percentRange: ClosedRange<Int> = 0...100
     /// "MPD at HOST:PORT".
     public var displayName: String { Self.displayName(host: host, port: port) }
 
@@ -134,7 +137,7 @@ public final class MPDDevice: RemoteVolumeDevice {
             let session = try MPDSession(host: host, port: port, password: nil, deadline: deadline)
             defer { session.channel.close() }
             var commands = password.map { ["password \(MPDSession.quoted($0))"] } ?? []
-            if let level { commands.append("setvol \(min(max(level, 0), 100))") }
+            if let level { commands.append("setvol \(percentRange.clamped(level))") }
             commands.append(session.volumeCommand)
             return try session.level(from: session.commandList(commands, deadline: deadline))
         } catch {

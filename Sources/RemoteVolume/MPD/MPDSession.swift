@@ -163,7 +163,7 @@ final class MPDSession {
                 "this MPD has no mixer (volume \(level)); set mixer_type in its audio_output")
         }
         // Anything else outside the 0…100 MPD declares is refused, not clamped (docs/security.md).
-        guard (0...100).contains(level) else {
+        guard MPDDevice.percentRange.contains(level) else {
             throw RemoteVolumeError.invalidReply("MPD answered volume \(level), outside its range 0…100")
         }
         return level

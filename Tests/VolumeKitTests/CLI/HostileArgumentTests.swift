@@ -27,6 +27,18 @@ struct HostileArgumentTests {
         }
     }
 
+    @Test("every subcommand `--help` lists is found by its name (the list and the lookup are kept apart for start-up)")
+    func everyListedSubcommandIsFound() async throws {
+        let help = try await runChildProcess(volumekitExecutable, ["--help"], deadline: 60)
+        let listed = help.output.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(listed.count == 6, "\(help.output)")
+        for name in listed {
+            let result = try await runChildProcess(volumekitExecutable, [name, "--help"], deadline: 60)
+            #expect(result.exited && result.status == 0 && !result.output.isEmpty, "\(name): \(result.error)")
+        }
+    }
+
     @Test("usage errors: a subcommand, an option, an action, a value")
     func usageErrors() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: volumekitExecutable.path))
