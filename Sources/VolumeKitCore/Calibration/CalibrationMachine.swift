@@ -19,7 +19,9 @@ import Foundation
 ///   (``minimumOutsideHoldSteps``) whose first gap is later than the envelope allows is reported outside it;
 /// - ``CalibrationRule/tapLength``: a capture event's press shorter than the first-repeat envelope;
 /// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
-/// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
+/// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid;
+/// - ``refusesSetsDuringDownPress``: a set of ours made during a run of down steps never seen back, while one made
+///   after it was — passed over, as iOS 11+ refuses a set at or above where a held down press started (seed 000).
 ///
 /// A measurement outside the envelope's range is kept apart and returned as ``Event/outsideEnvelope(_:_:)``. The
 /// rules that may differ by route (``CalibrationRule/isPerRoute``) are learned on each route too (``byRoute``), and
@@ -45,6 +47,10 @@ public struct CalibrationMachine: Sendable, Equatable {
     public static let runBreak: TimeInterval = 0.8
     /// The longest a set may take to come back and still be measured (beyond the envelope's round trip).
     public static let setWindow: TimeInterval = 0.5
+    /// How much earlier than a set seen back another must have been made to count as passed over
+    /// (``refusesSetsDuringDownPress``): the quickest presses' spacing (``HeadroomPolicy/burstSpacing``), so sets made
+    /// together, whose changes one KVO may report, never do.
+    public static let passedOverGap: TimeInterval = 0.05
 
     /// The estimates of the timed rules, over every route.
     public private(set) var estimates: [CalibrationRule: CalibrationEstimate] = [:]
@@ -55,6 +61,10 @@ public struct CalibrationMachine: Sendable, Equatable {
     public private(set) var route: AudioRoute?
     /// How presses move the volume, once a press from a value off the grid showed it.
     public private(set) var quantization: StepQuantization?
+    /// How many runs of down steps showed a set of ours passed over (``refusesSetsDuringDownPress``).
+    public private(set) var downPressRefusals = 0
+    /// When the run that last showed a set passed over began: one run counts once.
+    private var refusalRunBegan: Instant?
     /// Sets made and not yet seen back (the newest last), at most four.
     private var sets = SmallList<PendingSet>()
     /// The current run of one button's steps.
@@ -63,6 +73,8 @@ public struct CalibrationMachine: Sendable, Equatable {
     private struct PendingSet: Sendable, Equatable {
         var value: Float
         var time: Instant
+        /// When the run of down steps it was made during began (`nil`: made in no such run).
+        var downRunBegan: Instant?
     }
 
     private struct StepRun: Sendable, Equatable {
@@ -70,14 +82,24 @@ public struct CalibrationMachine: Sendable, Equatable {
         var times = SmallList<Instant>()
     }
 
+    /// Whether this phone refuses a set of ours during a down press (``downPressRefusals`` at least one run): iOS 11+
+    /// refuses a set at or above the value a held down press started from (seed 000: "iOS11下调小音量的事件周期结束前是不
+    /// 允许设置的新值大于或等于旧值(0除外)"). A hold of the down button shows it on such a phone: VolumeKit's set of the
+    /// anchor after a step is never seen, its nudges below are. A phone that only drops a set equal to the slider's
+    /// cached value (decompiled iOS 18.2) may show it too; VolumeKit then only holds one step more headroom than it
+    /// needs (``HeadroomPolicy``).
+    public var refusesSetsDuringDownPress: Bool { downPressRefusals >= 1 }
+
     /// Nothing learned; starts from a stored calibration when given (`byRoute`: only the rules learned per route
-    /// are kept there).
+    /// are kept there; `downPressRefusals`: ``downPressRefusals``).
     public init(
         estimates: [CalibrationRule: CalibrationEstimate] = [:],
-        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:], quantization: StepQuantization? = nil
+        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:], quantization: StepQuantization? = nil,
+        downPressRefusals: Int = 0
     ) {
         self.estimates = estimates
         self.quantization = quantization
+        self.downPressRefusals = max(0, downPressRefusals)
         self.byRoute = byRoute.mapValues { $0.filter(\.key.isPerRoute) }.filter { !$0.value.isEmpty }
     }
 
@@ -91,6 +113,7 @@ public struct CalibrationMachine: Sendable, Equatable {
             }
         }
         if quantization == nil { quantization = other.quantization }
+        downPressRefusals = max(downPressRefusals, other.downPressRefusals)
     }
 
     /// The learned value of `rule` in use now (``estimate(of:)``), if any.
@@ -123,7 +146,8 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// VolumeKit set the volume to `value`.
     public mutating func setMade(_ value: Float, at time: Instant) {
         if sets.count >= 4 { sets.removeFirst(1) }
-        sets.append(PendingSet(value: value, time: time))
+        let downRun = run.button == .down && (run.times.last.map { time - $0 <= Self.runBreak } ?? false)
+        sets.append(PendingSet(value: value, time: time, downRunBegan: downRun ? run.times.first : nil))
     }
 
     /// The volume was observed at `value` (KVO).
@@ -134,6 +158,15 @@ public struct CalibrationMachine: Sendable, Equatable {
         }
         let only = sets.count == 1
         let made = sets[index].time
+        // Sets made before this one, during a run of down steps, and not seen back: passed over (iOS applies an app's
+        // sets in order) — refused under a held down press. Not one made with it or just before (a nudge beside and
+        // the exact value are set together: one KVO may report both, and a new route's own volume may equal the
+        // second).
+        for passed in sets.prefix(index) where made - passed.time >= Self.passedOverGap {
+            guard let began = passed.downRunBegan, began != refusalRunBegan else { continue }
+            refusalRunBegan = began
+            downPressRefusals += 1
+        }
         sets.removeFirst(index + 1)
         // Sooner than an echo may come (``EchoWindow``): a press landing on the set's value, not the set.
         guard time - made >= EchoWindow.soonest(roundTrip: estimate(of: .roundTrip)) else { return [] }
