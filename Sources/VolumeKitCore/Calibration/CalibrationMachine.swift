@@ -48,9 +48,10 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// The longest a set may take to come back and still be measured (beyond the envelope's round trip).
     public static let setWindow: TimeInterval = 0.5
     /// How much earlier than a set seen back another must have been made to count as passed over
-    /// (``refusesSetsDuringDownPress``): the quickest presses' spacing (``HeadroomPolicy/burstSpacing``), so sets made
-    /// together, whose changes one KVO may report, never do.
-    public static let passedOverGap: TimeInterval = 0.05
+    /// (``refusesSetsDuringDownPress``): a little less than the quickest presses' spacing (0.05 s,
+    /// ``HeadroomPolicy/burstSpacing``), so sets made together, whose changes one KVO may report, never do, and resets
+    /// of presses 50 ms apart always do.
+    public static let passedOverGap: TimeInterval = 0.04
 
     /// The estimates of the timed rules, over every route.
     public private(set) var estimates: [CalibrationRule: CalibrationEstimate] = [:]
@@ -61,8 +62,11 @@ public struct CalibrationMachine: Sendable, Equatable {
     public private(set) var route: AudioRoute?
     /// How presses move the volume, once a press from a value off the grid showed it.
     public private(set) var quantization: StepQuantization?
-    /// How many runs of down steps showed a set of ours passed over (``refusesSetsDuringDownPress``).
+    /// How many runs of down steps showed a set of ours passed over (``refusesSetsDuringDownPress``), at most
+    /// ``maximumRefusals``.
     public private(set) var downPressRefusals = 0
+    /// The most runs ``downPressRefusals`` counts (one shows the refusal; a stored count is cut to it).
+    public static let maximumRefusals = 1000
     /// When the run that last showed a set passed over began: one run counts once.
     private var refusalRunBegan: Instant?
     /// Sets made and not yet seen back (the newest last), at most four.
@@ -75,6 +79,9 @@ public struct CalibrationMachine: Sendable, Equatable {
         var time: Instant
         /// When the run of down steps it was made during began (`nil`: made in no such run).
         var downRunBegan: Instant?
+        /// Made again while an earlier set of its value was on its way, which was then seen back: it lands on that
+        /// value unreported, and is never taken for passed over.
+        var landsUnseen = false
     }
 
     private struct StepRun: Sendable, Equatable {
@@ -86,8 +93,8 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// refuses a set at or above the value a held down press started from (seed 000: "iOS11下调小音量的事件周期结束前是不
     /// 允许设置的新值大于或等于旧值(0除外)"). A hold of the down button shows it on such a phone: VolumeKit's set of the
     /// anchor after a step is never seen, its nudges below are. A phone that only drops a set equal to the slider's
-    /// cached value (decompiled iOS 18.2) may show it too; VolumeKit then only holds one step more headroom than it
-    /// needs (``HeadroomPolicy``).
+    /// cached value (decompiled iOS 18.2) may show it too; VolumeKit then holds more headroom than it needs and aims
+    /// its down bursts' resets lower than it must (``HeadroomPolicy``) — each still lands, a press apart.
     public var refusesSetsDuringDownPress: Bool { downPressRefusals >= 1 }
 
     /// Nothing learned; starts from a stored calibration when given (`byRoute`: only the rules learned per route
@@ -99,12 +106,12 @@ public struct CalibrationMachine: Sendable, Equatable {
     ) {
         self.estimates = estimates
         self.quantization = quantization
-        self.downPressRefusals = max(0, downPressRefusals)
+        self.downPressRefusals = min(max(0, downPressRefusals), Self.maximumRefusals)
         self.byRoute = byRoute.mapValues { $0.filter(\.key.isPerRoute) }.filter { !$0.value.isEmpty }
     }
 
     /// Takes from `other` the rules this machine has not measured at all (over every route, and on each route),
-    /// and its quantization if this one has none.
+    /// its quantization if this one has none, and the larger of the two ``downPressRefusals``.
     public mutating func keep(_ other: CalibrationMachine) {
         for (rule, estimate) in other.estimates where estimates[rule] == nil { estimates[rule] = estimate }
         for (route, rules) in other.byRoute {
@@ -161,13 +168,16 @@ public struct CalibrationMachine: Sendable, Equatable {
         // Sets made before this one, during a run of down steps, and not seen back: passed over (iOS applies an app's
         // sets in order) — refused under a held down press. Not one made with it or just before (a nudge beside and
         // the exact value are set together: one KVO may report both, and a new route's own volume may equal the
-        // second).
-        for passed in sets.prefix(index) where made - passed.time >= Self.passedOverGap {
+        // second), nor a retry of a value seen back before (it landed on that value, which KVO does not report again).
+        for passed in sets.prefix(index) where made - passed.time >= Self.passedOverGap && !passed.landsUnseen {
             guard let began = passed.downRunBegan, began != refusalRunBegan else { continue }
             refusalRunBegan = began
-            downPressRefusals += 1
+            downPressRefusals = min(downPressRefusals + 1, Self.maximumRefusals)
         }
         sets.removeFirst(index + 1)
+        for later in sets.indices where abs(sets[later].value - value) <= VolumeStepMachine.readTolerance {
+            sets[later].landsUnseen = true
+        }
         // Sooner than an echo may come (``EchoWindow``): a press landing on the set's value, not the set.
         guard time - made >= EchoWindow.soonest(roundTrip: estimate(of: .roundTrip)) else { return [] }
         return only ? add(time - made, to: .roundTrip) : []

@@ -20,12 +20,15 @@ import Foundation
 /// 0.18 and 0.18 s: 6), up to ``maximumSteps``; a fast phone, once measured, is held only the configured steps away.
 ///
 /// A phone shown to refuse sets during a down press (iOS 11+ refuses a set at or above where a held down press
-/// started, seed 000; ``CalibrationMachine/refusesSetsDuringDownPress``) needs one step more once measured: in a down
-/// burst there every reset lands under a later press and is refused, so VolumeKit aims each below the press foreseen
-/// held when it lands (``VolumeStepMachine/aimResets(roundTrip:)``) — from the burst's second press on, since the
-/// first press's reset is made before a burst shows and is refused. Those presses, the ones the round trip spans and
-/// two, must find the volume a step off the rail still. Phones not shown to refuse keep the smaller headroom: the
-/// larger one would hold them further from their user's volume for nothing.
+/// started, seed 000; ``CalibrationMachine/refusesSetsDuringDownPress``) needs more once measured: in a down burst
+/// there every reset lands under a later press and is refused, so VolumeKit aims each below the press foreseen held
+/// when it lands (``VolumeStepMachine/aimResets(roundTrip:)``) — from the burst's second press on, since the first
+/// press's reset is made before a burst shows and is refused. The headroom is then the presses the round trip spans
+/// (rounded down) and two: the first press's, and the step the second press's aimed reset must find above the rail —
+/// one step more than otherwise, two where the round trip is a whole number of spacings. Capped at ``maximumSteps``
+/// as always: a slowest round trip of 0.25 s or more at the default spacing asks for more than six, and such a burst
+/// from the rail still loses presses. Phones not shown to refuse keep the smaller headroom: the larger one would hold
+/// them further from their user's volume for nothing.
 public struct HeadroomPolicy: Sendable, Equatable {
     /// The shortest gap between presses whose every press is kept at a rail: 0.05 s by default — faster than a
     /// person taps (about 10 presses a second at most) and than a hold's auto-repeat (0.06 s at the fastest,

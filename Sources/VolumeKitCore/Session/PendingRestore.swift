@@ -40,7 +40,9 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     public var lowestVolume: Float?
     /// The last reset VolumeKit set far below ``heldVolume`` (more than ``RecoveryRule/tolerance``) while it had not
     /// set the held value again — aimed below a press it foresaw held in a burst of down presses near a rail (iOS 11+
-    /// refuses a set at or above where a held down press started, seed 000; ``VolumeStepMachine/aimedReset``). Its
+    /// refuses a set at or above where a held down press started, seed 000; ``VolumeStepMachine/aimedReset``), or a
+    /// nudge below the value before a down step from such a value (also where nothing was aimed: a refused burst
+    /// that walked the volume down has its resets go a nudge below where each step began). Its
     /// sets in flight land there, or the ones before it a few nudges above — also on this route after the output
     /// moved away, landings not seen yet — so a recovery from there (up to ``VolumeStepMachine/residueTolerance``
     /// above) gives the user's volume back, as from ``leftVolume``. `nil` otherwise, and in records written before

@@ -18,7 +18,7 @@ struct BurstAimTests {
     static func downBurst(
         from volume: Float, count: Int, slider: TimeInterval, tap: TimeInterval, warm: Bool,
         refusal: DeviceBehaviour.DownPressRefusal = .seedShape
-    ) throws -> (pressed: Int, volume: Float) {
+    ) throws -> (pressed: Int, volume: Float, refusals: Int) {
         let behaviour = try DeviceBehaviour(rules: [
             "sliderLatency=\(slider)", "kvoLatency=0.025", "tapLength=\(tap)", "downPressRefusal=\(refusal.rawValue)",
         ])
@@ -56,7 +56,10 @@ struct BurstAimTests {
         device.advance(by: 2)
         engine.stop()
         device.advance(by: 1)
-        return (events.current.filter { $0.phase == .pressed && $0.button == .down }.count, device.volume)
+        let refusals =
+            CalibrationStore.load(for: device.clients.device, from: device.clients.keyValueStore)?.downPressRefusals
+            ?? 0
+        return (events.current.filter { $0.phase == .pressed && $0.button == .down }.count, device.volume, refusals)
     }
 
     @Test(
@@ -64,6 +67,8 @@ struct BurstAimTests {
         arguments: [0.04, 0.08])
     func warmBurstKeepsEveryPress(tap: TimeInterval) throws {
         let warm = try Self.downBurst(from: 0.5, count: 20, slider: 0.12, tap: tap, warm: true)
+        // Taps shorter than their spacing leave gaps the resets land in: nothing refused, and nothing needs aiming.
+        if tap >= 0.05 { #expect(warm.refusals > 0, "the learning run showed the refusal") }
         #expect(warm.pressed == 20)
         #expect(warm.volume == 0.5)
         // Before the round trip is measured nothing is foreseen: with no gap between taps every reset is refused by
@@ -77,11 +82,12 @@ struct BurstAimTests {
     func phoneNotRefusingIsNotAimedAt() throws {
         // Its resets just below the anchor land under the presses: an aimed one would only spend its headroom.
         let warm = try Self.downBurst(from: 0.5, count: 20, slider: 0.12, tap: 0.08, warm: true, refusal: .none)
+        #expect(warm.refusals == 0, "nothing refused, nothing learned")
         #expect(warm.pressed == 20)
         #expect(warm.volume == 0.5)
     }
 
-    @Test("16 presses 50 ms apart from 0, the refusal learned: one more step of headroom holds the first refused reset")
+    @Test("16 presses 50 ms apart from 0, the refusal learned: the headroom holds the first press's refused reset too")
     func burstFromTheRailKeepsEveryPress() throws {
         let warm = try Self.downBurst(from: 0, count: 16, slider: 0.12, tap: 0.08, warm: true)
         #expect(warm.pressed == 16)
@@ -89,7 +95,8 @@ struct BurstAimTests {
     }
 
     @Test(
-        "the policy: a phone shown refusing holds one step more once measured, and is aimed at; one not shown, neither")
+        "the policy: a phone shown refusing holds the presses spanned and two once measured, and is aimed at; one not shown, neither"
+    )
     func policyFollowsTheRefusal() {
         let policy = HeadroomPolicy()
         let measured = CalibrationEstimate.roundTrips([0.15, 0.15, 0.15])
@@ -137,6 +144,21 @@ struct BurstAimTests {
         var unmeasured = Self.machine(headroom: 4, volume: 0, roundTrip: nil)
         #expect(unmeasured.observe(0.1875, at: 1).contains(.setVolume(0.25 - nudge)))
         #expect(unmeasured.observe(0.125, at: 1.05).contains(.setVolume(0.25 - 2 * nudge)))
+    }
+
+    @Test(
+        "a configured round trip no phone has (not a number, or far beyond the envelope) aims nothing, and never traps")
+    func hostileRoundTrip() {
+        let nudge = VolumeStepMachine.nudge
+        for roundTrip in [Double.nan, .infinity, 1e30] {
+            var configuration = VolumeStepMachine.Configuration(headroomSteps: 6)
+            configuration.burstRoundTrip = roundTrip
+            var machine = VolumeStepMachine(configuration: configuration)
+            let anchor = machine.start(volume: 0, at: 0)
+            if case .setVolume(let value)? = anchor.first { _ = machine.observe(value, at: 0.1) }
+            #expect(machine.observe(0.3125, at: 1).contains(.setVolume(0.375 - nudge)))
+            #expect(machine.observe(0.25, at: 1.05).contains(.setVolume(0.375 - 2 * nudge)), "\(roundTrip)")
+        }
     }
 
     @Test("a record with the aimed reset gives the user's volume back from exactly there, and only there")

@@ -59,6 +59,15 @@ struct DownPressRefusalLearningTests {
         together.setMade(0.5, at: 1.3)
         _ = together.observed(0.5, at: 1.36)
         #expect(together.downPressRefusals == 0, "made with the set seen back")
+        var retried = CalibrationMachine()
+        _ = retried.step(.down, at: 1)
+        retried.setMade(0.5, at: 1.3)  // slow to land: made again, and both land on 0.5 with one KVO
+        retried.setMade(0.5, at: 1.5)
+        _ = retried.observed(0.5, at: 1.52)
+        _ = retried.step(.down, at: 1.6)
+        retried.setMade(0.4998, at: 1.6)
+        _ = retried.observed(0.4998, at: 1.66)
+        #expect(retried.downPressRefusals == 0, "a retry of a value seen back is no refused set")
     }
 
     @Test("the store keeps it; an entry written before it loads as nothing learned; a negative count is refused")
@@ -78,6 +87,17 @@ struct DownPressRefusalLearningTests {
         #expect(try CalibrationStore.machine(reading: old, for: device).downPressRefusals == 0)
         let negative = Data(
             written.replacingOccurrences(of: #""downPressRefusals":1"#, with: #""downPressRefusals":-1"#).utf8)
+        let huge = Data(
+            written.replacingOccurrences(
+                of: #""downPressRefusals":1"#, with: #""downPressRefusals":9223372036854775807"#
+            ).utf8)
+        var hostile = try CalibrationStore.machine(reading: huge, for: device)
+        #expect(hostile.downPressRefusals == CalibrationMachine.maximumRefusals, "cut to the most it counts")
+        _ = hostile.step(.down, at: 1)
+        hostile.setMade(0.5, at: 1.3)
+        hostile.setMade(0.49, at: 1.4)
+        _ = hostile.observed(0.49, at: 1.46)
+        #expect(hostile.downPressRefusals == CalibrationMachine.maximumRefusals, "counting on does not overflow")
         #expect(throws: CalibrationStoreError.unreadable) {
             try CalibrationStore.machine(reading: negative, for: device)
         }

@@ -135,7 +135,10 @@ struct DownPressNudge: Sendable, Equatable {
         #if VOLUMEKIT_MUTANTS
         if Mutant.isOn(.noBurstAim) { return target }
         #endif
-        let between = Int((roundTrip / gap + 1e-9).rounded(.down))
+        // The presses the round trip spans (a configured round trip beyond any phone's, or not a number, aims nothing).
+        let spanned = roundTrip / gap + 1e-9
+        guard spanned.isFinite, spanned < Self.mostPressesSpanned else { return target }
+        let between = Int(spanned.rounded(.down))
         guard between >= 1 else { return target }
         // Only where the burst would otherwise reach the rail before the reset lands (its presses unseen there from
         // on); elsewhere the presses are all seen, and the anchor set once the buttons are quiet brings the volume
@@ -150,6 +153,10 @@ struct DownPressNudge: Sendable, Equatable {
         aimed = below
         return below
     }
+
+    /// The most presses a round trip may span for a reset to be aimed — far more than any phone's (the envelope's
+    /// slowest round trip spans four of the quickest burst's): a guard against a configured value no phone has.
+    static let mostPressesSpanned: Double = 100
 
     /// The reset `target` after a down step is set, holding `anchor`: kept when it is far below the anchor.
     mutating func resetSet(_ target: Float, holding anchor: Float) {
