@@ -19,7 +19,9 @@ import Foundation
 ///   (``minimumOutsideHoldSteps``) whose first gap is later than the envelope allows is reported outside it;
 /// - ``CalibrationRule/tapLength``: a capture event's press shorter than the first-repeat envelope;
 /// - ``CalibrationRule/routeNotificationGap``: a route change's notification and its KVO;
-/// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid.
+/// - ``StepQuantization``: a press from a value off the 1/16 grid lands 1/16 away (exact) or on the grid;
+/// - ``refusesSetsDuringDownPress``: a set of ours made during a run of down steps never seen back, while one made
+///   after it was — passed over, as iOS 11+ refuses a set at or above where a held down press started (seed 000).
 ///
 /// A measurement outside the envelope's range is kept apart and returned as ``Event/outsideEnvelope(_:_:)``. The
 /// rules that may differ by route (``CalibrationRule/isPerRoute``) are learned on each route too (``byRoute``), and
@@ -45,6 +47,11 @@ public struct CalibrationMachine: Sendable, Equatable {
     public static let runBreak: TimeInterval = 0.8
     /// The longest a set may take to come back and still be measured (beyond the envelope's round trip).
     public static let setWindow: TimeInterval = 0.5
+    /// How much earlier than a set seen back another must have been made to count as passed over
+    /// (``refusesSetsDuringDownPress``): a little less than the quickest presses' spacing (0.05 s,
+    /// ``HeadroomPolicy/burstSpacing``), so sets made together, whose changes one KVO may report, never do, and resets
+    /// of presses 50 ms apart always do.
+    public static let passedOverGap: TimeInterval = 0.04
 
     /// The estimates of the timed rules, over every route.
     public private(set) var estimates: [CalibrationRule: CalibrationEstimate] = [:]
@@ -55,6 +62,13 @@ public struct CalibrationMachine: Sendable, Equatable {
     public private(set) var route: AudioRoute?
     /// How presses move the volume, once a press from a value off the grid showed it.
     public private(set) var quantization: StepQuantization?
+    /// How many runs of down steps showed a set of ours passed over (``refusesSetsDuringDownPress``), at most
+    /// ``maximumRefusals``.
+    public private(set) var downPressRefusals = 0
+    /// The most runs ``downPressRefusals`` counts (one shows the refusal; a stored count is cut to it).
+    public static let maximumRefusals = 1000
+    /// When the run that last showed a set passed over began: one run counts once.
+    private var refusalRunBegan: Instant?
     /// Sets made and not yet seen back (the newest last), at most four.
     private var sets = SmallList<PendingSet>()
     /// The current run of one button's steps.
@@ -63,6 +77,11 @@ public struct CalibrationMachine: Sendable, Equatable {
     private struct PendingSet: Sendable, Equatable {
         var value: Float
         var time: Instant
+        /// When the run of down steps it was made during began (`nil`: made in no such run).
+        var downRunBegan: Instant?
+        /// Made again while an earlier set of its value was on its way, which was then seen back: it lands on that
+        /// value unreported, and is never taken for passed over.
+        var landsUnseen = false
     }
 
     private struct StepRun: Sendable, Equatable {
@@ -70,19 +89,29 @@ public struct CalibrationMachine: Sendable, Equatable {
         var times = SmallList<Instant>()
     }
 
+    /// Whether this phone refuses a set of ours during a down press (``downPressRefusals`` at least one run): iOS 11+
+    /// refuses a set at or above the value a held down press started from (seed 000: "iOS11下调小音量的事件周期结束前是不
+    /// 允许设置的新值大于或等于旧值(0除外)"). A hold of the down button shows it on such a phone: VolumeKit's set of the
+    /// anchor after a step is never seen, its nudges below are. A phone that only drops a set equal to the slider's
+    /// cached value (decompiled iOS 18.2) may show it too; VolumeKit then holds more headroom than it needs and aims
+    /// its down bursts' resets lower than it must (``HeadroomPolicy``) — each still lands, a press apart.
+    public var refusesSetsDuringDownPress: Bool { downPressRefusals >= 1 }
+
     /// Nothing learned; starts from a stored calibration when given (`byRoute`: only the rules learned per route
-    /// are kept there).
+    /// are kept there; `downPressRefusals`: ``downPressRefusals``).
     public init(
         estimates: [CalibrationRule: CalibrationEstimate] = [:],
-        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:], quantization: StepQuantization? = nil
+        byRoute: [AudioRoute: [CalibrationRule: CalibrationEstimate]] = [:], quantization: StepQuantization? = nil,
+        downPressRefusals: Int = 0
     ) {
         self.estimates = estimates
         self.quantization = quantization
+        self.downPressRefusals = min(max(0, downPressRefusals), Self.maximumRefusals)
         self.byRoute = byRoute.mapValues { $0.filter(\.key.isPerRoute) }.filter { !$0.value.isEmpty }
     }
 
     /// Takes from `other` the rules this machine has not measured at all (over every route, and on each route),
-    /// and its quantization if this one has none.
+    /// its quantization if this one has none, and the larger of the two ``downPressRefusals``.
     public mutating func keep(_ other: CalibrationMachine) {
         for (rule, estimate) in other.estimates where estimates[rule] == nil { estimates[rule] = estimate }
         for (route, rules) in other.byRoute {
@@ -91,6 +120,7 @@ public struct CalibrationMachine: Sendable, Equatable {
             }
         }
         if quantization == nil { quantization = other.quantization }
+        downPressRefusals = max(downPressRefusals, other.downPressRefusals)
     }
 
     /// The learned value of `rule` in use now (``estimate(of:)``), if any.
@@ -123,7 +153,8 @@ public struct CalibrationMachine: Sendable, Equatable {
     /// VolumeKit set the volume to `value`.
     public mutating func setMade(_ value: Float, at time: Instant) {
         if sets.count >= 4 { sets.removeFirst(1) }
-        sets.append(PendingSet(value: value, time: time))
+        let downRun = run.button == .down && (run.times.last.map { time - $0 <= Self.runBreak } ?? false)
+        sets.append(PendingSet(value: value, time: time, downRunBegan: downRun ? run.times.first : nil))
     }
 
     /// The volume was observed at `value` (KVO).
@@ -134,7 +165,19 @@ public struct CalibrationMachine: Sendable, Equatable {
         }
         let only = sets.count == 1
         let made = sets[index].time
+        // Sets made before this one, during a run of down steps, and not seen back: passed over (iOS applies an app's
+        // sets in order) — refused under a held down press. Not one made with it or just before (a nudge beside and
+        // the exact value are set together: one KVO may report both, and a new route's own volume may equal the
+        // second), nor a retry of a value seen back before (it landed on that value, which KVO does not report again).
+        for passed in sets.prefix(index) where made - passed.time >= Self.passedOverGap && !passed.landsUnseen {
+            guard let began = passed.downRunBegan, began != refusalRunBegan else { continue }
+            refusalRunBegan = began
+            downPressRefusals = min(downPressRefusals + 1, Self.maximumRefusals)
+        }
         sets.removeFirst(index + 1)
+        for later in sets.indices where abs(sets[later].value - value) <= VolumeStepMachine.readTolerance {
+            sets[later].landsUnseen = true
+        }
         // Sooner than an echo may come (``EchoWindow``): a press landing on the set's value, not the set.
         guard time - made >= EchoWindow.soonest(roundTrip: estimate(of: .roundTrip)) else { return [] }
         return only ? add(time - made, to: .roundTrip) : []

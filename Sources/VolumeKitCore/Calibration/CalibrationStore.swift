@@ -26,6 +26,9 @@ public enum CalibrationStore {
         /// The per-route rules' estimates by route name (absent in entries written before routes were told
         /// apart, and when nothing was measured per route).
         var byRoute: [String: [String: CalibrationEstimate]]?
+        /// The runs of down steps that showed a set refused (``CalibrationMachine/downPressRefusals``; absent in
+        /// entries written before it was learned, and when none did).
+        var downPressRefusals: Int?
 
         /// Whether it was learned on `device`'s model and iOS version.
         func isLearned(on device: DeviceInfo) -> Bool {
@@ -56,7 +59,8 @@ public enum CalibrationStore {
             model: device.modelIdentifier ?? "", osVersion: device.osVersion.description,
             estimates: named(machine.estimates), quantization: machine.quantization,
             byRoute: machine.byRoute.isEmpty
-                ? nil : Dictionary(uniqueKeysWithValues: machine.byRoute.map { ($0.key.rawValue, named($0.value)) }))
+                ? nil : Dictionary(uniqueKeysWithValues: machine.byRoute.map { ($0.key.rawValue, named($0.value)) }),
+            downPressRefusals: machine.downPressRefusals > 0 ? machine.downPressRefusals : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(entry)) ?? Data()
@@ -72,6 +76,7 @@ public enum CalibrationStore {
             throw CalibrationStoreError.unreadable
         }
         guard entry.version == 1 else { throw CalibrationStoreError.unsupportedVersion(entry.version) }
+        if let refusals = entry.downPressRefusals, refusals < 0 { throw CalibrationStoreError.unreadable }
         _ = try rules(entry.estimates)
         for (name, estimates) in entry.byRoute ?? [:] {
             guard AudioRoute(rawValue: name) != nil else {
@@ -107,7 +112,8 @@ public enum CalibrationStore {
             if let route = AudioRoute(rawValue: name) { byRoute[route] = (try? rules(estimates)) ?? [:] }
         }
         return CalibrationMachine(
-            estimates: (try? rules(entry.estimates)) ?? [:], byRoute: byRoute, quantization: entry.quantization)
+            estimates: (try? rules(entry.estimates)) ?? [:], byRoute: byRoute, quantization: entry.quantization,
+            downPressRefusals: entry.downPressRefusals ?? 0)
     }
 
     /// Reads a calibration file's bytes (`volumekit simulate --calibration FILE`) for `device`: its entry, or a

@@ -31,6 +31,8 @@ public enum Mutant: String, CaseIterable, Sendable {
     case noRepeats
     /// A press's release is reported at once, before its repeats.
     case earlyRelease
+    /// A down burst's resets near a rail are not aimed below the press held when they land (seed 000 refuses them).
+    case noBurstAim
 
     /// The mutant switched on for this process, if any.
     public static let active: Mutant? = ProcessInfo.processInfo.environment["VOLUMEKIT_MUTANT"].flatMap {

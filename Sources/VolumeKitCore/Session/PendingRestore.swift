@@ -38,6 +38,16 @@ public struct PendingRestore: Sendable, Equatable, Codable {
     /// left it — a Control Center value a little below the held one is the user's. `nil` in records written before
     /// it was saved (they keep the rule's ``RecoveryRule/tolerance``).
     public var lowestVolume: Float?
+    /// The last reset VolumeKit set far below ``heldVolume`` (more than ``RecoveryRule/tolerance``) while it had not
+    /// set the held value again — aimed below a press it foresaw held in a burst of down presses near a rail (iOS 11+
+    /// refuses a set at or above where a held down press started, seed 000; ``VolumeStepMachine/aimedReset``), or a
+    /// nudge below the value before a down step from such a value (also where nothing was aimed: a refused burst
+    /// that walked the volume down has its resets go a nudge below where each step began). Its
+    /// sets in flight land there, or the ones before it a few nudges above — also on this route after the output
+    /// moved away, landings not seen yet — so a recovery from there (up to ``VolumeStepMachine/residueTolerance``
+    /// above) gives the user's volume back, as from ``leftVolume``. `nil` otherwise, and in records written before
+    /// it was saved.
+    public var aimedVolume: Float?
     /// The device's uptime when the record was written; a smaller uptime later means the device rebooted.
     public var savedAtUptime: TimeInterval
     /// When the device had booted, in seconds since 1970 (``DeviceInfo/bootTime``), when known: another boot

@@ -72,7 +72,7 @@ public enum RecoveryRule {
             return .discard(.deviceRestarted)
         }
         if abs(currentVolume - record.userVolume) < 1e-6 { return .discard(.alreadyRestored) }
-        let left = [record.heldVolume] + (record.leftVolume.map { [$0] } ?? [])
+        let left = [record.heldVolume] + [record.leftVolume, record.aimedVolume].compactMap { $0 }
         // Its nudges go below the held value, and above it by one nudge at most; no lower than the lowest value it
         // set, when the record says (a rounded read below it, never more than `tolerance`).
         let lowest = record.lowestVolume.map { min($0, record.heldVolume) - VolumeGrid.readTolerance }
@@ -84,7 +84,13 @@ public enum RecoveryRule {
         // seen) is one exact value (docs/decisions/hud-and-session.md): as a band below it, it swallowed a Control
         // Center choice of the user's 0.02 under a left 1 (session outputVolume 71843 of the held-out range 70,000).
         let band = currentVolume >= floor(record.heldVolume) && currentVolume <= record.heldVolume + nudgeAbove
-        let atLeft = record.leftVolume.map { abs(currentVolume - $0) <= VolumeGrid.readTolerance } ?? false
+        // A burst's aimed resets (``PendingRestore/aimedVolume``) go down a nudge at a time: the last one, or one of
+        // those before it still in flight when the output moved away, within a residue of nudges above.
+        let atAimed = record.aimedVolume.map { aimed in
+            currentVolume >= aimed - VolumeGrid.readTolerance && currentVolume <= aimed + VolumeGrid.residueTolerance
+        }
+        let atLeft =
+            record.leftVolume.map { abs(currentVolume - $0) <= VolumeGrid.readTolerance } ?? false || atAimed == true
         if !band && !atLeft {
             // Presses made from the user's volume with VolumeKit's nudges in it: whole steps from theirs.
             if let pressed = pressedFromNudge(

@@ -84,13 +84,20 @@ public struct ScenarioRecord: Sendable, Equatable {
 
     /// `, "calibration":{RULE:{"value":V, "samples":N, "spread":S}, …}` for the end record: the estimates in use on
     /// the route at the end (``/VolumeKitCore/CalibrationMachine/estimate(of:)``), with the rules that have a
-    /// measurement (`"outside":N` when some fell outside the envelope), `"stepQuantization":{"value":Q}`, and
+    /// measurement (`"outside":N` when some fell outside the envelope), `"stepQuantization":{"value":Q}`,
+    /// `"downPressRefusal":{"value":"seedShape", "samples":N}` once runs of down steps showed sets refused, and
     /// `"byRoute":{ROUTE:{RULE:{…}}}` when the rules learned per route were measured on more than one route.
     private var calibrationJSON: String {
         guard let calibration else { return "" }
         var members = Self.estimatesJSON { calibration.estimate(of: $0) }
         if let quantization = calibration.quantization {
             members.append("\"stepQuantization\":{\"value\":\"\(quantization.rawValue)\"}")
+        }
+        if calibration.refusesSetsDuringDownPress {
+            // The profile's name of the variant it shows (`volumekit profiles`: downPressRefusal).
+            members.append(
+                "\"downPressRefusal\":{\"value\":\"\(DeviceBehaviour.DownPressRefusal.seedShape.rawValue)\", \"samples\":\(calibration.downPressRefusals)}"
+            )
         }
         if calibration.byRoute.count > 1 {
             let routes = AudioRoute.allCases.compactMap { route in

@@ -32,6 +32,9 @@ public struct LiveCalibration: Sendable, Equatable {
     public var estimates: [String: Estimate]
     /// The step quantization learned (`stepQuantization`), if any.
     public var quantization: String?
+    /// The down-press refusal learned (`downPressRefusal`): `seedShape` once runs of down steps showed VolumeKit's
+    /// sets refused (``/VolumeKitCore/CalibrationMachine/refusesSetsDuringDownPress``), else `nil`.
+    public var downPressRefusal: String?
     /// Why the stored calibration could not be read (a sentence), or that it was removed; `nil` when it was read.
     public var problem: String?
 
@@ -58,6 +61,7 @@ public struct LiveCalibration: Sendable, Equatable {
                     outsideSamples: estimate.outsideSamples, lastOutside: estimate.lastOutside)
             }
             quantization = machine.quantization?.rawValue
+            if machine.refusesSetsDuringDownPress { downPressRefusal = "seedShape" }
         } catch {
             problem = "the stored calibration could not be read: \(error)"
         }
@@ -66,6 +70,7 @@ public struct LiveCalibration: Sendable, Equatable {
     /// The live estimate of fit rule `rule`, as text for people: `"177.1 ms (16, ±0.3 ms)"`, a variant, or `nil`.
     func text(_ rule: String) -> String? {
         if rule == "stepQuantization" { return quantization }
+        if rule == "downPressRefusal" { return downPressRefusal }
         guard let estimate = estimates[rule] else { return nil }
         var text =
             estimate.value.map {
@@ -81,6 +86,7 @@ public struct LiveCalibration: Sendable, Equatable {
     /// `"lastOutside"` when measurements fell outside the envelope), a variant's name, or `null`.
     func json(_ rule: String) -> TraceJSON {
         if rule == "stepQuantization" { return quantization.map(TraceJSON.string) ?? .null }
+        if rule == "downPressRefusal" { return downPressRefusal.map(TraceJSON.string) ?? .null }
         guard let estimate = estimates[rule] else { return .null }
         var members: [TraceJSON.Member] = [
             .init("value", estimate.value.map(TraceJSON.number) ?? .null),

@@ -146,20 +146,26 @@ struct InterruptedPressesOntoUnconfirmedSetTests {
 }
 
 /// A press captured through a volume view not ready yet, then a crash: its reset lands after the crash, and the
-/// user's own press, app down, takes the volume back exactly onto the captured value (held-out session 90791, both
-/// strategies): the user's 0.22, the captured press to 0.2825, the reset 0.22 landing 40 ms after the crash, the
-/// user's press up to 0.2825 again. The recovery reads 0.2825, where the crashed run last saw the volume with its
-/// reset unconfirmed, and gives back 0.22, saying so — the world where the reset was lost and nobody pressed reads
-/// the same.
+/// user's own press, app down, takes the volume back exactly onto the captured value (held-out session 90791): the
+/// user's 0.22, the captured press to 0.2825, the reset 0.22 landing 40 ms after the crash, the user's press up to
+/// 0.2825 again. The recovery reads 0.2825, where the crashed run last saw the volume with its reset unconfirmed,
+/// and gives back 0.22, saying so — the world where the reset was lost and nobody pressed reads the same.
+/// (Through outputVolume the session no longer comes there: an earlier run of it showed the phone refusing sets
+/// during a down press, and the next start holds a step more headroom — the user's volume comes back exactly.)
 @Suite("A press after a crash onto a captured press's value")
 struct PressOntoCapturedValueTests {
-    @Test(
-        "The recovery is reported, and the limit proved for a press back onto the value a captured press left",
-        arguments: [SimulatedStrategy.outputVolume, .systemNotification])
-    func pressOntoCapturedValue(strategy: SimulatedStrategy) {
-        let session = RandomSession.replayed(strategy, sample: 90791, seed: 718_973_930)
+    @Test("The recovery is reported, and the limit proved for a press back onto the value a captured press left")
+    func pressOntoCapturedValue() {
+        let session = RandomSession.replayed(.systemNotification, sample: 90791, seed: 718_973_930)
         #expect(session.diagnostics.current.contains(.recoveredAtUnconfirmedSet))
         #expect(session.violations() == ["speaker: volume 0.22, user's 0.2825"])
         #expect(session.finalVolumeLimit == "press after a crash onto a value of an unconfirmed set")
+    }
+
+    @Test("Through outputVolume, on a phone whose refusal an earlier run learned, the user's volume comes back")
+    func outputVolumeAfterRefusalLearned() {
+        let session = RandomSession.replayed(.outputVolume, sample: 90791, seed: 718_973_930)
+        #expect(session.violations() == [])
+        #expect(session.finalVolumeLimit == nil)
     }
 }

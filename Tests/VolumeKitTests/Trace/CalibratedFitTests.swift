@@ -191,9 +191,18 @@ struct CalibratedFitTests {
             let estimate = try #require(TraceFit.fit(trace)["downPressRefusal"])
             #expect(estimate.value == .variant(variant), "sample \(k): \(estimate.how)")
         }
+        // The live calibration's refusal beside it: learned on sample 2 (its anchor refused under a down hold).
+        let (seed, _) = try await Self.fieldCheck(2)
+        let seedReport = TraceFit.fit(seed)
+        #expect(seedReport.live?.downPressRefusal == "seedShape")
+        #expect(
+            seedReport.jsonLines.contains {
+                $0.contains(#""rule":"downPressRefusal""#) && $0.contains(#""live":"seedShape""#)
+            })
         // Where VolumeKit's sets gave no variant an occasion (sample 1: none), the fit says which remain.
         let (none, _) = try await Self.fieldCheck(1)
         let report = TraceFit.fit(none)
+        #expect(report.live?.downPressRefusal == nil, "nothing refused on a phone that applies every set")
         let estimate = try #require(report["downPressRefusal"])
         #expect(estimate.value == nil)
         #expect(report.reason(estimate)?.contains("cannot tell") == true)

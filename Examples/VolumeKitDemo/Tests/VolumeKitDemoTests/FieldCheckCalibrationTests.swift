@@ -19,7 +19,9 @@ struct FieldCheckCalibrationTests {
     @Test("Before anything is learned, every rule says \"not measured yet\" beside its envelope")
     func nothingLearned() {
         let shown = FieldCheckCalibration()
-        #expect(shown.rows.map(\.id) == CalibrationRule.allCases.map(\.rawValue) + ["stepQuantization"])
+        #expect(
+            shown.rows.map(\.id) == CalibrationRule.allCases.map(\.rawValue) + ["stepQuantization", "downPressRefusal"])
+        #expect(row(shown, "downPressRefusal")?.envelope == "refused (seedShape) or applied")
         #expect(shown.rows.allSatisfy { $0.value == "not measured yet" && $0.verdict == .notMeasured })
         #expect(shown.rows.allSatisfy { $0.detail == nil && $0.outsideNote == nil && $0.outside == 0 })
         #expect(row(shown, "roundTrip")?.envelope == "5–180 ms")
@@ -41,8 +43,10 @@ struct FieldCheckCalibrationTests {
                 .firstRepeatDelay: estimate(.firstRepeatDelay, 0.41, 0.43),
                 .routeNotificationGap: estimate(.routeNotificationGap, 0.0035),
             ],
-            quantization: .grid)
+            quantization: .grid, downPressRefusals: 2)
         let shown = FieldCheckCalibration(machine)
+        #expect(row(shown, "downPressRefusal")?.value == "refused (seedShape)")
+        #expect(row(shown, "downPressRefusal")?.detail == "2 runs of down presses")
         let first = row(shown, "firstRepeatDelay")
         #expect(first?.value == "420 ms")
         #expect(first?.detail == "2 samples, spread 14 ms")  // the standard deviation of 410 and 430 ms

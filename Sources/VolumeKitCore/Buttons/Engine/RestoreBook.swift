@@ -32,8 +32,13 @@ struct RestoreBook {
     static let lowestGranularity: Float = 8 * VolumeStepMachine.nudge
 
     /// A set of `value` is being made while the user's volume is `userVolume`: the user's own volume given
-    /// back is theirs for ``RecoveryRule``, not a value VolumeKit leaves.
-    mutating func noteSet(_ value: Float, userVolume: Float) {
+    /// back is theirs for ``RecoveryRule``, not a value VolumeKit leaves; nor is a reset far below the anchor
+    /// (`aimed`, ``VolumeStepMachine/aimedReset``) one of its nudges below it — the record keeps it apart
+    /// (``PendingRestore/aimedVolume``), and the band of nudges below the held value stays as narrow as they are
+    /// (held-out session outputVolume 121875: a burst's aimed reset counted here let a recovery read presses made
+    /// after a crash from 0.125 up to 0.4375 as two presses from a nudge of the held 0.33).
+    mutating func noteSet(_ value: Float, userVolume: Float, aimed: Float?) {
+        if let aimed, VolumeGrid.isSame(value, aimed) { return }
         if abs(value - userVolume) > VolumeStepMachine.readTolerance {
             lowestSet = min(lowestSet ?? value, value)
         }
@@ -155,13 +160,16 @@ struct RestoreBook {
         let nudged: Bool? = steps.isNudgedBelowAnchor ? true : nil
         // Once the anchor is set again, until it is seen to land: a crash may leave the nudge, or the anchor.
         let unconfirmed: Bool? = steps.isAnchorSetUnconfirmed ? true : nil
+        // A burst's reset aimed below a press foreseen held: where its sets leave the volume (one write a burst's
+        // aimed reset, each a nudge below the last).
+        let aimed = keepsLeft ? existing?.aimedVolume : steps.aimedReset
         let lowest = Self.lowest(
             held: held, left: keepsLeft ? existing?.leftVolume : walked, existing: existing, sets: sets)
         if let existing, existing.userVolume == steps.userVolume, existing.heldVolume == held,
             existing.lowestVolume == lowest,
             keepsLeft
                 || (existing.leftVolume == walked && existing.nudgedBelowHeld == nudged
-                    && existing.heldSetUnconfirmed == unconfirmed)
+                    && existing.heldSetUnconfirmed == unconfirmed && existing.aimedVolume == aimed)
         {
             return false
         }
@@ -174,6 +182,7 @@ struct RestoreBook {
             userVolume: saved, heldVolume: held, savedAtUptime: now, bootTime: bootTime, leftVolume: walked)
         record.nudgedBelowHeld = keepsLeft ? existing?.nudgedBelowHeld : nudged
         record.heldSetUnconfirmed = keepsLeft ? existing?.heldSetUnconfirmed : unconfirmed
+        record.aimedVolume = aimed
         record.lowestVolume = lowest
         records[output] = record
         return true

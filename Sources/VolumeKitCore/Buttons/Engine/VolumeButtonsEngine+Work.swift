@@ -42,7 +42,7 @@ extension VolumeButtonsEngine {
         for action in actions {
             switch action {
             case .setVolume(let value):
-                state.book.noteSet(value, userVolume: state.steps.userVolume)
+                state.book.noteSet(value, userVolume: state.steps.userVolume, aimed: state.steps.aimedReset)
                 state.calibration.setMade(value, at: now)
                 work.append(.setVolume(value))
             case .steps(let button, let count):
@@ -174,7 +174,8 @@ extension VolumeButtonsEngine {
     func saveCalibration() {
         guard !isRecoveryRun else { return }
         let calibration = shell.withState { $0.calibration }
-        guard !calibration.estimates.isEmpty || calibration.quantization != nil else { return }
+        guard !calibration.estimates.isEmpty || calibration.quantization != nil || calibration.downPressRefusals > 0
+        else { return }
         CalibrationStore.save(calibration, for: clients.device, to: clients.keyValueStore)
     }
 
@@ -187,13 +188,22 @@ extension VolumeButtonsEngine {
         return seenAtUsers ? nil : since
     }
 
-    /// The headroom this phone needs (``HeadroomPolicy``, from the measured round trip), asked of the step machine
-    /// after every input: it takes it between runs of presses (idle or suspended), for the next start or resume. A
+    /// The headroom this phone needs (``HeadroomPolicy``, from the measured round trip) and the round trip its down
+    /// bursts' resets are aimed by (on a phone shown refusing sets during a down press), asked of the step machine
+    /// after every input: it takes them between runs of presses (idle or suspended), for the next start or resume. A
     /// recovery run holds no anchor.
+    ///
+    /// The refusal is the one known when this run started (``State/refusesAtStart``, from the store): one learned
+    /// during the run is used from the next start. The round trip measured in the run is used at the next return to
+    /// the app; the refusal's step of headroom would move the anchor there too, and `trace fit` cannot yet tell a
+    /// refused set of the anchor from a press landing on its value in such a session
+    /// (docs/decisions/step-machine.md).
     func adaptHeadroom(_ state: inout State) {
         guard !isRecoveryRun else { return }
-        let steps = headroom(for: state.calibration)
+        let steps = headroom(for: state.calibration, refusing: state.refusesAtStart)
         if steps != state.steps.headroomSteps { state.steps.headroom(steps) }
+        let aim = aimRoundTrip(for: state.calibration, refusing: state.refusesAtStart)
+        if aim != state.steps.configuration.burstRoundTrip { state.steps.aimResets(roundTrip: aim) }
     }
 
     /// How soon an echo of the step machine's sets may come (``EchoWindow``) and how long a set waits before it is
@@ -227,10 +237,17 @@ extension VolumeButtonsEngine {
             toFirstRepeat: value, window: ButtonTiming.learnedWindow + 2 * first.spread)
     }
 
-    /// The headroom ``VolumeButtonsConfiguration/headroomPolicy`` gives for what `calibration` measured.
-    func headroom(for calibration: CalibrationMachine) -> Int {
+    /// The headroom ``VolumeButtonsConfiguration/headroomPolicy`` gives for what `calibration` measured, on a phone
+    /// known `refusing` sets during a down press or not.
+    func headroom(for calibration: CalibrationMachine, refusing: Bool) -> Int {
         configuration.headroomPolicy.steps(
-            roundTrip: calibration.estimate(of: .roundTrip), minimum: configuration.headroomSteps)
+            roundTrip: calibration.estimate(of: .roundTrip), minimum: configuration.headroomSteps, refusing: refusing)
+    }
+
+    /// The round trip a down burst's resets are aimed by for what `calibration` measured
+    /// (``HeadroomPolicy/aimRoundTrip(_:refusing:)``).
+    func aimRoundTrip(for calibration: CalibrationMachine, refusing: Bool) -> TimeInterval? {
+        HeadroomPolicy.aimRoundTrip(calibration.estimate(of: .roundTrip), refusing: refusing)
     }
 
     /// What the calibration learned, as work: a measurement outside the envelope is news of a phone VolumeKit's

@@ -64,6 +64,10 @@ public final class VolumeButtonsEngine: Sendable {
         var lastObserved: Float?
         /// What this phone has shown of its rules so far (``CalibrationMachine``).
         var calibration = CalibrationMachine()
+        /// Whether the calibration this run started from had shown the phone refusing sets during a down press
+        /// (``CalibrationMachine/refusesSetsDuringDownPress``): what the headroom and the aim of down bursts follow in
+        /// this run. Learned during the run, it is used from the next start (``VolumeButtonsEngine/adaptHeadroom(_:)``).
+        var refusesAtStart = false
         /// When the current capture event's press began.
         var captureEventDown: Instant?
         /// The streams of ``calibrationUpdates()``, by their id.
@@ -234,10 +238,15 @@ public final class VolumeButtonsEngine: Sendable {
         // Its sets land on the route read here; a route change tells it again (`changeRoute`).
         calibration.setRoute(route.route, at: clients.clock.now())
         var fresh = Self.steps(for: configuration)
-        if !isRecoveryRun { fresh.headroom(headroom(for: calibration)) }
+        let refuses = calibration.refusesSetsDuringDownPress
+        if !isRecoveryRun {
+            fresh.headroom(headroom(for: calibration, refusing: refuses))
+            fresh.aimResets(roundTrip: aimRoundTrip(for: calibration, refusing: refuses))
+        }
         shell.withState {
             $0.steps = fresh
             $0.calibration = calibration
+            $0.refusesAtStart = refuses
             $0.classifier = PressClassifier(timing: timing(for: calibration))
             $0.classifier.ambiguousStep = configuration.ambiguousStep
             $0.lifecycle = .started(onReady: { [weak self] in

@@ -13,6 +13,11 @@ import Foundation
 /// only once the buttons are quiet; so too for a change of the user's among presses while a down press may still be
 /// held. A set of ours landing at or above the value a down press started from shows that press was over.
 ///
+/// In a burst of down presses faster than the phone's round trip near a rail, each of those resets would land under
+/// a later press and be refused, the volume walking to the rail where KVO no longer reports presses: on a phone shown
+/// to refuse them, once its round trip is measured, the reset is aimed below the start of the press foreseen held
+/// when it lands (``aim(_:after:roundTrip:inFlight:)``).
+///
 /// A down press that began is over once another begins: one button cannot be pressed again while it is held. A down
 /// step sooner after a step that began a press than a hold's first auto-repeat comes (``newPressWithin``) began a
 /// press of its own, so the value before it alone bounds what a press still held refuses — not the value before the
@@ -50,6 +55,16 @@ struct DownPressNudge: Sendable, Equatable {
     /// When the last down step was observed, if it began a press (the first down step since an up step or the start,
     /// or one ``newPressWithin`` of such a step) and its time is known: a down step that soon after it begins another.
     private var pressBeganAt: Instant?
+    /// How far apart the last two down presses began, when both began one after the other with their times known (a
+    /// burst of taps; a hold's repeats begin no press).
+    private var pressGap: TimeInterval?
+    /// The last reset aimed below the press foreseen held at its landing (``aim(_:after:roundTrip:inFlight:)``),
+    /// while the burst lasts: the next is aimed a nudge below it.
+    private var aimed: Float?
+    /// The last reset set more than ``RecoveryRule/tolerance`` below the anchor since it was last confirmed or moved
+    /// — aimed below a foreseen press, or a nudge below the value before a step from such a reset: where VolumeKit's
+    /// sets leave the volume until the anchor is set again (the burst over or not).
+    private(set) var farBelow: Float?
 
     /// A step of `button` from `value` was observed at `time` (`nil`: proven later, its time not known).
     mutating func step(_ button: VolumeButton, from value: Float, at time: Instant?) {
@@ -57,8 +72,16 @@ struct DownPressNudge: Sendable, Equatable {
             let soonAfterPress = pressBeganAt.flatMap { began in time.map { $0 - began < Self.newPressWithin } }
             let newPress = !lastStepDown || soonAfterPress == true
             pressFrom = newPress ? value : max(pressFrom, value)
+            if newPress, lastStepDown, let time, let began = pressBeganAt {
+                pressGap = time - began
+            } else {
+                pressGap = nil
+            }
             pressBeganAt = newPress ? time : nil
+        } else {
+            pressGap = nil
         }
+        if pressGap == nil { aimed = nil }
         lastStepDown = button == .down
     }
 
@@ -86,6 +109,58 @@ struct DownPressNudge: Sendable, Equatable {
         let isSet = !nothingInFlight || VolumeGrid.isApart(target, value)
         guard isSet, target > 0, VolumeGrid.isOnGrid(target), VolumeGrid.isApart(target, anchor) else { return target }
         return offGrid(immediate)
+    }
+
+    /// `target`, the reset after a down step to `value` — or, near a rail in a burst of down presses faster than the
+    /// phone's round trip, a lower one: just below where the press held when it lands will have started (above 0).
+    /// `roundTrip`: the slowest set → KVO round trip of a phone shown refusing sets during a down press
+    /// (``HeadroomPolicy/aimRoundTrip(_:refusing:)``; `nil` while not measured or not shown: nothing is foreseen).
+    /// `inFlight`: sets of ours are on their way.
+    ///
+    /// The rule (seed 000): a held down press refuses a set at or above the value it started from. The reset lands
+    /// about `roundTrip` after the step is observed — after `roundTrip / gap` more presses of a burst `gap` apart
+    /// began, each from the value the one before left (VolumeKit's set just below the anchor, counted from the
+    /// anchor, is refused by every one of them). It is set just below the start of the last of them: the value this
+    /// step left, less a step for each press between (the first aimed reset, at the burst's second press: the first
+    /// press's reset, made before a burst showed, is refused); or the last aimed reset, less a nudge (each later one,
+    /// while the burst outruns our sets: the aimed reset before it landed during the press before, which then began
+    /// the next). Once the first aimed reset lands, each press is undone by one, and the burst uses no more
+    /// headroom. Only where the volume would otherwise reach the rail before the reset lands; a slower burst has its
+    /// reset land a few steps below the volume — VolumeKit's own set, above the rail, given back when the buttons
+    /// are quiet. Not at a burst's first press: a hold near the rail begins alike, and its resets just below the
+    /// anchor land (its press started from the anchor), where an aimed one would take its repeats to the rail.
+    mutating func aim(_ target: Float, after value: Float, roundTrip: TimeInterval?, inFlight: Bool) -> Float {
+        // A press after another of the burst, while sets of ours are on their way (the burst outruns them).
+        guard let roundTrip, let gap = pressGap, gap > 0, inFlight else { return target }
+        #if VOLUMEKIT_MUTANTS
+        if Mutant.isOn(.noBurstAim) { return target }
+        #endif
+        // The presses the round trip spans (a configured round trip beyond any phone's, or not a number, aims nothing).
+        let spanned = roundTrip / gap + 1e-9
+        guard spanned.isFinite, spanned < Self.mostPressesSpanned else { return target }
+        let between = Int(spanned.rounded(.down))
+        guard between >= 1 else { return target }
+        // Only where the burst would otherwise reach the rail before the reset lands (its presses unseen there from
+        // on); elsewhere the presses are all seen, and the anchor set once the buttons are quiet brings the volume
+        // back as before.
+        guard aimed != nil || value - Float(between + 1) * VolumeGrid.step <= VolumeGrid.stepTolerance else {
+            return target
+        }
+        let start = aimed ?? value - Float(between - 1) * VolumeGrid.step
+        var below = start - VolumeGrid.nudge
+        while below > 0, VolumeGrid.isOnGrid(below) { below -= VolumeGrid.nudge }
+        guard below > 0, below < target else { return target }
+        aimed = below
+        return below
+    }
+
+    /// The most presses a round trip may span for a reset to be aimed — far more than any phone's (the envelope's
+    /// slowest round trip spans four of the quickest burst's): a guard against a configured value no phone has.
+    static let mostPressesSpanned: Double = 100
+
+    /// The reset `target` after a down step is set, holding `anchor`: kept when it is far below the anchor.
+    mutating func resetSet(_ target: Float, holding anchor: Float) {
+        if anchor - target > RecoveryRule.tolerance { farBelow = target }
     }
 
     /// Whether a set of `value` made now, holding the anchor, may be refused by a down press still held: a nudge
@@ -126,7 +201,11 @@ struct DownPressNudge: Sendable, Equatable {
     }
 
     /// The anchor is confirmed where the machine believes the volume: the nudges count again from it.
-    mutating func anchorConfirmed() { nudges = 0 }
+    mutating func anchorConfirmed() {
+        nudges = 0
+        aimed = nil
+        farBelow = nil
+    }
 
     /// A nudge below the anchor was set.
     mutating func nudgedBelow() { anchor = .nudgedBelow }
@@ -142,5 +221,9 @@ struct DownPressNudge: Sendable, Equatable {
     }
 
     /// The anchor moved to another value.
-    mutating func anchorMoved() { anchor = .held }
+    mutating func anchorMoved() {
+        anchor = .held
+        aimed = nil
+        farBelow = nil
+    }
 }

@@ -82,11 +82,18 @@ extension VolumeStepMachine {
     mutating func resetAfterDownStep(to value: Float, from old: Float, at time: Instant, into actions: inout Actions) {
         // Nudges are counted from the anchor, never from the last value seen (which may be stale while sets are in
         // flight): a press landing from one of our values can then never equal another.
-        let target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
+        var target = downPress.target(after: value, from: old, holding: anchor, nothingInFlight: echoes.isEmpty)
+        // A burst outrunning our sets (some still in flight) near the rail, where KVO would no longer report its
+        // presses: below the press foreseen held when this one lands. (The private notification reports them there.)
+        if !configuration.reportsPressesAtRails {
+            target = downPress.aim(
+                target, after: value, roundTrip: configuration.burstRoundTrip, inFlight: !echoes.isEmpty)
+        }
         // A set of this value still in flight (the nudge count restarted when the anchor was confirmed) lands once
         // more: both landings are ours, also one seen only after observations stopped.
         let inFlight = echoes.contains(target, within: VolumeGrid.readTolerance, where: { !$0.beforeRouteChange })
         set(target, at: time, again: inFlight, into: &actions)
+        downPress.resetSet(target, holding: anchor)
         if target < anchor - VolumeGrid.readTolerance { downPress.nudgedBelow() }
     }
 

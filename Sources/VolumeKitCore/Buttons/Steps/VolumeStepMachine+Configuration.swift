@@ -33,6 +33,11 @@ extension VolumeStepMachine {
         /// of a set's value sooner than that is no landing of it — a press landing on the value of a set in flight
         /// is then told from the set (`shared/facts/envelope.md`: `sliderLatency`, `kvoLatency`).
         public var echoSoonest: TimeInterval = 0
+        /// The slowest set → KVO round trip of a phone shown refusing sets during a down press
+        /// (``HeadroomPolicy/aimRoundTrip(_:refusing:)``), by which a reset in a burst of down presses near a rail is
+        /// aimed below the press held when it lands (``aimResets(roundTrip:)``); `nil` (not measured, or not shown
+        /// refusing): resets are aimed just below the anchor.
+        public var burstRoundTrip: TimeInterval?
 
         /// Creates a configuration.
         public init(

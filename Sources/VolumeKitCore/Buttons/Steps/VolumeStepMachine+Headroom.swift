@@ -29,6 +29,16 @@ extension VolumeStepMachine {
         configuration.echoSoonest = max(0, seconds.isFinite ? seconds : 0)
     }
 
+    /// Aims each reset in a burst of down presses near a rail by the phone's slowest measured round trip
+    /// (``HeadroomPolicy/aimRoundTrip(_:refusing:)``; `nil`: just below the anchor). Taken with the headroom it needs,
+    /// between runs of presses (returns `true`), as ``headroom(_:)`` is: a burst keeps the aim it began with.
+    @discardableResult
+    public mutating func aimResets(roundTrip: TimeInterval?) -> Bool {
+        guard phase == .idle || phase == .suspended else { return false }
+        configuration.burstRoundTrip = roundTrip.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        return true
+    }
+
     /// Makes a set that is not confirmed `seconds` after it again, up to `attempts` tries (the phone's measured
     /// round trip and a margin, with as many tries as keep trying as long as configured: ``VolumeButtonsEngine``).
     /// Taken from the next set or retry on.

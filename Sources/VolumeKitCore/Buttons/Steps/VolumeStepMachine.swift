@@ -23,7 +23,9 @@ import Foundation
 ///   (``Configuration/settleDelay``), retrying until the value is confirmed. The volume never drifts to 0.
 ///   After an up step it sets just above the anchor: iOS 18.2's slider drops a set equal to its cached value,
 ///   which lags the press (decompiled `MPVolumeControllerSystemDataSource`), so the immediate set always
-///   differs from the value set before.
+///   differs from the value set before. On a phone shown to refuse sets during a down press, in a burst of down
+///   presses near a rail faster than its measured round trip, the reset is aimed below the start of the press
+///   foreseen held when it lands (``Configuration/burstRoundTrip``), so every press is seen.
 /// - Changes while not capturing are the user's; a change by whole steps from the user's volume — or from the
 ///   anchor VolumeKit still holds them at, what they heard — moves it by exactly those steps (VolumeKit's own
 ///   nudges never become the user's).
@@ -230,6 +232,14 @@ public struct VolumeStepMachine: Sendable, Equatable {
             && VolumeGrid.isApart(believedVolume, anchor)
             && isAnchorInFlight
     }
+
+    /// The last reset set more than ``RecoveryRule/tolerance`` below the anchor while it has not been confirmed
+    /// since — aimed below a press foreseen held in a burst of down presses near a rail
+    /// (``Configuration/burstRoundTrip``), or a nudge below the value before a step from such a reset: VolumeKit's
+    /// own value, which its sets in flight land on (each lands during a held press that accepts it), a nudge at a
+    /// time, until the buttons are quiet and the anchor is set again. A crash or a change of route now leaves the
+    /// volume there, or a few nudges above (``PendingRestore/aimedVolume``).
+    public var aimedReset: Float? { phase == .running ? downPress.farBelow : nil }
 
     /// Whether a set of the anchor is on its way (issued, not yet seen to land or expired).
     var isAnchorInFlight: Bool {

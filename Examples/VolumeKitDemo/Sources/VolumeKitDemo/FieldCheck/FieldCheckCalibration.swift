@@ -35,7 +35,7 @@ public struct FieldCheckCalibration: Sendable, Equatable {
         public var verdict: Verdict
     }
 
-    /// Every timed rule in ``CalibrationRule`` order, then the step quantization.
+    /// Every timed rule in ``CalibrationRule`` order, then the step quantization and the down-press refusal.
     public let rows: [Row]
 
     /// What the screen says under the rows: how to read them, where they are kept, and how to reset them.
@@ -63,6 +63,16 @@ public struct FieldCheckCalibration: Sendable, Equatable {
                 envelope: StepQuantization.allCases.map(\.rawValue).joined(separator: " or "),
                 value: quantization?.rawValue ?? Self.notMeasured, detail: nil, outside: 0, outsideNote: nil,
                 verdict: quantization == nil ? .notMeasured : .inside))
+        // Seen in any engine's runs of down presses (the stored calibration both started from counts once).
+        let refusals = machines.map(\.downPressRefusals).max() ?? 0
+        rows.append(
+            Row(
+                id: "downPressRefusal", title: "Sets refused while volume down is held (iOS 11+)",
+                envelope: "refused (seedShape) or applied",
+                value: refusals > 0 ? "refused (seedShape)" : Self.notMeasured,
+                detail: refusals > 0
+                    ? (refusals == 1 ? "1 run of down presses" : "\(refusals) runs of down presses") : nil,
+                outside: 0, outsideNote: nil, verdict: refusals > 0 ? .inside : .notMeasured))
         self.rows = rows
     }
 
