@@ -61,7 +61,9 @@ public struct LiveCalibration: Sendable, Equatable {
                     outsideSamples: estimate.outsideSamples, lastOutside: estimate.lastOutside)
             }
             quantization = machine.quantization?.rawValue
-            if machine.refusesSetsDuringDownPress { downPressRefusal = "seedShape" }
+            if machine.refusesSetsDuringDownPress {
+                downPressRefusal = DeviceBehaviour.DownPressRefusal.seedShape.rawValue
+            }
         } catch {
             problem = "the stored calibration could not be read: \(error)"
         }

@@ -43,23 +43,11 @@ struct BurstAimTests {
             device.controlCenterSlider(volume)
             device.advance(by: 1)
         }
-        let events = Locked([VolumeButtonEvent]())
-        let engine = VolumeButtonsEngine(configuration: .init(), clients: device.clients) { event in
-            events.withLock { $0.append(event) }
-        }
-        try engine.start()
-        device.advance(by: 1.5)
-        for _ in 0..<count {
-            device.press(.down)
-            device.advance(by: 0.05)
-        }
-        device.advance(by: 2)
-        engine.stop()
-        device.advance(by: 1)
+        let events = try device.capturedBurst(.down, count: count)
         let refusals =
             CalibrationStore.load(for: device.clients.device, from: device.clients.keyValueStore)?.downPressRefusals
             ?? 0
-        return (events.current.filter { $0.phase == .pressed && $0.button == .down }.count, device.volume, refusals)
+        return (events.filter { $0.phase == .pressed && $0.button == .down }.count, device.volume, refusals)
     }
 
     @Test(

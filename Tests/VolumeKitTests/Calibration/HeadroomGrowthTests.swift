@@ -80,20 +80,7 @@ struct HeadroomGrowthTests {
     /// Starts capture on `device` with `configuration`, makes 16 up presses 50 ms apart once it has settled, stops,
     /// and returns how many `pressed` the app received.
     static func upBurst(on device: SimulatedDevice, _ configuration: VolumeButtonsConfiguration) throws -> Int {
-        let events = Locked([VolumeButtonEvent]())
-        let engine = VolumeButtonsEngine(configuration: configuration, clients: device.clients) { event in
-            events.withLock { $0.append(event) }
-        }
-        try engine.start()
-        device.advance(by: 1.5)
-        for _ in 0..<16 {
-            device.press(.up)
-            device.advance(by: 0.05)
-        }
-        device.advance(by: 2)
-        engine.stop()
-        device.advance(by: 1)
-        return events.current.filter { $0.phase == .pressed }.count
+        try device.capturedBurst(.up, count: 16, configuration: configuration).filter { $0.phase == .pressed }.count
     }
 
     @Test(
